@@ -1,0 +1,138 @@
+//! Records and the exact byte size of the v2 record batch that carries them.
+//!
+//! A produce is one batch. Its size matters twice on the broker: `segment.bytes` rolls on it and
+//! `index.interval.bytes` counts it, so the model computes it exactly as
+//! `DefaultRecordBatch`/`DefaultRecord` lay it out: a 61-byte batch header
+//! (`RECORD_BATCH_OVERHEAD`) and, per record, a varint length followed by the attributes byte,
+//! the zig-zag varlong timestamp delta (against the first record's timestamp, the batch's
+//! `baseTimestamp`), the varint offset delta, key, value and headers, each length-prefixed.
+
+use crate::units::{Bytes, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`.
+pub const RECORD_BATCH_OVERHEAD: i64 = 61;
+
+/// One header of a record: key and value sizes in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// Header key length in bytes (UTF-8).
+    pub key_bytes: u32,
+    /// Header value length in bytes.
+    pub value_bytes: u32,
+}
+
+/// One record as a producer sends it. Only sizes are modelled, not content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// The producer's timestamp; `-1` is NO_TIMESTAMP.
+    pub timestamp: Timestamp,
+    /// Key length in bytes; `0` means the record has no key (a null key).
+    pub key_bytes: u32,
+    /// Value length in bytes.
+    pub value_bytes: u32,
+    /// Headers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Header>,
+}
+
+impl Record {
+    /// A record with the given timestamp, no key and a 100-byte value.
+    pub fn at(timestamp: Timestamp) -> Record {
+        Record { timestamp, key_bytes: 0, value_bytes: 100, headers: Vec::new() }
+    }
+
+    /// Whether the record carries a key (compacted topics require one).
+    pub fn has_key(&self) -> bool {
+        self.key_bytes > 0
+    }
+}
+
+/// Bytes of a zig-zag varint encoding an `i32` (`ByteUtils.sizeOfVarint`).
+pub fn size_of_varint(value: i32) -> i64 {
+    let v = ((value << 1) ^ (value >> 31)) as u32;
+    let bits = 32 - v.leading_zeros() as i64;
+    // 7 payload bits a byte, and zero still takes one byte.
+    ((bits + 6) / 7).max(1)
+}
+
+/// Bytes of a zig-zag varlong encoding an `i64` (`ByteUtils.sizeOfVarlong`).
+pub fn size_of_varlong(value: i64) -> i64 {
+    let v = ((value << 1) ^ (value >> 63)) as u64;
+    let bits = 64 - v.leading_zeros() as i64;
+    ((bits + 6) / 7).max(1)
+}
+
+/// The encoded size of one record inside a batch, its length prefix included
+/// (`DefaultRecord.sizeInBytes`).
+pub fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> i64 {
+    let key = if record.key_bytes == 0 {
+        size_of_varint(-1)
+    } else {
+        size_of_varint(record.key_bytes as i32) + record.key_bytes as i64
+    };
+    let value = size_of_varint(record.value_bytes as i32) + record.value_bytes as i64;
+    let mut headers = size_of_varint(record.headers.len() as i32);
+    for h in &record.headers {
+        headers += size_of_varint(h.key_bytes as i32) + h.key_bytes as i64;
+        headers += size_of_varint(h.value_bytes as i32) + h.value_bytes as i64;
+    }
+    let body = 1 + size_of_varlong(timestamp_delta) + size_of_varint(offset_delta) + key + value + headers;
+    size_of_varint(body as i32) + body
+}
+
+/// The size in bytes of an uncompressed v2 batch holding `records`.
+pub fn batch_size(records: &[Record]) -> Bytes {
+    let base = records.first().map_or(Timestamp::NONE, |r| r.timestamp);
+    let mut size = RECORD_BATCH_OVERHEAD;
+    for (i, r) in records.iter().enumerate() {
+        size += record_size(r, i as i32, r.timestamp.wrapping_since(base));
+    }
+    Bytes(size)
+}
+
+/// The batch's max timestamp as the broker recomputes it under CreateTime: the largest record
+/// timestamp, starting from NO_TIMESTAMP, so a batch of negative stamps has max `-1`.
+pub fn max_timestamp(records: &[Record]) -> Timestamp {
+    records.iter().map(|r| r.timestamp).fold(Timestamp::NONE, Timestamp::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_sizes_match_byte_utils() {
+        assert_eq!(size_of_varint(0), 1);
+        assert_eq!(size_of_varint(-1), 1);
+        assert_eq!(size_of_varint(63), 1);
+        assert_eq!(size_of_varint(64), 2);
+        assert_eq!(size_of_varint(-64), 1);
+        assert_eq!(size_of_varint(-65), 2);
+        assert_eq!(size_of_varint(i32::MAX), 5);
+        assert_eq!(size_of_varint(i32::MIN), 5);
+        assert_eq!(size_of_varlong(0), 1);
+        assert_eq!(size_of_varlong(i64::MAX), 10);
+        assert_eq!(size_of_varlong(i64::MIN), 10);
+        assert_eq!(size_of_varlong(8191), 2);
+        assert_eq!(size_of_varlong(8192), 3);
+    }
+
+    #[test]
+    fn one_record_batch_size() {
+        // attributes 1 + ts delta 1 + offset delta 1 + null key 1 + value len 2 + value 100 +
+        // header count 1 = 107, plus its own 2-byte length = 109, plus the 61-byte header.
+        let r = Record::at(Timestamp(1_700_000_000_000));
+        assert_eq!(batch_size(&[r.clone()]), Bytes(61 + 109));
+        // The second record's deltas are still one byte each.
+        assert_eq!(batch_size(&[r.clone(), r]), Bytes(61 + 109 + 109));
+    }
+
+    #[test]
+    fn delta_against_first_record_wraps() {
+        let a = Record::at(Timestamp(i64::MIN));
+        let b = Record::at(Timestamp(i64::MAX));
+        // MAX - MIN wraps to -1: a one-byte varlong.
+        assert_eq!(batch_size(&[a, b]), Bytes(61 + 109 + 109));
+    }
+}

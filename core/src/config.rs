@@ -1,0 +1,589 @@
+//! Topic and broker configuration under Kafka's own names, with the defaults and valid ranges of
+//! two version presets.
+//!
+//! * [`KafkaVersion::V3_6`] covers 3.6 to 3.9: `message.timestamp.after.max.ms` defaults to
+//!   `Long.MAX`, and the deprecated `message.timestamp.difference.max.ms` is the fallback for
+//!   whichever of before/after is still `Long.MAX` (`LogConfig.java:458-478`).
+//! * [`KafkaVersion::V4_0`] covers 4.x: after defaults to 1 h (KIP-1030), `difference.max.ms` is
+//!   gone (KAFKA-17997) and `segment.bytes` must be at least 1 MiB.
+//!
+//! Values are validated the way Kafka's `ConfigDef` validates them, and an error names the
+//! config, the value and the range ([`ConfigError`]).
+
+use crate::units::{Bytes, Timestamp};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+const LONG_MAX: i64 = i64::MAX;
+const INT_MAX: i64 = i32::MAX as i64;
+
+/// Which Kafka release line's defaults and ranges are in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum KafkaVersion {
+    /// Kafka 3.6 to 3.9.
+    #[serde(rename = "3.6")]
+    V3_6,
+    /// Kafka 4.x.
+    #[default]
+    #[serde(rename = "4.0")]
+    V4_0,
+}
+
+impl KafkaVersion {
+    /// Parses `"3.6"` or `"4.0"` (also `"3.6-3.9"`, `"3.9"`, `"4.x"`, `"4"`).
+    pub fn parse(s: &str) -> Option<KafkaVersion> {
+        match s.trim() {
+            "3.6" | "3.7" | "3.8" | "3.9" | "3.6-3.9" | "3.x" => Some(KafkaVersion::V3_6),
+            "4.0" | "4" | "4.x" | "4.1" => Some(KafkaVersion::V4_0),
+            _ => None,
+        }
+    }
+
+    /// The short key used in scenario files: `"3.6"` or `"4.0"`.
+    pub fn key(self) -> &'static str {
+        match self {
+            KafkaVersion::V3_6 => "3.6",
+            KafkaVersion::V4_0 => "4.0",
+        }
+    }
+
+    /// The release range the preset stands for, for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            KafkaVersion::V3_6 => "Kafka 3.6–3.9",
+            KafkaVersion::V4_0 => "Kafka 4.x",
+        }
+    }
+}
+
+/// `message.timestamp.type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum TimestampType {
+    /// The producer's timestamp is kept (after range validation).
+    #[default]
+    CreateTime,
+    /// The broker overwrites the batch's timestamp with its clock.
+    LogAppendTime,
+}
+
+impl TimestampType {
+    /// Kafka's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimestampType::CreateTime => "CreateTime",
+            TimestampType::LogAppendTime => "LogAppendTime",
+        }
+    }
+}
+
+/// `cleanup.policy`: a non-empty subset of {compact, delete}.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CleanupPolicy {
+    /// The list contains `compact`.
+    pub compact: bool,
+    /// The list contains `delete`.
+    pub delete: bool,
+}
+
+impl Default for CleanupPolicy {
+    fn default() -> Self {
+        CleanupPolicy {
+            compact: false,
+            delete: true,
+        }
+    }
+}
+
+impl CleanupPolicy {
+    /// Kafka's spelling (`delete`, `compact` or `compact,delete`).
+    pub fn name(self) -> &'static str {
+        match (self.compact, self.delete) {
+            (true, true) => "compact,delete",
+            (true, false) => "compact",
+            _ => "delete",
+        }
+    }
+}
+
+/// The topic configs the model uses, by their Kafka names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicConfig {
+    /// `message.timestamp.type`.
+    pub message_timestamp_type: TimestampType,
+    /// `message.timestamp.before.max.ms` as configured (see [`Config::effective_before_max_ms`]).
+    pub message_timestamp_before_max_ms: i64,
+    /// `message.timestamp.after.max.ms` as configured (see [`Config::effective_after_max_ms`]).
+    pub message_timestamp_after_max_ms: i64,
+    /// `message.timestamp.difference.max.ms`; exists only in 3.6–3.9.
+    pub message_timestamp_difference_max_ms: i64,
+    /// `retention.ms`; negative means no time limit.
+    pub retention_ms: i64,
+    /// `retention.bytes`; negative means no size limit.
+    pub retention_bytes: i64,
+    /// `segment.bytes` (a Java `int`).
+    pub segment_bytes: i64,
+    /// `segment.ms`.
+    pub segment_ms: i64,
+    /// `segment.jitter.ms`.
+    pub segment_jitter_ms: i64,
+    /// `segment.index.bytes` (a Java `int`).
+    pub segment_index_bytes: i64,
+    /// `index.interval.bytes` (a Java `int`).
+    pub index_interval_bytes: i64,
+    /// `max.message.bytes` (a Java `int`): the largest record batch the broker accepts.
+    pub max_message_bytes: i64,
+    /// `cleanup.policy`.
+    pub cleanup_policy: CleanupPolicy,
+}
+
+/// The broker-level settings the model uses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokerConfig {
+    /// `log.retention.check.interval.ms`: the period of the retention task.
+    pub log_retention_check_interval_ms: i64,
+}
+
+/// A version preset together with the topic and broker configs in force.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// Which release line's defaults and ranges apply.
+    pub version: KafkaVersion,
+    /// Topic-level configs.
+    pub topic: TopicConfig,
+    /// Broker-level configs.
+    pub broker: BrokerConfig,
+}
+
+/// What kind of value a config takes, which decides how it is parsed and validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigKind {
+    /// A Java `long` in `[min, max]`.
+    Long,
+    /// A Java `int` in `[min, max]`.
+    Int,
+    /// One of a fixed set of words.
+    Choice(&'static [&'static str]),
+    /// A comma-separated, non-empty list of words from a fixed set.
+    List(&'static [&'static str]),
+}
+
+/// How to read a config's numeric value, for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigUnit {
+    /// Milliseconds.
+    Millis,
+    /// Bytes.
+    Bytes,
+    /// Not a number.
+    None,
+}
+
+/// Static description of one config: its name, type, unit, scope and documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfigKey {
+    /// Kafka's name.
+    pub name: &'static str,
+    /// Value type.
+    pub kind: ConfigKind,
+    /// How to read the value.
+    pub unit: ConfigUnit,
+    /// `true` for a broker config, `false` for a topic config.
+    pub broker: bool,
+    /// One sentence on what it does here.
+    pub doc: &'static str,
+}
+
+const TS_TYPES: &[&str] = &["CreateTime", "LogAppendTime"];
+const POLICIES: &[&str] = &["compact", "delete"];
+
+/// Every config the model knows, in display order. `message.timestamp.difference.max.ms` is
+/// listed but exists only under [`KafkaVersion::V3_6`] (see [`ConfigKey::exists_in`]).
+pub const CONFIG_KEYS: &[ConfigKey] = &[
+    ConfigKey { name: "message.timestamp.type", kind: ConfigKind::Choice(TS_TYPES), unit: ConfigUnit::None, broker: false,
+        doc: "Whose clock stamps records: the producer's (CreateTime) or the broker's at append (LogAppendTime)." },
+    ConfigKey { name: "message.timestamp.before.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "How far behind the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
+    ConfigKey { name: "message.timestamp.after.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "How far ahead of the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
+    ConfigKey { name: "message.timestamp.difference.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "Deprecated symmetric limit; in 3.6–3.9 it stands in for before/after when those are Long.MAX. Removed in 4.0." },
+    ConfigKey { name: "retention.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "A segment is deleted once now minus its largest timestamp exceeds this; -1 means no time limit." },
+    ConfigKey { name: "retention.bytes", kind: ConfigKind::Long, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Oldest segments are deleted while the partition is larger than this; negative means no size limit." },
+    ConfigKey { name: "segment.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "The active segment rolls when the next batch would take it past this size." },
+    ConfigKey { name: "segment.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "The active segment rolls on append when the incoming stamp is this far past its first batch's stamp." },
+    ConfigKey { name: "segment.jitter.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "A random amount, drawn per segment, subtracted from segment.ms to spread rolls out." },
+    ConfigKey { name: "segment.index.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Size of each index file: 8-byte offset entries, 12-byte time entries; a full index rolls the segment." },
+    ConfigKey { name: "index.interval.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Bytes appended between index entries (strict >, counted before the current append)." },
+    ConfigKey { name: "max.message.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "The largest record batch the broker accepts." },
+    ConfigKey { name: "cleanup.policy", kind: ConfigKind::List(POLICIES), unit: ConfigUnit::None, broker: false,
+        doc: "delete runs time and size retention; compact alone keeps only the log-start-offset pass." },
+    ConfigKey { name: "log.retention.check.interval.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: true,
+        doc: "How often the broker's retention task runs." },
+];
+
+impl ConfigKey {
+    /// Looks a config up by its Kafka name.
+    pub fn find(name: &str) -> Option<&'static ConfigKey> {
+        CONFIG_KEYS.iter().find(|k| k.name == name)
+    }
+
+    /// Whether the config exists in the given version.
+    pub fn exists_in(&self, version: KafkaVersion) -> bool {
+        self.name != "message.timestamp.difference.max.ms" || version == KafkaVersion::V3_6
+    }
+
+    /// The valid numeric range `[min, max]` in the given version (numbers only).
+    pub fn range(&self, version: KafkaVersion) -> (i64, i64) {
+        match self.name {
+            "retention.ms" => (-1, LONG_MAX),
+            "retention.bytes" => (i64::MIN, LONG_MAX),
+            "segment.bytes" => match version {
+                KafkaVersion::V3_6 => (14, INT_MAX),
+                KafkaVersion::V4_0 => (1_048_576, INT_MAX),
+            },
+            "segment.ms" | "log.retention.check.interval.ms" => (1, LONG_MAX),
+            // Kafka's validator says at least 4, but a file smaller than one 12-byte time-index
+            // entry makes segment creation throw `Invalid max index size`, so the model refuses it.
+            "segment.index.bytes" => (12, INT_MAX),
+            _ => match self.kind {
+                ConfigKind::Int => (0, INT_MAX),
+                _ => (0, LONG_MAX),
+            },
+        }
+    }
+}
+
+/// Why a config could not be set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConfigError {
+    /// No config by that name exists in this version.
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The version in force.
+        version: KafkaVersion,
+    },
+    /// The value is not of the config's type (not a number, not one of the words).
+    NotParsable {
+        /// The config.
+        name: String,
+        /// The value as given.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// The value is outside the config's valid range in this version.
+    OutOfRange {
+        /// The config.
+        name: String,
+        /// The value.
+        value: i64,
+        /// Lowest valid value.
+        min: i64,
+        /// Highest valid value.
+        max: i64,
+        /// The version whose range applies.
+        version: KafkaVersion,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Unknown { name, version } => {
+                if name == "message.timestamp.difference.max.ms" {
+                    write!(f, "unknown config {name}: it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms")
+                } else {
+                    write!(f, "unknown config {name} for {}", version.label())
+                }
+            }
+            ConfigError::NotParsable { name, value, expected } => {
+                write!(f, "invalid value {value} for configuration {name}: {expected}")
+            }
+            ConfigError::OutOfRange { name, value, min, max, version } => {
+                let hi = if *max == LONG_MAX { "...".to_string() } else { max.to_string() };
+                write!(f, "invalid value {value} for configuration {name}: value must be at least {min} (valid range [{min}, {hi}] in {})", version.label())?;
+                if *value > *max {
+                    write!(f, "; value must be at most {max}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A config value as given by a user: a JSON number or a string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ConfigValue {
+    /// A number.
+    Number(i64),
+    /// A string (numbers may also come as strings, as Kafka's tools pass them).
+    Text(String),
+}
+
+impl fmt::Display for ConfigValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigValue::Number(n) => n.fmt(f),
+            ConfigValue::Text(s) => s.fmt(f),
+        }
+    }
+}
+
+impl Config {
+    /// The defaults of a version preset.
+    pub fn defaults(version: KafkaVersion) -> Config {
+        Config {
+            version,
+            topic: TopicConfig {
+                message_timestamp_type: TimestampType::CreateTime,
+                message_timestamp_before_max_ms: LONG_MAX,
+                message_timestamp_after_max_ms: match version {
+                    KafkaVersion::V3_6 => LONG_MAX,
+                    KafkaVersion::V4_0 => 3_600_000,
+                },
+                message_timestamp_difference_max_ms: LONG_MAX,
+                retention_ms: 604_800_000,
+                retention_bytes: -1,
+                segment_bytes: 1_073_741_824,
+                segment_ms: 604_800_000,
+                segment_jitter_ms: 0,
+                segment_index_bytes: 10_485_760,
+                index_interval_bytes: 4096,
+                max_message_bytes: 1_048_588,
+                cleanup_policy: CleanupPolicy::default(),
+            },
+            broker: BrokerConfig {
+                log_retention_check_interval_ms: 300_000,
+            },
+        }
+    }
+
+    /// The before bound validation uses: in 3.6–3.9 a `Long.MAX` before falls back to
+    /// `message.timestamp.difference.max.ms`.
+    pub fn effective_before_max_ms(&self) -> i64 {
+        let t = &self.topic;
+        match self.version {
+            KafkaVersion::V3_6 if t.message_timestamp_before_max_ms == LONG_MAX => {
+                t.message_timestamp_difference_max_ms
+            }
+            _ => t.message_timestamp_before_max_ms,
+        }
+    }
+
+    /// The after bound validation uses (same fallback rule as the before bound).
+    pub fn effective_after_max_ms(&self) -> i64 {
+        let t = &self.topic;
+        match self.version {
+            KafkaVersion::V3_6 if t.message_timestamp_after_max_ms == LONG_MAX => {
+                t.message_timestamp_difference_max_ms
+            }
+            _ => t.message_timestamp_after_max_ms,
+        }
+    }
+
+    /// `segment.bytes` as a byte count.
+    pub fn segment_bytes(&self) -> Bytes {
+        Bytes(self.topic.segment_bytes)
+    }
+
+    /// The retention task's first due instant after `start`.
+    pub fn first_retention_check(&self, start: Timestamp) -> Timestamp {
+        start.wrapping_add(self.broker.log_retention_check_interval_ms)
+    }
+
+    /// Sets a config by its Kafka name, validating type and range for this version.
+    /// On error nothing changes.
+    pub fn set(&mut self, name: &str, value: &ConfigValue) -> Result<(), ConfigError> {
+        let key = ConfigKey::find(name)
+            .filter(|k| k.exists_in(self.version))
+            .ok_or_else(|| ConfigError::Unknown { name: name.to_string(), version: self.version })?;
+        let text = value.to_string();
+        let not_parsable = |expected: String| ConfigError::NotParsable {
+            name: name.to_string(),
+            value: text.clone(),
+            expected,
+        };
+        match key.kind {
+            ConfigKind::Choice(words) => {
+                let word = match value {
+                    ConfigValue::Text(s) => s.trim(),
+                    ConfigValue::Number(_) => "",
+                };
+                let t = match word {
+                    "CreateTime" => TimestampType::CreateTime,
+                    "LogAppendTime" => TimestampType::LogAppendTime,
+                    _ => return Err(not_parsable(format!("string must be one of: {}", words.join(", ")))),
+                };
+                self.topic.message_timestamp_type = t;
+            }
+            ConfigKind::List(words) => {
+                let s = match value {
+                    ConfigValue::Text(s) => s.as_str(),
+                    ConfigValue::Number(_) => "",
+                };
+                let mut policy = CleanupPolicy { compact: false, delete: false };
+                for item in s.split(',').map(str::trim) {
+                    match item {
+                        "compact" => policy.compact = true,
+                        "delete" => policy.delete = true,
+                        _ => return Err(not_parsable(format!("string must be one of: {}", words.join(", ")))),
+                    }
+                }
+                self.topic.cleanup_policy = policy;
+            }
+            ConfigKind::Long | ConfigKind::Int => {
+                let n = match value {
+                    ConfigValue::Number(n) => *n,
+                    ConfigValue::Text(s) => s.trim().parse::<i64>().map_err(|_| {
+                        not_parsable(format!(
+                            "not a number of type {}",
+                            if key.kind == ConfigKind::Int { "INT" } else { "LONG" }
+                        ))
+                    })?,
+                };
+                let (min, max) = key.range(self.version);
+                if n < min || n > max {
+                    return Err(ConfigError::OutOfRange { name: name.to_string(), value: n, min, max, version: self.version });
+                }
+                *self.number_mut(name).expect("every numeric key has a field") = n;
+            }
+        }
+        Ok(())
+    }
+
+    fn number_mut(&mut self, name: &str) -> Option<&mut i64> {
+        let t = &mut self.topic;
+        Some(match name {
+            "message.timestamp.before.max.ms" => &mut t.message_timestamp_before_max_ms,
+            "message.timestamp.after.max.ms" => &mut t.message_timestamp_after_max_ms,
+            "message.timestamp.difference.max.ms" => &mut t.message_timestamp_difference_max_ms,
+            "retention.ms" => &mut t.retention_ms,
+            "retention.bytes" => &mut t.retention_bytes,
+            "segment.bytes" => &mut t.segment_bytes,
+            "segment.ms" => &mut t.segment_ms,
+            "segment.jitter.ms" => &mut t.segment_jitter_ms,
+            "segment.index.bytes" => &mut t.segment_index_bytes,
+            "index.interval.bytes" => &mut t.index_interval_bytes,
+            "max.message.bytes" => &mut t.max_message_bytes,
+            "log.retention.check.interval.ms" => &mut self.broker.log_retention_check_interval_ms,
+            _ => return None,
+        })
+    }
+
+    /// The current value of a config by its Kafka name, as Kafka would print it.
+    pub fn get(&self, name: &str) -> Option<ConfigValue> {
+        let key = ConfigKey::find(name).filter(|k| k.exists_in(self.version))?;
+        Some(match key.kind {
+            ConfigKind::Choice(_) => ConfigValue::Text(self.topic.message_timestamp_type.name().into()),
+            ConfigKind::List(_) => ConfigValue::Text(self.topic.cleanup_policy.name().into()),
+            _ => ConfigValue::Number(*self.clone().number_mut(name)?),
+        })
+    }
+
+    /// Every config that exists in this version with its current value, in display order.
+    pub fn entries(&self) -> Vec<(&'static ConfigKey, ConfigValue)> {
+        CONFIG_KEYS
+            .iter()
+            .filter(|k| k.exists_in(self.version))
+            .filter_map(|k| Some((k, self.get(k.name)?)))
+            .collect()
+    }
+
+    /// Switches the version preset, resetting every config that still holds the old preset's
+    /// default to the new preset's default and keeping explicit settings that are valid in the new
+    /// preset. Returns the names of settings that had to be dropped because the new preset does
+    /// not accept them.
+    pub fn with_version(&self, version: KafkaVersion) -> (Config, Vec<String>) {
+        let old_defaults = Config::defaults(self.version);
+        let mut next = Config::defaults(version);
+        let mut dropped = Vec::new();
+        for (key, value) in self.entries() {
+            if old_defaults.get(key.name).as_ref() == Some(&value) {
+                continue;
+            }
+            if next.set(key.name, &value).is_err() {
+                dropped.push(key.name.to_string());
+            }
+        }
+        (next, dropped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_differ_where_kip_1030_says() {
+        let v3 = Config::defaults(KafkaVersion::V3_6);
+        let v4 = Config::defaults(KafkaVersion::V4_0);
+        assert_eq!(v3.effective_after_max_ms(), i64::MAX);
+        assert_eq!(v4.effective_after_max_ms(), 3_600_000);
+        assert_eq!(v3.effective_before_max_ms(), i64::MAX);
+    }
+
+    /// `LogConfigTest.testTimestampBeforeMaxMsUsesDeprecatedConfig` (A10).
+    #[test]
+    fn difference_is_the_fallback_in_3_x() {
+        let mut c = Config::defaults(KafkaVersion::V3_6);
+        c.set("message.timestamp.difference.max.ms", &ConfigValue::Number(86_400_000)).unwrap();
+        assert_eq!(c.effective_before_max_ms(), 86_400_000);
+        assert_eq!(c.effective_after_max_ms(), 86_400_000);
+        c.set("message.timestamp.before.max.ms", &ConfigValue::Number(1000)).unwrap();
+        assert_eq!(c.effective_before_max_ms(), 1000);
+        assert_eq!(c.effective_after_max_ms(), 86_400_000);
+    }
+
+    #[test]
+    fn difference_is_unknown_in_4_0() {
+        let mut c = Config::defaults(KafkaVersion::V4_0);
+        let e = c.set("message.timestamp.difference.max.ms", &ConfigValue::Number(1)).unwrap_err();
+        assert!(e.to_string().contains("removed in kafka 4.0"), "{e}");
+    }
+
+    #[test]
+    fn ranges_name_the_config_value_and_range() {
+        let mut c = Config::defaults(KafkaVersion::V4_0);
+        let e = c.set("segment.bytes", &ConfigValue::Number(1000)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value 1000 for configuration segment.bytes: value must be at least 1048576 (valid range [1048576, 2147483647] in Kafka 4.x)"
+        );
+        let mut c3 = Config::defaults(KafkaVersion::V3_6);
+        c3.set("segment.bytes", &ConfigValue::Number(1000)).unwrap();
+        assert!(c.set("retention.ms", &ConfigValue::Number(-2)).is_err());
+        c.set("retention.ms", &ConfigValue::Number(-1)).unwrap();
+        c.set("retention.bytes", &ConfigValue::Number(i64::MIN)).unwrap();
+        let e = c.set("segment.bytes", &ConfigValue::Number(i64::MAX)).unwrap_err();
+        assert!(e.to_string().contains("at most 2147483647"), "{e}");
+        let e = c.set("segment.ms", &ConfigValue::Text("soon".into())).unwrap_err();
+        assert_eq!(e.to_string(), "invalid value soon for configuration segment.ms: not a number of type LONG");
+        assert!(c.set("cleanup.policy", &ConfigValue::Text("compact, delete".into())).is_ok());
+        assert_eq!(c.topic.cleanup_policy, CleanupPolicy { compact: true, delete: true });
+        assert!(c.set("cleanup.policy", &ConfigValue::Text("".into())).is_err());
+        assert!(c.set("no.such.config", &ConfigValue::Number(1)).is_err());
+    }
+
+    #[test]
+    fn version_switch_keeps_explicit_settings() {
+        let mut c = Config::defaults(KafkaVersion::V3_6);
+        c.set("retention.ms", &ConfigValue::Number(1000)).unwrap();
+        c.set("segment.bytes", &ConfigValue::Number(1000)).unwrap();
+        let (next, dropped) = c.with_version(KafkaVersion::V4_0);
+        assert_eq!(next.topic.retention_ms, 1000);
+        assert_eq!(next.topic.message_timestamp_after_max_ms, 3_600_000);
+        assert_eq!(dropped, vec!["segment.bytes".to_string()]);
+    }
+}

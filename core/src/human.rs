@@ -1,0 +1,228 @@
+//! Readings for people: durations, byte counts and UTC dates, plus RFC 3339 parsing.
+//!
+//! The calendar maths is the proleptic Gregorian "days from civil" algorithm, exact for every
+//! `i64` millisecond value whose year fits in an `i64` (no clock is read here).
+
+/// Formats a millisecond duration compactly: `500 ms`, `90 s`, `5 min`, `1 h`, `7 d`, `3 y 12 d`.
+/// Years are 365 days, as in scenario durations.
+pub fn duration(ms: i64) -> String {
+    if ms == i64::MAX {
+        return "Long.MAX (no limit)".into();
+    }
+    let sign = if ms < 0 { "-" } else { "" };
+    let a = ms.unsigned_abs();
+    const S: u64 = 1000;
+    const M: u64 = 60 * S;
+    const H: u64 = 60 * M;
+    const D: u64 = 24 * H;
+    const Y: u64 = 365 * D;
+    let parts: [(u64, &str); 6] = [(Y, "y"), (D, "d"), (H, "h"), (M, "min"), (S, "s"), (1, "ms")];
+    let mut out = Vec::new();
+    let mut rest = a;
+    for (unit, name) in parts {
+        if rest >= unit {
+            out.push(format!("{} {name}", rest / unit));
+            rest %= unit;
+        }
+        if out.len() == 2 {
+            break;
+        }
+    }
+    if out.is_empty() {
+        return "0 ms".into();
+    }
+    format!("{sign}{}", out.join(" "))
+}
+
+/// Formats a duration as one rounded figure with an "about": `about 3 y`, `about 10 min`.
+pub fn approx_duration(ms: i64) -> String {
+    let a = ms.unsigned_abs() as f64;
+    let units = [
+        (365.0 * 86_400_000.0, "y"),
+        (86_400_000.0, "d"),
+        (3_600_000.0, "h"),
+        (60_000.0, "min"),
+        (1000.0, "s"),
+    ];
+    for (u, name) in units {
+        if a >= u {
+            let v = a / u;
+            return if v >= 10.0 {
+                format!("{:.0} {name}", v)
+            } else {
+                let s = format!("{:.1}", v);
+                format!("{} {name}", s.trim_end_matches(".0"))
+            };
+        }
+    }
+    format!("{} ms", ms.unsigned_abs())
+}
+
+/// Formats a byte count: `1 GiB`, `1.5 MiB`, `4096 B` stays exact below 10 KiB.
+pub fn bytes(n: i64) -> String {
+    if n < 0 {
+        return format!("{n} (no limit)");
+    }
+    let units = [(1u64 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    let a = n as u64;
+    for (u, name) in units {
+        if a >= u && (a >= 10 * 1024 || a % u == 0) {
+            let v = a as f64 / u as f64;
+            let s = format!("{:.1}", v);
+            return format!("{} {name}", s.trim_end_matches(".0"));
+        }
+    }
+    format!("{n} B")
+}
+
+/// Days since 1970-01-01 for a proleptic Gregorian date.
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = m as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The proleptic Gregorian date of a day number.
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Formats epoch milliseconds as RFC 3339 UTC, e.g. `2027-03-12T09:00:00Z` (milliseconds shown
+/// only when non-zero).
+pub fn rfc3339(ms: i64) -> String {
+    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, mo, d) = civil_from_days(days);
+    let (h, mi, s, milli) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000);
+    let year = if (0..=9999).contains(&y) { format!("{y:04}") } else { format!("{y:+}") };
+    if milli == 0 {
+        format!("{year}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    } else {
+        format!("{year}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+    }
+}
+
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// Formats epoch milliseconds for people, in UTC: `12 Mar 2027 09:00` (seconds when non-zero).
+pub fn date(ms: i64) -> String {
+    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, mo, d) = civil_from_days(days);
+    let (h, mi, s) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60);
+    if s == 0 && rem % 1000 == 0 {
+        format!("{d} {} {y} {h:02}:{mi:02}", MONTHS[mo as usize - 1])
+    } else {
+        format!("{d} {} {y} {h:02}:{mi:02}:{s:02}", MONTHS[mo as usize - 1])
+    }
+}
+
+/// Parses an RFC 3339 date-time (`2027-03-12T09:00:00Z`, `2027-03-12T09:00:00.250+01:00`, a space
+/// instead of `T` also accepted) into epoch milliseconds. Fractions beyond milliseconds are
+/// truncated. Returns a lowercase reason on failure.
+pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
+    let b = s.trim().as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
+        let part = b.get(r.clone()).ok_or("too short for yyyy-mm-ddThh:mm:ssZ")?;
+        if part.iter().all(u8::is_ascii_digit) {
+            Ok(part.iter().fold(0i64, |a, d| a * 10 + (d - b'0') as i64))
+        } else {
+            Err(format!("expected digits at position {}", r.start + 1))
+        }
+    };
+    if b.len() < 20 {
+        return Err("too short for yyyy-mm-ddThh:mm:ssZ".into());
+    }
+    let sep = |i: usize, c: &[u8]| -> Result<(), String> {
+        if c.contains(&b[i]) { Ok(()) } else { Err(format!("expected '{}' at position {}", c[0] as char, i + 1)) }
+    };
+    sep(4, b"-")?;
+    sep(7, b"-")?;
+    sep(10, b"Tt ")?;
+    sep(13, b":")?;
+    sep(16, b":")?;
+    let (y, mo, d, h, mi, sec) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo) {
+        return Err(format!("month {mo} is not 1 to 12"));
+    }
+    let dim = [31, if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if d < 1 || d > dim[mo as usize - 1] {
+        return Err(format!("day {d} does not exist in month {mo}"));
+    }
+    if h > 23 || mi > 59 || sec > 60 {
+        return Err("time of day out of range".into());
+    }
+    let mut i = 19;
+    let mut milli = 0i64;
+    if b[i] == b'.' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            if i - start < 3 {
+                milli = milli * 10 + (b[i] - b'0') as i64;
+            }
+            i += 1;
+        }
+        if i == start {
+            return Err("expected digits after '.'".into());
+        }
+        for _ in (i - start).min(3)..3 {
+            milli *= 10;
+        }
+    }
+    let offset_min = match b.get(i) {
+        Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
+        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
+            let m = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
+            if *c == b'+' { m } else { -m }
+        }
+        _ => return Err("expected 'Z' or an offset like +01:00 after the time".into()),
+    };
+    let days = days_from_civil(y, mo as u32, d as u32);
+    Ok(days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec.min(59) * 1000 + milli - offset_min * 60_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip() {
+        let t = parse_rfc3339("2027-03-12T09:00:00Z").unwrap();
+        assert_eq!(rfc3339(t), "2027-03-12T09:00:00Z");
+        assert_eq!(date(t), "12 Mar 2027 09:00");
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00.5Z"), Ok(500));
+        assert_eq!(parse_rfc3339("1970-01-01T01:00:00+01:00"), Ok(0));
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
+        assert!(parse_rfc3339("2027-02-29T00:00:00Z").is_err());
+        assert!(parse_rfc3339("yesterday").is_err());
+        // Extremes do not panic.
+        let _ = rfc3339(i64::MAX);
+        let _ = rfc3339(i64::MIN);
+        let _ = date(i64::MIN);
+    }
+
+    #[test]
+    fn readings() {
+        assert_eq!(duration(3_600_000), "1 h");
+        assert_eq!(duration(604_800_000), "7 d");
+        assert_eq!(duration(90_000), "1 min 30 s");
+        assert_eq!(duration(i64::MIN), "-292471208 y 247 d");
+        assert_eq!(approx_duration(3 * 365 * 86_400_000 + 5), "3 y");
+        assert_eq!(bytes(1_073_741_824), "1 GiB");
+        assert_eq!(bytes(4096), "4 KiB");
+        assert_eq!(bytes(4000), "4000 B");
+        assert_eq!(bytes(-1), "-1 (no limit)");
+    }
+}

@@ -1,0 +1,512 @@
+//! One partition on one broker (a single replica, so the high watermark follows the log end
+//! offset after each append): the sans-I/O state machine everything else drives.
+//!
+//! ```
+//! use logtime_core::{Partition, Command, Config, KafkaVersion, Record, Timestamp, OffsetSpec};
+//! let start = Timestamp(1_700_000_000_000);
+//! let mut p = Partition::new(Config::defaults(KafkaVersion::V4_0), "clicks-0", start, 0);
+//! p.apply(start, Command::Produce { records: vec![Record::at(start)] }).unwrap();
+//! let found = p.lookup(OffsetSpec::Timestamp(start)).unwrap();
+//! assert_eq!(found.offset.0, 0);
+//! ```
+//!
+//! Invariants (checked by [`Partition::check_invariants`] after every operation in tests):
+//! * there is always at least one segment; segments are contiguous in offsets;
+//! * `first segment base <= log_start_offset <= high_watermark <= log_end_offset`;
+//! * the clock never goes backwards, and the next retention check is after the clock.
+
+use crate::batch::Record;
+use crate::config::{Config, ConfigValue, KafkaVersion};
+use crate::error::{DeleteRecordsError, Error};
+use crate::event::{Appended, Event, LogStartReason};
+use crate::lookup::{self, LogView, Lookup, LookupError, OffsetSpec};
+use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step};
+use crate::rng::SplitMix64;
+use crate::segment::{RollReason, Segment};
+use crate::units::{Bytes, Offset, Timestamp};
+use crate::validation::{self, ErrorCode, Validated};
+use serde::{Deserialize, Serialize};
+
+/// Something to do to the partition at an instant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    /// Only move the clock (running the retention checks due on the way).
+    Tick,
+    /// A producer sends one batch.
+    Produce {
+        /// The batch's records.
+        records: Vec<Record>,
+    },
+    /// Run one retention check now, besides the scheduled ones.
+    RunRetention,
+    /// DeleteRecords up to `offset` (`-1` = the high watermark).
+    DeleteRecords {
+        /// The new log start offset asked for.
+        offset: i64,
+    },
+    /// Change a topic or broker config by its Kafka name.
+    SetConfig {
+        /// Kafka name.
+        name: String,
+        /// New value.
+        value: ConfigValue,
+    },
+    /// Switch the version preset.
+    SetVersion {
+        /// The preset.
+        version: KafkaVersion,
+    },
+    /// Set the high watermark (a follower lagging behind); the next append moves it back to the
+    /// log end offset.
+    SetHighWatermark {
+        /// The new high watermark.
+        offset: Offset,
+    },
+}
+
+/// A partition.
+#[derive(Clone, Debug)]
+pub struct Partition {
+    config: Config,
+    topic_partition: String,
+    segments: Vec<Segment>,
+    log_start_offset: Offset,
+    high_watermark: Offset,
+    clock: Timestamp,
+    start: Timestamp,
+    next_retention_check: Timestamp,
+    rng: SplitMix64,
+}
+
+/// A snapshot of a segment for reports and the UI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentState {
+    /// Base offset.
+    pub base_offset: Offset,
+    /// End offset.
+    pub next_offset: Offset,
+    /// Size in bytes.
+    pub size_bytes: Bytes,
+    /// Record count.
+    pub records: u64,
+    /// Kafka's `largestTimestamp` (record max, or last-modified when no record has a stamp).
+    pub largest_timestamp: Timestamp,
+    /// The max record timestamp, `-1` if none.
+    pub max_timestamp: Timestamp,
+    /// Time of the last append (or creation).
+    pub last_modified: Timestamp,
+    /// `(timestamp, offset)` entries.
+    pub time_index: Vec<(Timestamp, Offset)>,
+    /// `(offset, position)` entries.
+    pub offset_index: Vec<(Offset, Bytes)>,
+}
+
+/// A snapshot of the whole partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionState {
+    /// Log start offset.
+    pub log_start_offset: Offset,
+    /// Log end offset.
+    pub log_end_offset: Offset,
+    /// High watermark.
+    pub high_watermark: Offset,
+    /// Segments, oldest first; the last is active.
+    pub segments: Vec<SegmentState>,
+}
+
+impl Partition {
+    /// A new empty partition for `topic_partition` (e.g. `"clicks-0"`), created at `start`, with
+    /// `seed` for segment jitter. The retention task first runs at
+    /// `start + log.retention.check.interval.ms`.
+    pub fn new(config: Config, topic_partition: &str, start: Timestamp, seed: u64) -> Partition {
+        let mut rng = SplitMix64::new(seed);
+        let jitter = Self::draw_jitter(&config, &mut rng);
+        let seg = Segment::new(Offset(0), start, config.topic.segment_index_bytes, jitter);
+        Partition {
+            next_retention_check: config.first_retention_check(start),
+            config,
+            topic_partition: topic_partition.to_string(),
+            segments: vec![seg],
+            log_start_offset: Offset(0),
+            high_watermark: Offset(0),
+            clock: start,
+            start,
+            rng,
+        }
+    }
+
+    /// `LogConfig.randomSegmentJitter`: `abs(nextInt) % min(jitter, segment.ms)`, 0 if no jitter.
+    fn draw_jitter(config: &Config, rng: &mut SplitMix64) -> i64 {
+        let t = &config.topic;
+        if t.segment_jitter_ms == 0 {
+            return 0;
+        }
+        let n = rng.next_i32();
+        let abs = if n == i32::MIN { 0 } else { n.abs() as i64 };
+        abs % t.segment_jitter_ms.min(t.segment_ms)
+    }
+
+    /// The config in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// `topic-partition`, as Kafka prints it.
+    pub fn topic_partition(&self) -> &str {
+        &self.topic_partition
+    }
+    /// Segments, oldest first; the last one is active.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+    /// The active segment.
+    pub fn active_segment(&self) -> &Segment {
+        self.segments.last().expect("a partition always has a segment")
+    }
+    /// Log start offset.
+    pub fn log_start_offset(&self) -> Offset {
+        self.log_start_offset
+    }
+    /// Log end offset.
+    pub fn log_end_offset(&self) -> Offset {
+        self.active_segment().next_offset()
+    }
+    /// High watermark.
+    pub fn high_watermark(&self) -> Offset {
+        self.high_watermark
+    }
+    /// The last instant the partition saw.
+    pub fn clock(&self) -> Timestamp {
+        self.clock
+    }
+    /// The instant the partition was created.
+    pub fn start(&self) -> Timestamp {
+        self.start
+    }
+    /// When the retention task next runs.
+    pub fn next_retention_check(&self) -> Timestamp {
+        self.next_retention_check
+    }
+    /// Total size of all segments.
+    pub fn size(&self) -> Bytes {
+        Bytes(self.segments.iter().map(|s| s.size().0).sum())
+    }
+    /// Total record count, including records below the log start offset not yet deleted.
+    pub fn record_count(&self) -> u64 {
+        self.segments.iter().map(|s| s.record_count()).sum()
+    }
+
+    /// Applies a command at broker time `now`. Retention checks due at or before `now` run first,
+    /// each at its own due instant, then the command. On error nothing changes (the clock
+    /// included), so a caller that wants the due checks' events regardless sends
+    /// [`Command::Tick`] first.
+    pub fn apply(&mut self, now: Timestamp, command: Command) -> Result<Vec<Event>, Error> {
+        if now < self.clock {
+            return Err(Error::ClockWentBackwards { now, clock: self.clock });
+        }
+        let mut events = Vec::new();
+        match command {
+            Command::Tick => self.run_due_checks(now, &mut events),
+            Command::Produce { records } => {
+                let v = validation::validate(&self.config, &self.topic_partition, now, &records).map_err(Error::Produce)?;
+                self.run_due_checks(now, &mut events);
+                self.append_validated(now, &records, v, &mut events);
+            }
+            Command::RunRetention => {
+                self.run_due_checks(now, &mut events);
+                self.retention_check(now, false, &mut events);
+            }
+            Command::DeleteRecords { offset } => {
+                let target = self.check_delete_records(offset)?;
+                self.run_due_checks(now, &mut events);
+                let from = self.log_start_offset;
+                if target > from {
+                    self.log_start_offset = target;
+                    events.push(Event::LogStartOffsetIncremented { from, to: target, reason: LogStartReason::ClientRecordDeletion });
+                }
+                events.push(Event::RecordsDeleted { requested: target, low_watermark: self.log_start_offset });
+            }
+            Command::SetConfig { name, value } => {
+                let mut next = self.config.clone();
+                next.set(&name, &value)?;
+                self.run_due_checks(now, &mut events);
+                let old = self.config.get(&name).expect("a config that could be set can be read");
+                let new = next.get(&name).expect("a config that could be set can be read");
+                self.config = next;
+                events.push(Event::ConfigChanged { name, old, new });
+            }
+            Command::SetVersion { version } => {
+                self.run_due_checks(now, &mut events);
+                let from = self.config.version;
+                let (next, reset) = self.config.with_version(version);
+                self.config = next;
+                events.push(Event::VersionChanged { from, to: version, reset });
+            }
+            Command::SetHighWatermark { offset } => {
+                // Due checks may raise the log start offset, up to the current high watermark.
+                let mut probe = None;
+                if now >= self.next_retention_check {
+                    let mut c = self.clone();
+                    c.run_due_checks(now, &mut Vec::new());
+                    probe = Some(c.log_start_offset);
+                }
+                let min = probe.unwrap_or(self.log_start_offset);
+                let max = self.log_end_offset();
+                if offset < min || offset > max {
+                    return Err(Error::HighWatermarkOutOfRange { requested: offset, min, max });
+                }
+                self.run_due_checks(now, &mut events);
+                self.move_high_watermark(offset, &mut events);
+            }
+        }
+        self.clock = now;
+        Ok(events)
+    }
+
+    /// Appends a batch validated by the caller: the hot path behind [`Command::Produce`]. Returns
+    /// the base offset. Exposed for benchmarks; `now` must not be before the clock, and due
+    /// retention checks are the caller's business.
+    pub fn produce_unchecked(&mut self, now: Timestamp, records: &[Record]) -> Result<Offset, Box<validation::ProduceError>> {
+        let v = validation::validate(&self.config, &self.topic_partition, now, records).map_err(Box::new)?;
+        let base = self.log_end_offset();
+        let mut sink = Vec::new();
+        self.append_validated(now, records, v, &mut sink);
+        self.clock = self.clock.max(now);
+        Ok(base)
+    }
+
+    fn check_delete_records(&self, offset: i64) -> Result<Offset, Error> {
+        let tp = &self.topic_partition;
+        if !self.config.topic.cleanup_policy.delete {
+            return Err(Error::DeleteRecords(DeleteRecordsError {
+                error: ErrorCode::PolicyViolation,
+                error_message: format!("Records of partition {tp} can not be deleted due to the configured policy"),
+            }));
+        }
+        let target = if offset == -1 { self.high_watermark.0 } else { offset };
+        if target < 0 {
+            return Err(Error::DeleteRecords(DeleteRecordsError {
+                error: ErrorCode::OffsetOutOfRange,
+                error_message: format!("The offset {target} for partition {tp} is not valid"),
+            }));
+        }
+        if target > self.high_watermark.0 {
+            return Err(Error::DeleteRecords(DeleteRecordsError {
+                error: ErrorCode::OffsetOutOfRange,
+                error_message: format!(
+                    "Cannot increment the log start offset to {target} of partition {tp} since it is larger than the high watermark {}",
+                    self.high_watermark
+                ),
+            }));
+        }
+        Ok(Offset(target))
+    }
+
+    fn move_high_watermark(&mut self, to: Offset, events: &mut Vec<Event>) {
+        let from = self.high_watermark;
+        if from != to {
+            self.high_watermark = to;
+            events.push(Event::HighWatermarkMoved { from, to });
+        }
+    }
+
+    fn append_validated(&mut self, now: Timestamp, records: &[Record], v: Validated, events: &mut Vec<Event>) {
+        if records.is_empty() {
+            events.push(Event::EmptyBatchIgnored);
+            return;
+        }
+        let base = self.log_end_offset();
+        let last = base.plus(records.len() as i64 - 1);
+        let t = &self.config.topic;
+        let (segment_bytes, segment_ms) = (t.segment_bytes, t.segment_ms);
+        if let Some(reason) = self.active_segment().should_roll(now, v.max_timestamp, v.size, last, segment_bytes, segment_ms) {
+            self.roll(now, base, reason, events);
+        }
+        let interval = self.config.topic.index_interval_bytes;
+        let seg = self.segments.last_mut().expect("a partition always has a segment");
+        let position = seg.size();
+        let update = seg.append(now, base, records, &v, interval);
+        let segment = seg.base_offset();
+        events.push(Event::BatchAppended(Appended {
+            segment,
+            base_offset: base,
+            last_offset: last,
+            position,
+            size: v.size,
+            max_timestamp: v.max_timestamp,
+            log_append_time: v.log_append_time,
+            diagnoses: v.diagnoses,
+        }));
+        if let Some((offset, position)) = update.offset_entry {
+            events.push(Event::OffsetIndexEntry { segment, offset, position });
+        }
+        if let Some((timestamp, offset)) = update.time_entry {
+            events.push(Event::TimeIndexEntry { segment, timestamp, offset, at_roll: false });
+        }
+        self.move_high_watermark(last.plus(1), events);
+    }
+
+    /// `LocalLog.roll`: the old active segment gets its final time-index entry, and a new segment
+    /// opens at `max(expected, log end offset)`, replacing the old one if it is empty at that base.
+    fn roll(&mut self, now: Timestamp, expected: Offset, reason: RollReason, events: &mut Vec<Event>) -> Offset {
+        let new_base = expected.max(self.log_end_offset());
+        let jitter = Self::draw_jitter(&self.config, &mut self.rng);
+        let old = self.segments.last_mut().expect("a partition always has a segment");
+        let old_base = old.base_offset();
+        let replaced_empty = old_base == new_base && old.size().0 == 0;
+        if let Some((timestamp, offset)) = old.on_become_inactive() {
+            events.push(Event::TimeIndexEntry { segment: old_base, timestamp, offset, at_roll: true });
+        }
+        let seg = Segment::new(new_base, now, self.config.topic.segment_index_bytes, jitter);
+        if replaced_empty {
+            *self.segments.last_mut().expect("checked above") = seg;
+        } else {
+            self.segments.push(seg);
+        }
+        events.push(Event::SegmentRolled { old_base, new_base, reason, replaced_empty, roll_jitter_ms: jitter });
+        new_base
+    }
+
+    fn run_due_checks(&mut self, now: Timestamp, events: &mut Vec<Event>) {
+        let interval = self.config.broker.log_retention_check_interval_ms.max(1);
+        while self.next_retention_check <= now {
+            let at = self.next_retention_check;
+            self.retention_check(at, true, events);
+            match self.next_retention_check.0.checked_add(interval) {
+                Some(n) => self.next_retention_check = Timestamp(n),
+                None => {
+                    self.next_retention_check = Timestamp(i64::MAX);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn view(&self) -> Vec<SegmentView> {
+        self.segments
+            .iter()
+            .map(|s| SegmentView {
+                base: s.base_offset(),
+                size: s.size().0,
+                largest: s.largest_timestamp(),
+                record_time: s.largest_timestamp_is_record_time(),
+            })
+            .collect()
+    }
+
+    fn inputs(&self, now: Timestamp) -> Inputs {
+        Inputs {
+            now,
+            log_start_offset: self.log_start_offset,
+            high_watermark: self.high_watermark,
+            log_end_offset: self.log_end_offset(),
+        }
+    }
+
+    /// What a retention check at `now` would do, without doing it.
+    pub fn preview_retention(&self, now: Timestamp) -> RetentionReport {
+        retention::plan(&self.config, &self.view(), self.inputs(now), false).1
+    }
+
+    fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut Vec<Event>) {
+        let (steps, report) = retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
+        for &base in &report.future_timestamp_segments {
+            let largest = self.segments.iter().find(|s| s.base_offset() == base).map(|s| s.largest_timestamp());
+            events.push(Event::FutureTimestampWarning { segment: base, largest_timestamp: largest.unwrap_or(Timestamp::NONE) });
+        }
+        let mut deleted = report.deleted.iter();
+        for step in steps {
+            match step {
+                Step::Roll => {
+                    let leo = self.log_end_offset();
+                    self.roll(at, leo, RollReason::RetentionDeletesAll, events);
+                }
+                Step::Delete { n, pass: _ } => {
+                    let size_after = self.size().0 - self.segments[..n].iter().map(|s| s.size().0).sum::<i64>();
+                    for seg in self.segments.drain(..n) {
+                        let d = deleted.next().expect("the plan lists every deletion");
+                        let reason = retention::deletion_reason(
+                            &self.config,
+                            d,
+                            seg.largest_timestamp(),
+                            seg.largest_timestamp_is_record_time(),
+                            self.log_start_offset,
+                            size_after,
+                        );
+                        events.push(Event::SegmentDeleted { base_offset: d.base_offset, pass: d.pass, reason });
+                    }
+                    let first = self.segments[0].base_offset();
+                    if first > self.log_start_offset {
+                        let from = self.log_start_offset;
+                        self.log_start_offset = first;
+                        events.push(Event::LogStartOffsetIncremented { from, to: first, reason: LogStartReason::SegmentDeletion });
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(report.log_start_offset, self.log_start_offset);
+        events.push(Event::RetentionChecked(report));
+    }
+
+    /// A consumer's ListOffsets (read uncommitted), with the trace of what the broker did.
+    pub fn lookup(&self, spec: OffsetSpec) -> Result<Lookup, LookupError> {
+        let mut trace = Vec::new();
+        let (offset, timestamp) = lookup::lookup(&self.log_view(), spec, Some(&mut trace))?;
+        Ok(Lookup { spec, offset, timestamp, trace })
+    }
+
+    /// The same answer as [`Partition::lookup`] without the trace (the fast path).
+    pub fn offset_for(&self, spec: OffsetSpec) -> Result<(Offset, Timestamp), LookupError> {
+        lookup::lookup(&self.log_view(), spec, None)
+    }
+
+    fn log_view(&self) -> LogView<'_> {
+        LogView {
+            segments: &self.segments,
+            log_start_offset: self.log_start_offset,
+            high_watermark: self.high_watermark,
+            version: self.config.version,
+        }
+    }
+
+    /// A full snapshot (indexes included).
+    pub fn state(&self) -> PartitionState {
+        PartitionState {
+            log_start_offset: self.log_start_offset,
+            log_end_offset: self.log_end_offset(),
+            high_watermark: self.high_watermark,
+            segments: self
+                .segments
+                .iter()
+                .map(|s| SegmentState {
+                    base_offset: s.base_offset(),
+                    next_offset: s.next_offset(),
+                    size_bytes: s.size(),
+                    records: s.record_count(),
+                    largest_timestamp: s.largest_timestamp(),
+                    max_timestamp: s.max_timestamp_so_far(),
+                    last_modified: s.last_modified(),
+                    time_index: s.time_index().entries().collect(),
+                    offset_index: s.offset_index().entries().collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Panics if an invariant does not hold (tests only).
+    pub fn check_invariants(&self) {
+        assert!(!self.segments.is_empty(), "a partition always has a segment");
+        for w in self.segments.windows(2) {
+            assert_eq!(w[0].next_offset(), w[1].base_offset(), "segments must be contiguous");
+            assert!(w[0].size().0 > 0, "only the last segment may be empty");
+        }
+        for s in &self.segments {
+            s.check_invariants();
+        }
+        let first = self.segments[0].base_offset();
+        assert!(first <= self.log_start_offset, "first base {first} > log start {}", self.log_start_offset);
+        assert!(self.log_start_offset <= self.high_watermark);
+        assert!(self.high_watermark <= self.log_end_offset());
+        assert!(self.next_retention_check > self.clock || self.next_retention_check.0 == i64::MAX);
+    }
+}

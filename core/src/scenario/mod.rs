@@ -1,0 +1,1 @@
+//! Scenario files (see docs/scenarios.md): parsing and replay, from `&str` to a report.

@@ -1,0 +1,346 @@
+//! One log segment (`LogSegment.java`): its batches, record timestamps, both indexes, and the
+//! bookkeeping that rolling and retention read.
+//!
+//! Invariants (checked by [`Segment::check_invariants`]):
+//! * batches are contiguous in offsets from `base_offset` to `next_offset - 1` and in positions
+//!   from 0 to `size`;
+//! * `max_timestamp_so_far` is the largest batch max timestamp (or `-1`), and
+//!   `offset_of_max_timestamp` is the last offset of the *first* batch that reached it;
+//! * every index entry points at an offset inside the segment.
+
+use crate::batch::Record;
+use crate::offset_index::OffsetIndex;
+use crate::time_index::TimeIndex;
+use crate::units::{Bytes, Offset, Timestamp};
+use crate::validation::Validated;
+use serde::{Deserialize, Serialize};
+
+/// One stored batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredBatch {
+    /// First offset.
+    pub base_offset: Offset,
+    /// Last offset.
+    pub last_offset: Offset,
+    /// Byte position of the batch in the segment file.
+    pub position: Bytes,
+    /// Size in bytes.
+    pub size: Bytes,
+    /// The header's max timestamp.
+    pub max_timestamp: Timestamp,
+    /// The header says LogAppendTime: every record reads `max_timestamp`.
+    pub log_append_time: bool,
+}
+
+/// Why a segment rolled (`LogSegment.shouldRoll`, checked in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RollReason {
+    /// `size > segment.bytes - incoming`.
+    Size {
+        /// Segment size before the append.
+        size: Bytes,
+        /// The incoming batch's size.
+        incoming: Bytes,
+        /// `segment.bytes`.
+        segment_bytes: Bytes,
+    },
+    /// `waited > segment.ms - jitter`, measured on record time or on the wall clock.
+    Time {
+        /// How long the segment has waited, in ms.
+        waited_ms: i64,
+        /// `segment.ms - jitter`.
+        limit_ms: i64,
+        /// `true`: incoming max timestamp minus the first batch's max; `false`: broker clock
+        /// minus the segment's creation (the first batch had no timestamp).
+        by_record_time: bool,
+    },
+    /// The offset index is full.
+    OffsetIndexFull {
+        /// Its capacity.
+        max_entries: u64,
+    },
+    /// The time index is full (one slot is kept for the final entry).
+    TimeIndexFull {
+        /// Its capacity.
+        max_entries: u64,
+    },
+    /// The incoming last offset is too far from the base to fit a relative offset.
+    OffsetOverflow {
+        /// The incoming last offset.
+        last_offset: Offset,
+    },
+    /// Retention is about to delete every segment, so a new empty one is rolled first.
+    RetentionDeletesAll,
+}
+
+impl RollReason {
+    /// A short name for people: "size", "time", "index full", "offset overflow".
+    pub fn label(&self) -> &'static str {
+        match self {
+            RollReason::Size { .. } => "size",
+            RollReason::Time { .. } => "time",
+            RollReason::OffsetIndexFull { .. } => "offset index full",
+            RollReason::TimeIndexFull { .. } => "time index full",
+            RollReason::OffsetOverflow { .. } => "offset overflow",
+            RollReason::RetentionDeletesAll => "retention deletes every segment",
+        }
+    }
+}
+
+/// Index entries one append added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexUpdate {
+    /// `(offset, position)` added to the offset index.
+    pub offset_entry: Option<(Offset, Bytes)>,
+    /// `(timestamp, offset)` added to the time index.
+    pub time_entry: Option<(Timestamp, Offset)>,
+}
+
+/// A log segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    base_offset: Offset,
+    next_offset: Offset,
+    size: Bytes,
+    batches: Vec<StoredBatch>,
+    /// Each record's timestamp as a reader sees it, indexed by `offset - base_offset`.
+    timestamps: Vec<i64>,
+    offset_index: OffsetIndex,
+    time_index: TimeIndex,
+    max_timestamp_so_far: Timestamp,
+    offset_of_max_timestamp: Offset,
+    rolling_based_timestamp: Option<Timestamp>,
+    created: Timestamp,
+    last_modified: Timestamp,
+    bytes_since_last_index_entry: i64,
+    roll_jitter_ms: i64,
+}
+
+impl Segment {
+    /// A new empty segment created at broker time `now`.
+    pub fn new(base_offset: Offset, now: Timestamp, index_bytes: i64, roll_jitter_ms: i64) -> Segment {
+        Segment {
+            base_offset,
+            next_offset: base_offset,
+            size: Bytes(0),
+            batches: Vec::new(),
+            timestamps: Vec::new(),
+            offset_index: OffsetIndex::new(base_offset, index_bytes),
+            time_index: TimeIndex::new(base_offset, index_bytes),
+            max_timestamp_so_far: Timestamp::NONE,
+            offset_of_max_timestamp: Offset(-1),
+            rolling_based_timestamp: None,
+            created: now,
+            last_modified: now,
+            bytes_since_last_index_entry: 0,
+            roll_jitter_ms,
+        }
+    }
+
+    /// `baseOffset`.
+    pub fn base_offset(&self) -> Offset {
+        self.base_offset
+    }
+    /// One past the last offset (the segment's end offset).
+    pub fn next_offset(&self) -> Offset {
+        self.next_offset
+    }
+    /// Size in bytes.
+    pub fn size(&self) -> Bytes {
+        self.size
+    }
+    /// Number of records.
+    pub fn record_count(&self) -> u64 {
+        self.timestamps.len() as u64
+    }
+    /// The stored batches.
+    pub fn batches(&self) -> &[StoredBatch] {
+        &self.batches
+    }
+    /// Record timestamps as readers see them, from `base_offset` on.
+    pub fn record_timestamps(&self) -> &[i64] {
+        &self.timestamps
+    }
+    /// The timestamp of the record at `offset`, if it is in this segment.
+    pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
+        let i = usize::try_from(offset.0.checked_sub(self.base_offset.0)?).ok()?;
+        self.timestamps.get(i).map(|&t| Timestamp(t))
+    }
+    /// The offset index.
+    pub fn offset_index(&self) -> &OffsetIndex {
+        &self.offset_index
+    }
+    /// The time index.
+    pub fn time_index(&self) -> &TimeIndex {
+        &self.time_index
+    }
+    /// `maxTimestampSoFar`: the largest batch max timestamp, `-1` if none.
+    pub fn max_timestamp_so_far(&self) -> Timestamp {
+        self.max_timestamp_so_far
+    }
+    /// `shallowOffsetOfMaxTimestampSoFar`: last offset of the first batch that reached the max.
+    pub fn offset_of_max_timestamp(&self) -> Offset {
+        self.offset_of_max_timestamp
+    }
+    /// Broker time at which the segment object was created (wall-clock roll basis).
+    pub fn created(&self) -> Timestamp {
+        self.created
+    }
+    /// Broker time of the last append (the file's mtime), or of creation.
+    pub fn last_modified(&self) -> Timestamp {
+        self.last_modified
+    }
+    /// The jitter drawn for this segment, subtracted from `segment.ms`.
+    pub fn roll_jitter_ms(&self) -> i64 {
+        self.roll_jitter_ms
+    }
+    /// The first batch's max timestamp, which time rolling measures from.
+    pub fn rolling_based_timestamp(&self) -> Option<Timestamp> {
+        self.rolling_based_timestamp
+    }
+
+    /// `largestTimestamp`: the max record timestamp if any is `>= 0`, else the last-modified time.
+    pub fn largest_timestamp(&self) -> Timestamp {
+        if self.max_timestamp_so_far.0 >= 0 {
+            self.max_timestamp_so_far
+        } else {
+            self.last_modified
+        }
+    }
+
+    /// Whether [`Segment::largest_timestamp`] comes from a record (`true`) or from the file's
+    /// last-modified time (`false`).
+    pub fn largest_timestamp_is_record_time(&self) -> bool {
+        self.max_timestamp_so_far.0 >= 0
+    }
+
+    /// `timeWaitedForRoll`: record time when the first batch had a timestamp, else wall clock.
+    pub fn time_waited_for_roll(&self, now: Timestamp, incoming_max: Timestamp) -> (i64, bool) {
+        match self.rolling_based_timestamp {
+            Some(ts) if ts.0 >= 0 => (incoming_max.wrapping_since(ts), true),
+            _ => (now.wrapping_since(self.created), false),
+        }
+    }
+
+    /// `shouldRoll`: the first reason that holds, in Kafka's order, or `None`.
+    pub fn should_roll(
+        &self,
+        now: Timestamp,
+        incoming_max: Timestamp,
+        incoming_size: Bytes,
+        incoming_last_offset: Offset,
+        segment_bytes: i64,
+        segment_ms: i64,
+    ) -> Option<RollReason> {
+        if self.size.0 > segment_bytes - incoming_size.0 {
+            return Some(RollReason::Size { size: self.size, incoming: incoming_size, segment_bytes: Bytes(segment_bytes) });
+        }
+        let (waited_ms, by_record_time) = self.time_waited_for_roll(now, incoming_max);
+        let limit_ms = segment_ms.wrapping_sub(self.roll_jitter_ms);
+        if self.size.0 > 0 && waited_ms > limit_ms {
+            return Some(RollReason::Time { waited_ms, limit_ms, by_record_time });
+        }
+        if self.offset_index.is_full() {
+            return Some(RollReason::OffsetIndexFull { max_entries: self.offset_index.max_entries() as u64 });
+        }
+        if self.time_index.is_full() {
+            return Some(RollReason::TimeIndexFull { max_entries: self.time_index.max_entries() as u64 });
+        }
+        let rel = incoming_last_offset.0.wrapping_sub(self.base_offset.0);
+        if !(0..=i32::MAX as i64).contains(&rel) {
+            return Some(RollReason::OffsetOverflow { last_offset: incoming_last_offset });
+        }
+        None
+    }
+
+    /// Appends one validated batch at `base` (`LogSegment.append`).
+    pub(crate) fn append(
+        &mut self,
+        now: Timestamp,
+        base: Offset,
+        records: &[Record],
+        v: &Validated,
+        index_interval_bytes: i64,
+    ) -> IndexUpdate {
+        let position = self.size;
+        let last = base.plus(records.len() as i64 - 1);
+        if position.0 == 0 {
+            self.rolling_based_timestamp = Some(v.max_timestamp);
+        }
+        self.batches.push(StoredBatch {
+            base_offset: base,
+            last_offset: last,
+            position,
+            size: v.size,
+            max_timestamp: v.max_timestamp,
+            log_append_time: v.log_append_time.is_some(),
+        });
+        match v.log_append_time {
+            Some(t) => self.timestamps.extend(std::iter::repeat_n(t.0, records.len())),
+            None => self.timestamps.extend(records.iter().map(|r| r.timestamp.0)),
+        }
+        self.size = Bytes(self.size.0 + v.size.0);
+        if v.max_timestamp > self.max_timestamp_so_far {
+            self.max_timestamp_so_far = v.max_timestamp;
+            self.offset_of_max_timestamp = last;
+        }
+        let mut update = IndexUpdate::default();
+        if self.bytes_since_last_index_entry > index_interval_bytes {
+            self.offset_index.append(last, position);
+            update.offset_entry = Some((last, position));
+            if self.time_index.maybe_append(self.max_timestamp_so_far, self.offset_of_max_timestamp, false) {
+                update.time_entry = Some((self.max_timestamp_so_far, self.offset_of_max_timestamp));
+            }
+            self.bytes_since_last_index_entry = 0;
+        }
+        self.bytes_since_last_index_entry += v.size.0;
+        self.next_offset = last.plus(1);
+        self.last_modified = now;
+        update
+    }
+
+    /// `onBecomeInactiveSegment`: the final time-index entry for the segment's max, if it is new.
+    pub(crate) fn on_become_inactive(&mut self) -> Option<(Timestamp, Offset)> {
+        let (t, o) = (self.max_timestamp_so_far, self.offset_of_max_timestamp);
+        self.time_index.maybe_append(t, o, true).then_some((t, o))
+    }
+
+    /// The index of the batch that starts at `position`, or the first one after it.
+    pub fn batch_index_at(&self, position: Bytes) -> usize {
+        self.batches.partition_point(|b| b.position < position)
+    }
+
+    /// Panics if an invariant does not hold (tests only).
+    pub fn check_invariants(&self) {
+        let mut next = self.base_offset;
+        let mut pos = 0;
+        let mut max = Timestamp::NONE;
+        let mut max_off = Offset(-1);
+        for b in &self.batches {
+            assert_eq!(b.base_offset, next, "batches must be contiguous");
+            assert!(b.last_offset >= b.base_offset);
+            assert_eq!(b.position.0, pos, "positions must be contiguous");
+            pos += b.size.0;
+            next = b.last_offset.plus(1);
+            if b.max_timestamp > max {
+                max = b.max_timestamp;
+                max_off = b.last_offset;
+            }
+        }
+        assert_eq!(next, self.next_offset);
+        assert_eq!(pos, self.size.0);
+        assert_eq!(self.timestamps.len() as i64, self.next_offset.0 - self.base_offset.0);
+        assert_eq!(max, self.max_timestamp_so_far);
+        assert_eq!(max_off, self.offset_of_max_timestamp);
+        self.offset_index.check_invariants();
+        self.time_index.check_invariants();
+        for (o, _) in self.offset_index.entries() {
+            assert!(o >= self.base_offset && o < self.next_offset);
+        }
+        for (t, o) in self.time_index.entries() {
+            assert!(o >= self.base_offset && o < self.next_offset && t <= self.max_timestamp_so_far);
+        }
+        assert!(self.last_modified >= self.created);
+    }
+}
