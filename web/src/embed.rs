@@ -1,0 +1,313 @@
+//! Where an explorer's scenario comes from, as given by the embedding page.
+//!
+//! The host page says it through one of:
+//! * `<logtime-explorer scenario="lookup-scan">` — a built-in scenario name,
+//!   a URL, or inline JSON (detected from the value's shape);
+//! * `<logtime-explorer src="scenarios/x.json">` — always a URL;
+//! * a child `<script type="application/json">…</script>` — inline JSON;
+//! * `index.html?scenario=…` / `?src=…` for the full-page app (and iframes).
+//!
+//! This module only classifies and checks the *shape* of the value; loading a
+//! URL and interpreting the JSON is the UI's job (see `app.rs`).
+
+use std::fmt;
+
+/// The scenario shown when the host says nothing.
+pub const DEFAULT_SCENARIO: &str = "lookup-scan";
+
+/// Longest accepted built-in name; anything longer is surely a mistake.
+const MAX_NAME_LEN: usize = 64;
+
+/// The scenario an explorer instance should show, passed through to the UI unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioSource {
+    /// A scenario compiled into the app, e.g. `lookup-scan` or `million`.
+    Builtin(String),
+    /// A URL (absolute `http(s)://` or relative to the page) of a scenario JSON document.
+    Url(String),
+    /// A scenario JSON document given inline (already checked to be well-formed JSON).
+    Inline(String),
+}
+
+impl Default for ScenarioSource {
+    fn default() -> Self {
+        ScenarioSource::Builtin(DEFAULT_SCENARIO.to_owned())
+    }
+}
+
+impl ScenarioSource {
+    /// Short kind name, used in `data-scenario-kind` attributes.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ScenarioSource::Builtin(_) => "builtin",
+            ScenarioSource::Url(_) => "url",
+            ScenarioSource::Inline(_) => "inline",
+        }
+    }
+
+    /// The raw value (name, URL or JSON text).
+    pub fn value(&self) -> &str {
+        match self {
+            ScenarioSource::Builtin(s) | ScenarioSource::Url(s) | ScenarioSource::Inline(s) => s,
+        }
+    }
+
+    /// Parses the value of a `scenario` attribute (or `?scenario=` parameter):
+    /// a built-in name, a URL or inline JSON, told apart by shape.
+    /// `attribute` names where the value came from, for the error message.
+    pub fn parse_attr(attribute: &str, value: &str) -> Result<Self, EmbedError> {
+        let v = value.trim();
+        if v.is_empty() {
+            return Err(EmbedError::new(attribute, value, "it is empty"));
+        }
+        if v.starts_with('{') || v.starts_with('[') {
+            return Self::parse_inline(attribute, v);
+        }
+        if looks_like_url(v) {
+            return Self::parse_url(attribute, v);
+        }
+        check_builtin_name(v).map_err(|reason| EmbedError::new(attribute, value, reason))?;
+        Ok(ScenarioSource::Builtin(v.to_owned()))
+    }
+
+    /// Parses a value that must be a URL (the `src` attribute, `?src=`).
+    pub fn parse_url(attribute: &str, value: &str) -> Result<Self, EmbedError> {
+        let v = value.trim();
+        if v.is_empty() {
+            return Err(EmbedError::new(attribute, value, "it is empty"));
+        }
+        if v.chars().any(char::is_whitespace) {
+            return Err(EmbedError::new(
+                attribute,
+                value,
+                "a URL may not contain spaces (percent-encode them as %20)",
+            ));
+        }
+        if let Some((scheme, _)) = v.split_once(':') {
+            let is_scheme = !scheme.is_empty()
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !scheme.contains('/');
+            if is_scheme && !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+                return Err(EmbedError::new(
+                    attribute,
+                    value,
+                    format!("URL scheme `{scheme}:` is not allowed (use http:, https: or a relative path)"),
+                ));
+            }
+        }
+        Ok(ScenarioSource::Url(v.to_owned()))
+    }
+
+    /// Parses inline scenario JSON (a child `<script type="application/json">`).
+    /// Only well-formedness is checked here; the UI validates the content.
+    pub fn parse_inline(attribute: &str, value: &str) -> Result<Self, EmbedError> {
+        let v = value.trim();
+        if v.is_empty() {
+            return Err(EmbedError::new(attribute, value, "it is empty"));
+        }
+        match serde_json::from_str::<serde_json::Value>(v) {
+            Ok(serde_json::Value::Object(_)) | Ok(serde_json::Value::Array(_)) => {
+                Ok(ScenarioSource::Inline(v.to_owned()))
+            }
+            Ok(_) => Err(EmbedError::new(
+                attribute,
+                value,
+                "inline JSON must be an object or an array",
+            )),
+            Err(e) => Err(EmbedError::new(
+                attribute,
+                value,
+                format!("inline JSON is not well-formed: {e}"),
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioSource::Builtin(n) => write!(f, "built-in scenario `{n}`"),
+            ScenarioSource::Url(u) => write!(f, "scenario from {u}"),
+            ScenarioSource::Inline(j) => write!(f, "inline scenario ({} bytes of JSON)", j.len()),
+        }
+    }
+}
+
+fn looks_like_url(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    lower.starts_with("http://")
+        || lower.starts_with("https://")
+        || v.starts_with('/')
+        || v.starts_with("./")
+        || v.starts_with("../")
+        || lower.ends_with(".json")
+        || v.contains(':')
+        || v.contains('/')
+        || v.contains('?')
+}
+
+fn check_builtin_name(v: &str) -> Result<(), String> {
+    if v.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "a built-in scenario name is at most {MAX_NAME_LEN} characters (got {})",
+            v.len()
+        ));
+    }
+    if let Some(bad) = v
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-' || *c == '_'))
+    {
+        return Err(format!(
+            "character {bad:?} is not allowed: expected a built-in scenario name \
+             (lowercase letters, digits, '-', '_'), a URL (http(s)://…, /…, ./…, ../…, *.json) \
+             or inline JSON ({{…}})"
+        ));
+    }
+    if v.starts_with('-') || v.starts_with('_') {
+        return Err("a built-in scenario name starts with a letter or digit".to_owned());
+    }
+    Ok(())
+}
+
+/// A bad value given by the host page, naming the attribute and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbedError {
+    /// Where the value came from, e.g. `scenario`, `src`, `?scenario`.
+    pub attribute: String,
+    /// The offending value (shortened for display).
+    pub value: String,
+    /// Why it was rejected.
+    pub reason: String,
+}
+
+impl EmbedError {
+    pub fn new(attribute: &str, value: &str, reason: impl Into<String>) -> Self {
+        EmbedError {
+            attribute: attribute.to_owned(),
+            value: value.to_owned(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX: usize = 80;
+        let shown: String = self.value.chars().take(MAX).collect();
+        let ellipsis = if self.value.chars().count() > MAX { "…" } else { "" };
+        write!(
+            f,
+            "invalid `{}` value {:?}{}: {}",
+            self.attribute, shown, ellipsis, self.reason
+        )
+    }
+}
+
+impl std::error::Error for EmbedError {}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_names() {
+        assert_eq!(
+            ScenarioSource::parse_attr("scenario", "lookup-scan"),
+            Ok(ScenarioSource::Builtin("lookup-scan".into()))
+        );
+        assert_eq!(
+            ScenarioSource::parse_attr("scenario", "  million \n"),
+            Ok(ScenarioSource::Builtin("million".into()))
+        );
+        assert_eq!(
+            ScenarioSource::parse_attr("scenario", "retention_2"),
+            Ok(ScenarioSource::Builtin("retention_2".into()))
+        );
+    }
+
+    #[test]
+    fn urls() {
+        for u in [
+            "https://example.com/s.json",
+            "HTTP://example.com/s",
+            "/scenarios/a.json",
+            "./a.json",
+            "../up/a.json",
+            "scenarios/a.json",
+            "a.json",
+            "s?x=1",
+        ] {
+            assert_eq!(
+                ScenarioSource::parse_attr("scenario", u),
+                Ok(ScenarioSource::Url(u.into())),
+                "{u}"
+            );
+        }
+        assert_eq!(
+            ScenarioSource::parse_url("src", "plain-name"),
+            Ok(ScenarioSource::Url("plain-name".into()))
+        );
+    }
+
+    #[test]
+    fn inline_json() {
+        let j = r#"{"partitions": []}"#;
+        assert_eq!(
+            ScenarioSource::parse_attr("scenario", j),
+            Ok(ScenarioSource::Inline(j.into()))
+        );
+        assert_eq!(
+            ScenarioSource::parse_inline("script", "\n [1,2]\n"),
+            Ok(ScenarioSource::Inline("[1,2]".into()))
+        );
+    }
+
+    #[test]
+    fn errors_name_attribute_and_reason() {
+        let e = ScenarioSource::parse_attr("scenario", "").unwrap_err();
+        assert_eq!(e.attribute, "scenario");
+        assert!(e.to_string().contains("`scenario`"), "{e}");
+        assert!(e.to_string().contains("empty"), "{e}");
+
+        let e = ScenarioSource::parse_attr("scenario", "Lookup Scan").unwrap_err();
+        assert!(e.reason.contains("not allowed"), "{e}");
+
+        let e = ScenarioSource::parse_attr("scenario", "{\"a\": ").unwrap_err();
+        assert!(e.reason.contains("not well-formed"), "{e}");
+
+        let e = ScenarioSource::parse_inline("script[type=application/json]", "42").unwrap_err();
+        assert!(e.reason.contains("object or an array"), "{e}");
+        assert!(e.to_string().contains("script[type=application/json]"), "{e}");
+
+        let e = ScenarioSource::parse_url("src", "javascript:alert(1)").unwrap_err();
+        assert_eq!(e.attribute, "src");
+        assert!(e.reason.contains("javascript:"), "{e}");
+
+        let e = ScenarioSource::parse_url("src", "a b.json").unwrap_err();
+        assert!(e.reason.contains("spaces"), "{e}");
+
+        let e = ScenarioSource::parse_attr("scenario", "-x").unwrap_err();
+        assert!(e.reason.contains("starts with"), "{e}");
+
+        let long = "a".repeat(65);
+        let e = ScenarioSource::parse_attr("scenario", &long).unwrap_err();
+        assert!(e.reason.contains("at most"), "{e}");
+    }
+
+    #[test]
+    fn long_values_are_shortened_in_messages() {
+        let e = EmbedError::new("scenario", &"x".repeat(500), "nope");
+        assert!(e.to_string().len() < 200);
+        assert!(e.to_string().contains('…'));
+    }
+
+    #[test]
+    fn default_and_accessors() {
+        let d = ScenarioSource::default();
+        assert_eq!(d.kind(), "builtin");
+        assert_eq!(d.value(), DEFAULT_SCENARIO);
+        assert_eq!(ScenarioSource::Url("u".into()).kind(), "url");
+        assert_eq!(ScenarioSource::Inline("{}".into()).kind(), "inline");
+        assert!(d.to_string().contains(DEFAULT_SCENARIO));
+    }
+}
