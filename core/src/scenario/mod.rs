@@ -20,8 +20,10 @@ use std::fmt;
 
 mod parse;
 mod replay;
+pub mod narrate;
+pub mod time;
 
-pub use parse::parse;
+pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner, StepReport};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.
