@@ -39,7 +39,12 @@ pub struct Record {
 impl Record {
     /// A record with the given timestamp, no key and a 100-byte value.
     pub fn at(timestamp: Timestamp) -> Record {
-        Record { timestamp, key_bytes: 0, value_bytes: 100, headers: Vec::new() }
+        Record {
+            timestamp,
+            key_bytes: 0,
+            value_bytes: 100,
+            headers: Vec::new(),
+        }
     }
 
     /// Whether the record carries a key (compacted topics require one).
@@ -77,7 +82,8 @@ pub fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> 
         headers += size_of_varint(h.key_bytes as i32) + h.key_bytes as i64;
         headers += size_of_varint(h.value_bytes as i32) + h.value_bytes as i64;
     }
-    let body = 1 + size_of_varlong(timestamp_delta) + size_of_varint(offset_delta) + key + value + headers;
+    let body =
+        1 + size_of_varlong(timestamp_delta) + size_of_varint(offset_delta) + key + value + headers;
     size_of_varint(body as i32) + body
 }
 
@@ -94,7 +100,10 @@ pub fn batch_size(records: &[Record]) -> Bytes {
 /// The batch's max timestamp as the broker recomputes it under CreateTime: the largest record
 /// timestamp, starting from NO_TIMESTAMP, so a batch of negative stamps has max `-1`.
 pub fn max_timestamp(records: &[Record]) -> Timestamp {
-    records.iter().map(|r| r.timestamp).fold(Timestamp::NONE, Timestamp::max)
+    records
+        .iter()
+        .map(|r| r.timestamp)
+        .fold(Timestamp::NONE, Timestamp::max)
 }
 
 #[cfg(test)]

@@ -305,11 +305,28 @@ impl fmt::Display for ConfigError {
                     write!(f, "unknown config {name} for {}", version.label())
                 }
             }
-            ConfigError::NotParsable { name, value, expected } => {
-                write!(f, "invalid value {value} for configuration {name}: {expected}")
+            ConfigError::NotParsable {
+                name,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "invalid value {value} for configuration {name}: {expected}"
+                )
             }
-            ConfigError::OutOfRange { name, value, min, max, version } => {
-                let hi = if *max == LONG_MAX { "...".to_string() } else { max.to_string() };
+            ConfigError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+                version,
+            } => {
+                let hi = if *max == LONG_MAX {
+                    "...".to_string()
+                } else {
+                    max.to_string()
+                };
                 write!(f, "invalid value {value} for configuration {name}: value must be at least {min} (valid range [{min}, {hi}] in {})", version.label())?;
                 if *value > *max {
                     write!(f, "; value must be at most {max}")?;
@@ -408,7 +425,10 @@ impl Config {
     pub fn set(&mut self, name: &str, value: &ConfigValue) -> Result<(), ConfigError> {
         let key = ConfigKey::find(name)
             .filter(|k| k.exists_in(self.version))
-            .ok_or_else(|| ConfigError::Unknown { name: name.to_string(), version: self.version })?;
+            .ok_or_else(|| ConfigError::Unknown {
+                name: name.to_string(),
+                version: self.version,
+            })?;
         let text = value.to_string();
         let not_parsable = |expected: String| ConfigError::NotParsable {
             name: name.to_string(),
@@ -424,7 +444,12 @@ impl Config {
                 let t = match word {
                     "CreateTime" => TimestampType::CreateTime,
                     "LogAppendTime" => TimestampType::LogAppendTime,
-                    _ => return Err(not_parsable(format!("string must be one of: {}", words.join(", ")))),
+                    _ => {
+                        return Err(not_parsable(format!(
+                            "string must be one of: {}",
+                            words.join(", ")
+                        )))
+                    }
                 };
                 self.topic.message_timestamp_type = t;
             }
@@ -433,12 +458,20 @@ impl Config {
                     ConfigValue::Text(s) => s.as_str(),
                     ConfigValue::Number(_) => "",
                 };
-                let mut policy = CleanupPolicy { compact: false, delete: false };
+                let mut policy = CleanupPolicy {
+                    compact: false,
+                    delete: false,
+                };
                 for item in s.split(',').map(str::trim) {
                     match item {
                         "compact" => policy.compact = true,
                         "delete" => policy.delete = true,
-                        _ => return Err(not_parsable(format!("string must be one of: {}", words.join(", ")))),
+                        _ => {
+                            return Err(not_parsable(format!(
+                                "string must be one of: {}",
+                                words.join(", ")
+                            )))
+                        }
                     }
                 }
                 self.topic.cleanup_policy = policy;
@@ -449,15 +482,27 @@ impl Config {
                     ConfigValue::Text(s) => s.trim().parse::<i64>().map_err(|_| {
                         not_parsable(format!(
                             "not a number of type {}",
-                            if key.kind == ConfigKind::Int { "INT" } else { "LONG" }
+                            if key.kind == ConfigKind::Int {
+                                "INT"
+                            } else {
+                                "LONG"
+                            }
                         ))
                     })?,
                 };
                 let (min, max) = key.range(self.version);
                 if n < min || n > max {
-                    return Err(ConfigError::OutOfRange { name: name.to_string(), value: n, min, max, version: self.version });
+                    return Err(ConfigError::OutOfRange {
+                        name: name.to_string(),
+                        value: n,
+                        min,
+                        max,
+                        version: self.version,
+                    });
                 }
-                *self.number_mut(name).expect("every numeric key has a field") = n;
+                *self
+                    .number_mut(name)
+                    .expect("every numeric key has a field") = n;
             }
         }
         Ok(())
@@ -486,7 +531,9 @@ impl Config {
     pub fn get(&self, name: &str) -> Option<ConfigValue> {
         let key = ConfigKey::find(name).filter(|k| k.exists_in(self.version))?;
         Some(match key.kind {
-            ConfigKind::Choice(_) => ConfigValue::Text(self.topic.message_timestamp_type.name().into()),
+            ConfigKind::Choice(_) => {
+                ConfigValue::Text(self.topic.message_timestamp_type.name().into())
+            }
             ConfigKind::List(_) => ConfigValue::Text(self.topic.cleanup_policy.name().into()),
             _ => ConfigValue::Number(*self.clone().number_mut(name)?),
         })
@@ -538,10 +585,18 @@ mod tests {
     #[test]
     fn difference_is_the_fallback_in_3_x() {
         let mut c = Config::defaults(KafkaVersion::V3_6);
-        c.set("message.timestamp.difference.max.ms", &ConfigValue::Number(86_400_000)).unwrap();
+        c.set(
+            "message.timestamp.difference.max.ms",
+            &ConfigValue::Number(86_400_000),
+        )
+        .unwrap();
         assert_eq!(c.effective_before_max_ms(), 86_400_000);
         assert_eq!(c.effective_after_max_ms(), 86_400_000);
-        c.set("message.timestamp.before.max.ms", &ConfigValue::Number(1000)).unwrap();
+        c.set(
+            "message.timestamp.before.max.ms",
+            &ConfigValue::Number(1000),
+        )
+        .unwrap();
         assert_eq!(c.effective_before_max_ms(), 1000);
         assert_eq!(c.effective_after_max_ms(), 86_400_000);
     }
@@ -549,14 +604,21 @@ mod tests {
     #[test]
     fn difference_is_unknown_in_4_0() {
         let mut c = Config::defaults(KafkaVersion::V4_0);
-        let e = c.set("message.timestamp.difference.max.ms", &ConfigValue::Number(1)).unwrap_err();
+        let e = c
+            .set(
+                "message.timestamp.difference.max.ms",
+                &ConfigValue::Number(1),
+            )
+            .unwrap_err();
         assert!(e.to_string().contains("removed in kafka 4.0"), "{e}");
     }
 
     #[test]
     fn ranges_name_the_config_value_and_range() {
         let mut c = Config::defaults(KafkaVersion::V4_0);
-        let e = c.set("segment.bytes", &ConfigValue::Number(1000)).unwrap_err();
+        let e = c
+            .set("segment.bytes", &ConfigValue::Number(1000))
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "invalid value 1000 for configuration segment.bytes: value must be at least 1048576 (valid range [1048576, 2147483647] in Kafka 4.x)"
@@ -565,14 +627,35 @@ mod tests {
         c3.set("segment.bytes", &ConfigValue::Number(1000)).unwrap();
         assert!(c.set("retention.ms", &ConfigValue::Number(-2)).is_err());
         c.set("retention.ms", &ConfigValue::Number(-1)).unwrap();
-        c.set("retention.bytes", &ConfigValue::Number(i64::MIN)).unwrap();
-        let e = c.set("segment.bytes", &ConfigValue::Number(i64::MAX)).unwrap_err();
+        c.set("retention.bytes", &ConfigValue::Number(i64::MIN))
+            .unwrap();
+        let e = c
+            .set("segment.bytes", &ConfigValue::Number(i64::MAX))
+            .unwrap_err();
         assert!(e.to_string().contains("at most 2147483647"), "{e}");
-        let e = c.set("segment.ms", &ConfigValue::Text("soon".into())).unwrap_err();
-        assert_eq!(e.to_string(), "invalid value soon for configuration segment.ms: not a number of type LONG");
-        assert!(c.set("cleanup.policy", &ConfigValue::Text("compact, delete".into())).is_ok());
-        assert_eq!(c.topic.cleanup_policy, CleanupPolicy { compact: true, delete: true });
-        assert!(c.set("cleanup.policy", &ConfigValue::Text("".into())).is_err());
+        let e = c
+            .set("segment.ms", &ConfigValue::Text("soon".into()))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value soon for configuration segment.ms: not a number of type LONG"
+        );
+        assert!(c
+            .set(
+                "cleanup.policy",
+                &ConfigValue::Text("compact, delete".into())
+            )
+            .is_ok());
+        assert_eq!(
+            c.topic.cleanup_policy,
+            CleanupPolicy {
+                compact: true,
+                delete: true
+            }
+        );
+        assert!(c
+            .set("cleanup.policy", &ConfigValue::Text("".into()))
+            .is_err());
         assert!(c.set("no.such.config", &ConfigValue::Number(1)).is_err());
     }
 

@@ -67,19 +67,37 @@ impl Diagnosis {
         let near = |as_ms: Timestamp| crate::human::date(as_ms.0);
         match self.finding {
             Finding::LooksLikeSeconds { as_ms } => {
-                format!("this looks like seconds, not milliseconds: ×1000 it is {} UTC", near(as_ms))
+                format!(
+                    "this looks like seconds, not milliseconds: ×1000 it is {} UTC",
+                    near(as_ms)
+                )
             }
             Finding::LooksLikeMicroseconds { as_ms } => {
-                format!("this looks like microseconds, not milliseconds: ÷1000 it is {} UTC", near(as_ms))
+                format!(
+                    "this looks like microseconds, not milliseconds: ÷1000 it is {} UTC",
+                    near(as_ms)
+                )
             }
             Finding::LooksLikeNanoseconds { as_ms } => {
-                format!("this looks like nanoseconds, not milliseconds: ÷1,000,000 it is {} UTC", near(as_ms))
+                format!(
+                    "this looks like nanoseconds, not milliseconds: ÷1,000,000 it is {} UTC",
+                    near(as_ms)
+                )
             }
             Finding::ClockAhead { by_ms } => {
-                format!("a clock ahead of the broker by about {}", approx_duration(by_ms))
+                format!(
+                    "a clock ahead of the broker by about {}",
+                    approx_duration(by_ms)
+                )
             }
-            Finding::ClockBehind { by_ms, older_than_retention } => {
-                let mut s = format!("a clock behind the broker (or a replay) by about {}", approx_duration(by_ms));
+            Finding::ClockBehind {
+                by_ms,
+                older_than_retention,
+            } => {
+                let mut s = format!(
+                    "a clock behind the broker (or a replay) by about {}",
+                    approx_duration(by_ms)
+                );
                 if older_than_retention {
                     s.push_str("; already older than retention.ms, so retention deletes it soon after its segment closes");
                 }
@@ -96,7 +114,13 @@ fn near_now(candidate: Option<i64>, now: Timestamp) -> Option<Timestamp> {
 
 /// Diagnoses one stamp; `None` when it is unremarkable (accepted and within an hour ahead and
 /// within retention behind) or is NO_TIMESTAMP.
-pub fn diagnose(batch_index: u32, ts: Timestamp, now: Timestamp, config: &Config, rejected: bool) -> Option<Diagnosis> {
+pub fn diagnose(
+    batch_index: u32,
+    ts: Timestamp,
+    now: Timestamp,
+    config: &Config,
+    rejected: bool,
+) -> Option<Diagnosis> {
     if ts == Timestamp::NONE {
         return None;
     }
@@ -119,11 +143,21 @@ pub fn diagnose(batch_index: u32, ts: Timestamp, now: Timestamp, config: &Config
     };
     let clamp = |v: i128| v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
     let finding = finding.unwrap_or(if ahead > 0 {
-        Finding::ClockAhead { by_ms: clamp(ahead) }
+        Finding::ClockAhead {
+            by_ms: clamp(ahead),
+        }
     } else {
-        Finding::ClockBehind { by_ms: clamp(-ahead), older_than_retention }
+        Finding::ClockBehind {
+            by_ms: clamp(-ahead),
+            older_than_retention,
+        }
     });
-    Some(Diagnosis { batch_index, timestamp: ts, rejected, finding })
+    Some(Diagnosis {
+        batch_index,
+        timestamp: ts,
+        rejected,
+        finding,
+    })
 }
 
 #[cfg(test)]
@@ -134,15 +168,34 @@ mod tests {
     const NOW: Timestamp = Timestamp(1_700_000_000_000);
 
     fn d(ts: i64) -> Option<Finding> {
-        diagnose(0, Timestamp(ts), NOW, &Config::defaults(KafkaVersion::V4_0), true).map(|d| d.finding)
+        diagnose(
+            0,
+            Timestamp(ts),
+            NOW,
+            &Config::defaults(KafkaVersion::V4_0),
+            true,
+        )
+        .map(|d| d.finding)
     }
 
     #[test]
     fn unit_mixups() {
-        assert!(matches!(d(NOW.0 * 1_000_000), Some(Finding::LooksLikeNanoseconds { .. })));
-        assert!(matches!(d(NOW.0 * 1000), Some(Finding::LooksLikeMicroseconds { .. })));
-        assert!(matches!(d(NOW.0 / 1000), Some(Finding::LooksLikeSeconds { .. })));
-        assert_eq!(d(NOW.0 + 10 * 60_000), Some(Finding::ClockAhead { by_ms: 600_000 }));
+        assert!(matches!(
+            d(NOW.0 * 1_000_000),
+            Some(Finding::LooksLikeNanoseconds { .. })
+        ));
+        assert!(matches!(
+            d(NOW.0 * 1000),
+            Some(Finding::LooksLikeMicroseconds { .. })
+        ));
+        assert!(matches!(
+            d(NOW.0 / 1000),
+            Some(Finding::LooksLikeSeconds { .. })
+        ));
+        assert_eq!(
+            d(NOW.0 + 10 * 60_000),
+            Some(Finding::ClockAhead { by_ms: 600_000 })
+        );
         assert!(matches!(d(i64::MIN), Some(Finding::ClockBehind { .. })));
         assert!(matches!(d(i64::MAX), Some(Finding::ClockAhead { .. })));
         assert_eq!(d(-1), None);

@@ -50,12 +50,25 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::ClockWentBackwards { now, clock } => {
-                write!(f, "clock moved backwards: {now} is before the partition's clock {clock}")
+                write!(
+                    f,
+                    "clock moved backwards: {now} is before the partition's clock {clock}"
+                )
             }
             Error::Produce(e) => e.fmt(f),
-            Error::DeleteRecords(e) => write!(f, "error {} {}: {}", e.error.code(), e.error.name(), e.error_message),
+            Error::DeleteRecords(e) => write!(
+                f,
+                "error {} {}: {}",
+                e.error.code(),
+                e.error.name(),
+                e.error_message
+            ),
             Error::Config(e) => e.fmt(f),
-            Error::HighWatermarkOutOfRange { requested, min, max } => {
+            Error::HighWatermarkOutOfRange {
+                requested,
+                min,
+                max,
+            } => {
                 write!(f, "high watermark {requested} is outside [{min}, {max}] (log start offset to log end offset)")
             }
         }

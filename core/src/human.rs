@@ -16,7 +16,14 @@ pub fn duration(ms: i64) -> String {
     const H: u64 = 60 * M;
     const D: u64 = 24 * H;
     const Y: u64 = 365 * D;
-    let parts: [(u64, &str); 6] = [(Y, "y"), (D, "d"), (H, "h"), (M, "min"), (S, "s"), (1, "ms")];
+    let parts: [(u64, &str); 6] = [
+        (Y, "y"),
+        (D, "d"),
+        (H, "h"),
+        (M, "min"),
+        (S, "s"),
+        (1, "ms"),
+    ];
     let mut out = Vec::new();
     let mut rest = a;
     for (unit, name) in parts {
@@ -63,7 +70,12 @@ pub fn bytes(n: i64) -> String {
     if n < 0 {
         return format!("{n} (no limit)");
     }
-    let units = [(1u64 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    let units = [
+        (1u64 << 40, "TiB"),
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+    ];
     let a = n as u64;
     for (u, name) in units {
         if a >= u && (a >= 10 * 1024 || a % u == 0) {
@@ -105,8 +117,17 @@ pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
 pub fn rfc3339(ms: i64) -> String {
     let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
     let (y, mo, d) = civil_from_days(days);
-    let (h, mi, s, milli) = (rem / 3_600_000, rem / 60_000 % 60, rem / 1000 % 60, rem % 1000);
-    let year = if (0..=9999).contains(&y) { format!("{y:04}") } else { format!("{y:+}") };
+    let (h, mi, s, milli) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{y:+}")
+    };
     if milli == 0 {
         format!("{year}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
     } else {
@@ -114,7 +135,9 @@ pub fn rfc3339(ms: i64) -> String {
     }
 }
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// Formats epoch milliseconds for people, in UTC: `12 Mar 2027 09:00` (seconds when non-zero).
 pub fn date(ms: i64) -> String {
@@ -134,7 +157,9 @@ pub fn date(ms: i64) -> String {
 pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
     let b = s.trim().as_bytes();
     let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
-        let part = b.get(r.clone()).ok_or("too short for yyyy-mm-ddThh:mm:ssZ")?;
+        let part = b
+            .get(r.clone())
+            .ok_or("too short for yyyy-mm-ddThh:mm:ssZ")?;
         if part.iter().all(u8::is_ascii_digit) {
             Ok(part.iter().fold(0i64, |a, d| a * 10 + (d - b'0') as i64))
         } else {
@@ -145,18 +170,46 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
         return Err("too short for yyyy-mm-ddThh:mm:ssZ".into());
     }
     let sep = |i: usize, c: &[u8]| -> Result<(), String> {
-        if c.contains(&b[i]) { Ok(()) } else { Err(format!("expected '{}' at position {}", c[0] as char, i + 1)) }
+        if c.contains(&b[i]) {
+            Ok(())
+        } else {
+            Err(format!("expected '{}' at position {}", c[0] as char, i + 1))
+        }
     };
     sep(4, b"-")?;
     sep(7, b"-")?;
     sep(10, b"Tt ")?;
     sep(13, b":")?;
     sep(16, b":")?;
-    let (y, mo, d, h, mi, sec) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    let (y, mo, d, h, mi, sec) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
     if !(1..=12).contains(&mo) {
         return Err(format!("month {mo} is not 1 to 12"));
     }
-    let dim = [31, if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let dim = [
+        31,
+        if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 {
+            29
+        } else {
+            28
+        },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if d < 1 || d > dim[mo as usize - 1] {
         return Err(format!("day {d} does not exist in month {mo}"));
     }
@@ -185,12 +238,19 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
         Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
         Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
             let m = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
-            if *c == b'+' { m } else { -m }
+            if *c == b'+' {
+                m
+            } else {
+                -m
+            }
         }
         _ => return Err("expected 'Z' or an offset like +01:00 after the time".into()),
     };
     let days = days_from_civil(y, mo as u32, d as u32);
-    Ok(days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec.min(59) * 1000 + milli - offset_min * 60_000)
+    Ok(
+        days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec.min(59) * 1000 + milli
+            - offset_min * 60_000,
+    )
 }
 
 #[cfg(test)]

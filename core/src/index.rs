@@ -69,7 +69,13 @@ pub fn largest_lower_bound(
             std::cmp::Ordering::Greater => Comparison::Above,
         };
         if let Some(p) = probes.as_deref_mut() {
-            p.push(Probe { slot: slot as u32, key, value, comparison, phase });
+            p.push(Probe {
+                slot: slot as u32,
+                key,
+                value,
+                comparison,
+                phase,
+            });
         }
         comparison
     };
@@ -125,11 +131,17 @@ mod tests {
     fn warm_section_is_checked_first() {
         let entries: Vec<(i64, i64)> = (0..1000).map(|i| (i, i)).collect();
         let mut probes = Vec::new();
-        assert_eq!(largest_lower_bound(&entries, 999, 12, Some(&mut probes)), Some(999));
+        assert_eq!(
+            largest_lower_bound(&entries, 999, 12, Some(&mut probes)),
+            Some(999)
+        );
         assert_eq!(probes[0].phase, ProbePhase::WarmCheck);
         assert_eq!(probes[0].slot as usize, 999 - 682);
         let mut probes = Vec::new();
-        assert_eq!(largest_lower_bound(&entries, 5, 12, Some(&mut probes)), Some(5));
+        assert_eq!(
+            largest_lower_bound(&entries, 5, 12, Some(&mut probes)),
+            Some(5)
+        );
         assert_eq!(probes[1].phase, ProbePhase::FirstCheck);
     }
 }

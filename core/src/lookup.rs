@@ -206,7 +206,11 @@ pub struct LookupError {
 
 impl fmt::Display for LookupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error {} UNSUPPORTED_VERSION: {}", self.error_code, self.message)
+        write!(
+            f,
+            "error {} UNSUPPORTED_VERSION: {}",
+            self.error_code, self.message
+        )
     }
 }
 
@@ -233,7 +237,11 @@ fn push(trace: &mut Trace<'_>, step: impl FnOnce() -> TraceStep) {
 }
 
 /// Runs a lookup. `trace` collects the steps when given.
-pub fn lookup(log: &LogView<'_>, spec: OffsetSpec, mut trace: Trace<'_>) -> Result<(Offset, Timestamp), LookupError> {
+pub fn lookup(
+    log: &LogView<'_>,
+    spec: OffsetSpec,
+    mut trace: Trace<'_>,
+) -> Result<(Offset, Timestamp), LookupError> {
     let none = (Offset(-1), Timestamp::NONE);
     let found = match spec {
         OffsetSpec::Earliest => {
@@ -247,7 +255,9 @@ pub fn lookup(log: &LogView<'_>, spec: OffsetSpec, mut trace: Trace<'_>) -> Resu
         OffsetSpec::Timestamp(t) if t.0 < 0 && log.version == KafkaVersion::V4_0 => {
             return Err(LookupError {
                 error_code: 35,
-                message: format!("negative timestamp {t} is not a valid ListOffsets target in kafka 4.x"),
+                message: format!(
+                    "negative timestamp {t} is not a valid ListOffsets target in kafka 4.x"
+                ),
             });
         }
         OffsetSpec::MaxTimestamp => max_timestamp(log, &mut trace),
@@ -255,7 +265,10 @@ pub fn lookup(log: &LogView<'_>, spec: OffsetSpec, mut trace: Trace<'_>) -> Resu
     };
     match found {
         Some((off, _)) if off >= log.high_watermark => {
-            push(&mut trace, || TraceStep::HighWatermarkFilter { offset: off, high_watermark: log.high_watermark });
+            push(&mut trace, || TraceStep::HighWatermarkFilter {
+                offset: off,
+                high_watermark: log.high_watermark,
+            });
             Ok(none)
         }
         Some(x) => Ok(x),
@@ -263,16 +276,31 @@ pub fn lookup(log: &LogView<'_>, spec: OffsetSpec, mut trace: Trace<'_>) -> Resu
     }
 }
 
-fn by_timestamp(log: &LogView<'_>, target: Timestamp, trace: &mut Trace<'_>) -> Option<(Offset, Timestamp)> {
+fn by_timestamp(
+    log: &LogView<'_>,
+    target: Timestamp,
+    trace: &mut Trace<'_>,
+) -> Option<(Offset, Timestamp)> {
     let mut chosen = None;
     for seg in log.segments {
-        let (largest, record_time) = (seg.largest_timestamp(), seg.largest_timestamp_is_record_time());
+        let (largest, record_time) = (
+            seg.largest_timestamp(),
+            seg.largest_timestamp_is_record_time(),
+        );
         if largest >= target {
-            push(trace, || TraceStep::SegmentChosen { segment: seg.base_offset(), largest_timestamp: largest, record_time });
+            push(trace, || TraceStep::SegmentChosen {
+                segment: seg.base_offset(),
+                largest_timestamp: largest,
+                record_time,
+            });
             chosen = Some(seg);
             break;
         }
-        push(trace, || TraceStep::SegmentPassed { segment: seg.base_offset(), largest_timestamp: largest, record_time });
+        push(trace, || TraceStep::SegmentPassed {
+            segment: seg.base_offset(),
+            largest_timestamp: largest,
+            record_time,
+        });
     }
     let Some(seg) = chosen else {
         push(trace, || TraceStep::NoSegment);
@@ -337,7 +365,11 @@ pub fn find_offset_by_timestamp(
             } else {
                 RecordMatch::Match
             };
-            push(trace, || TraceStep::RecordScanned { offset: Offset(o), timestamp: t, result });
+            push(trace, || TraceStep::RecordScanned {
+                offset: Offset(o),
+                timestamp: t,
+                result,
+            });
             if result == RecordMatch::Match {
                 return Some((Offset(o), t));
             }
@@ -357,7 +389,11 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
     }
     let seg = best?;
     let (max, shallow) = (seg.max_timestamp_so_far(), seg.offset_of_max_timestamp());
-    push(trace, || TraceStep::MaxTimestampSegment { segment: seg.base_offset(), max_timestamp: max, shallow_offset: shallow });
+    push(trace, || TraceStep::MaxTimestampSegment {
+        segment: seg.base_offset(),
+        max_timestamp: max,
+        shallow_offset: shallow,
+    });
     let mut probes = trace.is_some().then(Vec::new);
     let (found_offset, position) = seg.offset_index().lookup(shallow, probes.as_mut());
     push(trace, || TraceStep::OffsetIndexSearch {
@@ -390,7 +426,11 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
             push(trace, || TraceStep::RecordScanned {
                 offset: Offset(o),
                 timestamp: t,
-                result: if hit { RecordMatch::Match } else { RecordMatch::Earlier },
+                result: if hit {
+                    RecordMatch::Match
+                } else {
+                    RecordMatch::Earlier
+                },
             });
             if hit {
                 return Some((Offset(o), t));

@@ -21,7 +21,11 @@ pub struct OffsetIndex {
 impl OffsetIndex {
     /// An empty index for a segment at `base_offset` with `segment.index.bytes = index_bytes`.
     pub fn new(base_offset: Offset, index_bytes: i64) -> OffsetIndex {
-        OffsetIndex { base_offset, max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE, entries: Vec::new() }
+        OffsetIndex {
+            base_offset,
+            max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE,
+            entries: Vec::new(),
+        }
     }
 
     /// The entries, oldest first, as `(offset, position)`.
@@ -62,14 +66,22 @@ impl OffsetIndex {
             Some(p) => largest_lower_bound(&self.entries, target.0, ENTRY_SIZE, Some(p)),
             None => largest_lower_bound_fast(&self.entries, target.0),
         };
-        slot.map_or((self.base_offset, Bytes(0)), |s| (Offset(self.entries[s].0), Bytes(self.entries[s].1)))
+        slot.map_or((self.base_offset, Bytes(0)), |s| {
+            (Offset(self.entries[s].0), Bytes(self.entries[s].1))
+        })
     }
 
     /// Panics if an invariant does not hold (tests only).
     pub fn check_invariants(&self) {
-        assert!(self.entries.len() <= self.max_entries, "offset index over capacity");
+        assert!(
+            self.entries.len() <= self.max_entries,
+            "offset index over capacity"
+        );
         for w in self.entries.windows(2) {
-            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "offset index must strictly increase: {w:?}");
+            assert!(
+                w[0].0 < w[1].0 && w[0].1 < w[1].1,
+                "offset index must strictly increase: {w:?}"
+            );
         }
         if let Some(&(o, p)) = self.entries.first() {
             assert!(o >= self.base_offset.0 && p >= 0);
@@ -92,7 +104,10 @@ mod tests {
         }
         assert_eq!(idx.lookup(Offset(base), None), (Offset(base), Bytes(0)));
         let m = idx.max_entries() as i64;
-        assert_eq!(idx.lookup(Offset(base + m), Some(&mut Vec::new())), (Offset(base + m), Bytes(m - 1)));
+        assert_eq!(
+            idx.lookup(Offset(base + m), Some(&mut Vec::new())),
+            (Offset(base + m), Bytes(m - 1))
+        );
         assert!(idx.is_full());
         idx.check_invariants();
     }

@@ -161,7 +161,9 @@ impl Partition {
     }
     /// The active segment.
     pub fn active_segment(&self) -> &Segment {
-        self.segments.last().expect("a partition always has a segment")
+        self.segments
+            .last()
+            .expect("a partition always has a segment")
     }
     /// Log start offset.
     pub fn log_start_offset(&self) -> Offset {
@@ -202,13 +204,17 @@ impl Partition {
     /// [`Command::Tick`] first.
     pub fn apply(&mut self, now: Timestamp, command: Command) -> Result<Vec<Event>, Error> {
         if now < self.clock {
-            return Err(Error::ClockWentBackwards { now, clock: self.clock });
+            return Err(Error::ClockWentBackwards {
+                now,
+                clock: self.clock,
+            });
         }
         let mut events = Vec::new();
         match command {
             Command::Tick => self.run_due_checks(now, &mut events),
             Command::Produce { records } => {
-                let v = validation::validate(&self.config, &self.topic_partition, now, &records).map_err(Error::Produce)?;
+                let v = validation::validate(&self.config, &self.topic_partition, now, &records)
+                    .map_err(Error::Produce)?;
                 self.run_due_checks(now, &mut events);
                 self.append_validated(now, &records, v, &mut events);
             }
@@ -222,16 +228,28 @@ impl Partition {
                 let from = self.log_start_offset;
                 if target > from {
                     self.log_start_offset = target;
-                    events.push(Event::LogStartOffsetIncremented { from, to: target, reason: LogStartReason::ClientRecordDeletion });
+                    events.push(Event::LogStartOffsetIncremented {
+                        from,
+                        to: target,
+                        reason: LogStartReason::ClientRecordDeletion,
+                    });
                 }
-                events.push(Event::RecordsDeleted { requested: target, low_watermark: self.log_start_offset });
+                events.push(Event::RecordsDeleted {
+                    requested: target,
+                    low_watermark: self.log_start_offset,
+                });
             }
             Command::SetConfig { name, value } => {
                 let mut next = self.config.clone();
                 next.set(&name, &value)?;
                 self.run_due_checks(now, &mut events);
-                let old = self.config.get(&name).expect("a config that could be set can be read");
-                let new = next.get(&name).expect("a config that could be set can be read");
+                let old = self
+                    .config
+                    .get(&name)
+                    .expect("a config that could be set can be read");
+                let new = next
+                    .get(&name)
+                    .expect("a config that could be set can be read");
                 self.config = next;
                 events.push(Event::ConfigChanged { name, old, new });
             }
@@ -240,7 +258,11 @@ impl Partition {
                 let from = self.config.version;
                 let (next, reset) = self.config.with_version(version);
                 self.config = next;
-                events.push(Event::VersionChanged { from, to: version, reset });
+                events.push(Event::VersionChanged {
+                    from,
+                    to: version,
+                    reset,
+                });
             }
             Command::SetHighWatermark { offset } => {
                 // Due checks may raise the log start offset, up to the current high watermark.
@@ -253,7 +275,11 @@ impl Partition {
                 let min = probe.unwrap_or(self.log_start_offset);
                 let max = self.log_end_offset();
                 if offset < min || offset > max {
-                    return Err(Error::HighWatermarkOutOfRange { requested: offset, min, max });
+                    return Err(Error::HighWatermarkOutOfRange {
+                        requested: offset,
+                        min,
+                        max,
+                    });
                 }
                 self.run_due_checks(now, &mut events);
                 self.move_high_watermark(offset, &mut events);
@@ -266,8 +292,13 @@ impl Partition {
     /// Appends a batch validated by the caller: the hot path behind [`Command::Produce`]. Returns
     /// the base offset. Exposed for benchmarks; `now` must not be before the clock, and due
     /// retention checks are the caller's business.
-    pub fn produce_unchecked(&mut self, now: Timestamp, records: &[Record]) -> Result<Offset, Box<validation::ProduceError>> {
-        let v = validation::validate(&self.config, &self.topic_partition, now, records).map_err(Box::new)?;
+    pub fn produce_unchecked(
+        &mut self,
+        now: Timestamp,
+        records: &[Record],
+    ) -> Result<Offset, Box<validation::ProduceError>> {
+        let v = validation::validate(&self.config, &self.topic_partition, now, records)
+            .map_err(Box::new)?;
         let base = self.log_end_offset();
         let mut sink = Vec::new();
         self.append_validated(now, records, v, &mut sink);
@@ -280,10 +311,16 @@ impl Partition {
         if !self.config.topic.cleanup_policy.delete {
             return Err(Error::DeleteRecords(DeleteRecordsError {
                 error: ErrorCode::PolicyViolation,
-                error_message: format!("Records of partition {tp} can not be deleted due to the configured policy"),
+                error_message: format!(
+                    "Records of partition {tp} can not be deleted due to the configured policy"
+                ),
             }));
         }
-        let target = if offset == -1 { self.high_watermark.0 } else { offset };
+        let target = if offset == -1 {
+            self.high_watermark.0
+        } else {
+            offset
+        };
         if target < 0 {
             return Err(Error::DeleteRecords(DeleteRecordsError {
                 error: ErrorCode::OffsetOutOfRange,
@@ -310,7 +347,13 @@ impl Partition {
         }
     }
 
-    fn append_validated(&mut self, now: Timestamp, records: &[Record], v: Validated, events: &mut Vec<Event>) {
+    fn append_validated(
+        &mut self,
+        now: Timestamp,
+        records: &[Record],
+        v: Validated,
+        events: &mut Vec<Event>,
+    ) {
         if records.is_empty() {
             events.push(Event::EmptyBatchIgnored);
             return;
@@ -319,11 +362,21 @@ impl Partition {
         let last = base.plus(records.len() as i64 - 1);
         let t = &self.config.topic;
         let (segment_bytes, segment_ms) = (t.segment_bytes, t.segment_ms);
-        if let Some(reason) = self.active_segment().should_roll(now, v.max_timestamp, v.size, last, segment_bytes, segment_ms) {
+        if let Some(reason) = self.active_segment().should_roll(
+            now,
+            v.max_timestamp,
+            v.size,
+            last,
+            segment_bytes,
+            segment_ms,
+        ) {
             self.roll(now, base, reason, events);
         }
         let interval = self.config.topic.index_interval_bytes;
-        let seg = self.segments.last_mut().expect("a partition always has a segment");
+        let seg = self
+            .segments
+            .last_mut()
+            .expect("a partition always has a segment");
         let position = seg.size();
         let update = seg.append(now, base, records, &v, interval);
         let segment = seg.base_offset();
@@ -338,24 +391,47 @@ impl Partition {
             diagnoses: v.diagnoses,
         }));
         if let Some((offset, position)) = update.offset_entry {
-            events.push(Event::OffsetIndexEntry { segment, offset, position });
+            events.push(Event::OffsetIndexEntry {
+                segment,
+                offset,
+                position,
+            });
         }
         if let Some((timestamp, offset)) = update.time_entry {
-            events.push(Event::TimeIndexEntry { segment, timestamp, offset, at_roll: false });
+            events.push(Event::TimeIndexEntry {
+                segment,
+                timestamp,
+                offset,
+                at_roll: false,
+            });
         }
         self.move_high_watermark(last.plus(1), events);
     }
 
     /// `LocalLog.roll`: the old active segment gets its final time-index entry, and a new segment
     /// opens at `max(expected, log end offset)`, replacing the old one if it is empty at that base.
-    fn roll(&mut self, now: Timestamp, expected: Offset, reason: RollReason, events: &mut Vec<Event>) -> Offset {
+    fn roll(
+        &mut self,
+        now: Timestamp,
+        expected: Offset,
+        reason: RollReason,
+        events: &mut Vec<Event>,
+    ) -> Offset {
         let new_base = expected.max(self.log_end_offset());
         let jitter = Self::draw_jitter(&self.config, &mut self.rng);
-        let old = self.segments.last_mut().expect("a partition always has a segment");
+        let old = self
+            .segments
+            .last_mut()
+            .expect("a partition always has a segment");
         let old_base = old.base_offset();
         let replaced_empty = old_base == new_base && old.size().0 == 0;
         if let Some((timestamp, offset)) = old.on_become_inactive() {
-            events.push(Event::TimeIndexEntry { segment: old_base, timestamp, offset, at_roll: true });
+            events.push(Event::TimeIndexEntry {
+                segment: old_base,
+                timestamp,
+                offset,
+                at_roll: true,
+            });
         }
         let seg = Segment::new(new_base, now, self.config.topic.segment_index_bytes, jitter);
         if replaced_empty {
@@ -363,7 +439,13 @@ impl Partition {
         } else {
             self.segments.push(seg);
         }
-        events.push(Event::SegmentRolled { old_base, new_base, reason, replaced_empty, roll_jitter_ms: jitter });
+        events.push(Event::SegmentRolled {
+            old_base,
+            new_base,
+            reason,
+            replaced_empty,
+            roll_jitter_ms: jitter,
+        });
         new_base
     }
 
@@ -409,10 +491,18 @@ impl Partition {
     }
 
     fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut Vec<Event>) {
-        let (steps, report) = retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
+        let (steps, report) =
+            retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
         for &base in &report.future_timestamp_segments {
-            let largest = self.segments.iter().find(|s| s.base_offset() == base).map(|s| s.largest_timestamp());
-            events.push(Event::FutureTimestampWarning { segment: base, largest_timestamp: largest.unwrap_or(Timestamp::NONE) });
+            let largest = self
+                .segments
+                .iter()
+                .find(|s| s.base_offset() == base)
+                .map(|s| s.largest_timestamp());
+            events.push(Event::FutureTimestampWarning {
+                segment: base,
+                largest_timestamp: largest.unwrap_or(Timestamp::NONE),
+            });
         }
         let mut deleted = report.deleted.iter();
         for step in steps {
@@ -422,7 +512,8 @@ impl Partition {
                     self.roll(at, leo, RollReason::RetentionDeletesAll, events);
                 }
                 Step::Delete { n, pass: _ } => {
-                    let size_after = self.size().0 - self.segments[..n].iter().map(|s| s.size().0).sum::<i64>();
+                    let size_after =
+                        self.size().0 - self.segments[..n].iter().map(|s| s.size().0).sum::<i64>();
                     for seg in self.segments.drain(..n) {
                         let d = deleted.next().expect("the plan lists every deletion");
                         let reason = retention::deletion_reason(
@@ -433,13 +524,21 @@ impl Partition {
                             self.log_start_offset,
                             size_after,
                         );
-                        events.push(Event::SegmentDeleted { base_offset: d.base_offset, pass: d.pass, reason });
+                        events.push(Event::SegmentDeleted {
+                            base_offset: d.base_offset,
+                            pass: d.pass,
+                            reason,
+                        });
                     }
                     let first = self.segments[0].base_offset();
                     if first > self.log_start_offset {
                         let from = self.log_start_offset;
                         self.log_start_offset = first;
-                        events.push(Event::LogStartOffsetIncremented { from, to: first, reason: LogStartReason::SegmentDeletion });
+                        events.push(Event::LogStartOffsetIncremented {
+                            from,
+                            to: first,
+                            reason: LogStartReason::SegmentDeletion,
+                        });
                     }
                 }
             }
@@ -452,7 +551,12 @@ impl Partition {
     pub fn lookup(&self, spec: OffsetSpec) -> Result<Lookup, LookupError> {
         let mut trace = Vec::new();
         let (offset, timestamp) = lookup::lookup(&self.log_view(), spec, Some(&mut trace))?;
-        Ok(Lookup { spec, offset, timestamp, trace })
+        Ok(Lookup {
+            spec,
+            offset,
+            timestamp,
+            trace,
+        })
     }
 
     /// The same answer as [`Partition::lookup`] without the trace (the fast path).
@@ -495,16 +599,27 @@ impl Partition {
 
     /// Panics if an invariant does not hold (tests only).
     pub fn check_invariants(&self) {
-        assert!(!self.segments.is_empty(), "a partition always has a segment");
+        assert!(
+            !self.segments.is_empty(),
+            "a partition always has a segment"
+        );
         for w in self.segments.windows(2) {
-            assert_eq!(w[0].next_offset(), w[1].base_offset(), "segments must be contiguous");
+            assert_eq!(
+                w[0].next_offset(),
+                w[1].base_offset(),
+                "segments must be contiguous"
+            );
             assert!(w[0].size().0 > 0, "only the last segment may be empty");
         }
         for s in &self.segments {
             s.check_invariants();
         }
         let first = self.segments[0].base_offset();
-        assert!(first <= self.log_start_offset, "first base {first} > log start {}", self.log_start_offset);
+        assert!(
+            first <= self.log_start_offset,
+            "first base {first} > log start {}",
+            self.log_start_offset
+        );
         assert!(self.log_start_offset <= self.high_watermark);
         assert!(self.high_watermark <= self.log_end_offset());
         assert!(self.next_retention_check > self.clock || self.next_retention_check.0 == i64::MAX);

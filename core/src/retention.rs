@@ -160,7 +160,11 @@ pub struct Inputs {
 }
 
 /// Walks front to back (`deletableSegments`): how many leading segments are deletable.
-fn walk(view: &[SegmentView], i: &Inputs, mut pred: impl FnMut(&SegmentView, Option<&SegmentView>) -> bool) -> usize {
+fn walk(
+    view: &[SegmentView],
+    i: &Inputs,
+    mut pred: impl FnMut(&SegmentView, Option<&SegmentView>) -> bool,
+) -> usize {
     let mut n = 0;
     for (k, seg) in view.iter().enumerate() {
         let next = view.get(k + 1);
@@ -188,7 +192,10 @@ struct Planner {
 
 impl Planner {
     fn inputs(&self) -> Inputs {
-        Inputs { log_start_offset: self.lso, ..self.inputs }
+        Inputs {
+            log_start_offset: self.lso,
+            ..self.inputs
+        }
     }
 
     /// `deleteSegments`: roll first if every segment goes, drop the `n` oldest, raise the log
@@ -201,14 +208,29 @@ impl Planner {
             let leo = self.inputs.log_end_offset;
             let now = self.inputs.now;
             self.steps.push(Step::Roll);
-            self.view.push(SegmentView { base: leo, size: 0, largest: now, record_time: false });
+            self.view.push(SegmentView {
+                base: leo,
+                size: 0,
+                largest: now,
+                record_time: false,
+            });
             self.next_offsets.push(leo);
-            self.verdicts.push(SegmentVerdict { base_offset: leo, largest_timestamp: now, record_time: false, verdict: Verdict::EmptyActive });
+            self.verdicts.push(SegmentVerdict {
+                base_offset: leo,
+                largest_timestamp: now,
+                record_time: false,
+                verdict: Verdict::EmptyActive,
+            });
             self.rolled = Some(leo);
         }
         self.steps.push(Step::Delete { n, pass });
         for (s, next) in self.view.drain(..n).zip(self.next_offsets.drain(..n)) {
-            self.deleted.push(DeletedSegment { base_offset: s.base, next_offset: next, size: Bytes(s.size), pass });
+            self.deleted.push(DeletedSegment {
+                base_offset: s.base,
+                next_offset: next,
+                size: Bytes(s.size),
+                pass,
+            });
             if let Some(v) = self.verdicts.iter_mut().find(|v| v.base_offset == s.base) {
                 v.verdict = Verdict::Deleted { pass };
             }
@@ -216,10 +238,19 @@ impl Planner {
         self.lso = self.lso.max(self.view[0].base);
     }
 
-    fn finish(mut self, scheduled: bool, future: Vec<Offset>, rest: Option<Verdict>) -> (Vec<Step>, RetentionReport) {
+    fn finish(
+        mut self,
+        scheduled: bool,
+        future: Vec<Offset>,
+        rest: Option<Verdict>,
+    ) -> (Vec<Step>, RetentionReport) {
         if let Some(rest) = rest {
             for (k, s) in self.view.iter().enumerate() {
-                let v = if k + 1 == self.view.len() && s.size == 0 { Verdict::EmptyActive } else { rest };
+                let v = if k + 1 == self.view.len() && s.size == 0 {
+                    Verdict::EmptyActive
+                } else {
+                    rest
+                };
                 set_verdict(&mut self.verdicts, s.base, v);
             }
         }
@@ -238,14 +269,29 @@ impl Planner {
 
 /// Plans one check: the steps to execute, and the report (whose `rolled` base and final log start
 /// offset assume the steps are executed).
-pub fn plan(config: &Config, view: &[SegmentView], inputs: Inputs, scheduled: bool) -> (Vec<Step>, RetentionReport) {
+pub fn plan(
+    config: &Config,
+    view: &[SegmentView],
+    inputs: Inputs,
+    scheduled: bool,
+) -> (Vec<Step>, RetentionReport) {
     let t = &config.topic;
     let mut p = Planner {
         view: view.to_vec(),
-        next_offsets: view.iter().skip(1).map(|s| s.base).chain([inputs.log_end_offset]).collect(),
+        next_offsets: view
+            .iter()
+            .skip(1)
+            .map(|s| s.base)
+            .chain([inputs.log_end_offset])
+            .collect(),
         verdicts: view
             .iter()
-            .map(|s| SegmentVerdict { base_offset: s.base, largest_timestamp: s.largest, record_time: s.record_time, verdict: Verdict::CompactOnly })
+            .map(|s| SegmentVerdict {
+                base_offset: s.base,
+                largest_timestamp: s.largest,
+                record_time: s.record_time,
+                verdict: Verdict::CompactOnly,
+            })
             .collect(),
         lso: inputs.log_start_offset,
         steps: Vec::new(),
@@ -257,7 +303,9 @@ pub fn plan(config: &Config, view: &[SegmentView], inputs: Inputs, scheduled: bo
     // Pass 1: log start offset breach (the only pass for compact-only topics). The active segment
     // has no next segment, so this pass never takes it.
     let lso = p.lso;
-    let n = walk(&p.view, &p.inputs(), |_, next| next.is_some_and(|n| n.base <= lso));
+    let n = walk(&p.view, &p.inputs(), |_, next| {
+        next.is_some_and(|n| n.base <= lso)
+    });
     p.delete(n, RetentionPass::LogStartOffset);
     if !t.cleanup_policy.delete {
         return p.finish(scheduled, Vec::new(), Some(Verdict::CompactOnly));
@@ -303,17 +351,25 @@ pub fn plan(config: &Config, view: &[SegmentView], inputs: Inputs, scheduled: bo
         let v = if k + 1 == p.view.len() && s.size == 0 {
             Verdict::EmptyActive
         } else if let Some(b) = blocker {
-            Verdict::KeptBehind { blocker: b, expired }
+            Verdict::KeptBehind {
+                blocker: b,
+                expired,
+            }
         } else {
             blocker = Some(s.base);
             let upper = p.view.get(k + 1).map_or(inputs.log_end_offset, |n| n.base);
             if hw < upper {
-                Verdict::BeyondHighWatermark { upper_bound: upper, high_watermark: hw }
+                Verdict::BeyondHighWatermark {
+                    upper_bound: upper,
+                    high_watermark: hw,
+                }
             } else {
                 let eligible = s.largest.0 as i128 + retention as i128 + 1;
                 Verdict::NotOldEnough {
                     age_ms: now.wrapping_since(s.largest),
-                    eligible_at: Timestamp(eligible.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
+                    eligible_at: Timestamp(
+                        eligible.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+                    ),
                     future: s.largest > now,
                 }
             }
@@ -330,7 +386,14 @@ fn set_verdict(verdicts: &mut [SegmentVerdict], base: Offset, v: Verdict) {
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).
-pub fn deletion_reason(config: &Config, d: &DeletedSegment, largest: Timestamp, record_time: bool, lso: Offset, size_after: i64) -> String {
+pub fn deletion_reason(
+    config: &Config,
+    d: &DeletedSegment,
+    largest: Timestamp,
+    record_time: bool,
+    lso: Offset,
+    size_after: i64,
+) -> String {
     let seg = format!("LogSegment(baseOffset={}, size={})", d.base_offset, d.size);
     match d.pass {
         RetentionPass::LogStartOffset => format!("Deleting segment {seg} due to log start offset {lso} breach"),

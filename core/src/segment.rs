@@ -119,7 +119,12 @@ pub struct Segment {
 
 impl Segment {
     /// A new empty segment created at broker time `now`.
-    pub fn new(base_offset: Offset, now: Timestamp, index_bytes: i64, roll_jitter_ms: i64) -> Segment {
+    pub fn new(
+        base_offset: Offset,
+        now: Timestamp,
+        index_bytes: i64,
+        roll_jitter_ms: i64,
+    ) -> Segment {
         Segment {
             base_offset,
             next_offset: base_offset,
@@ -234,22 +239,36 @@ impl Segment {
         segment_ms: i64,
     ) -> Option<RollReason> {
         if self.size.0 > segment_bytes - incoming_size.0 {
-            return Some(RollReason::Size { size: self.size, incoming: incoming_size, segment_bytes: Bytes(segment_bytes) });
+            return Some(RollReason::Size {
+                size: self.size,
+                incoming: incoming_size,
+                segment_bytes: Bytes(segment_bytes),
+            });
         }
         let (waited_ms, by_record_time) = self.time_waited_for_roll(now, incoming_max);
         let limit_ms = segment_ms.wrapping_sub(self.roll_jitter_ms);
         if self.size.0 > 0 && waited_ms > limit_ms {
-            return Some(RollReason::Time { waited_ms, limit_ms, by_record_time });
+            return Some(RollReason::Time {
+                waited_ms,
+                limit_ms,
+                by_record_time,
+            });
         }
         if self.offset_index.is_full() {
-            return Some(RollReason::OffsetIndexFull { max_entries: self.offset_index.max_entries() as u64 });
+            return Some(RollReason::OffsetIndexFull {
+                max_entries: self.offset_index.max_entries() as u64,
+            });
         }
         if self.time_index.is_full() {
-            return Some(RollReason::TimeIndexFull { max_entries: self.time_index.max_entries() as u64 });
+            return Some(RollReason::TimeIndexFull {
+                max_entries: self.time_index.max_entries() as u64,
+            });
         }
         let rel = incoming_last_offset.0.wrapping_sub(self.base_offset.0);
         if !(0..=i32::MAX as i64).contains(&rel) {
-            return Some(RollReason::OffsetOverflow { last_offset: incoming_last_offset });
+            return Some(RollReason::OffsetOverflow {
+                last_offset: incoming_last_offset,
+            });
         }
         None
     }
@@ -277,8 +296,12 @@ impl Segment {
             log_append_time: v.log_append_time.is_some(),
         });
         match v.log_append_time {
-            Some(t) => self.timestamps.extend(std::iter::repeat_n(t.0, records.len())),
-            None => self.timestamps.extend(records.iter().map(|r| r.timestamp.0)),
+            Some(t) => self
+                .timestamps
+                .extend(std::iter::repeat_n(t.0, records.len())),
+            None => self
+                .timestamps
+                .extend(records.iter().map(|r| r.timestamp.0)),
         }
         self.size = Bytes(self.size.0 + v.size.0);
         if v.max_timestamp > self.max_timestamp_so_far {
@@ -289,7 +312,11 @@ impl Segment {
         if self.bytes_since_last_index_entry > index_interval_bytes {
             self.offset_index.append(last, position);
             update.offset_entry = Some((last, position));
-            if self.time_index.maybe_append(self.max_timestamp_so_far, self.offset_of_max_timestamp, false) {
+            if self.time_index.maybe_append(
+                self.max_timestamp_so_far,
+                self.offset_of_max_timestamp,
+                false,
+            ) {
                 update.time_entry = Some((self.max_timestamp_so_far, self.offset_of_max_timestamp));
             }
             self.bytes_since_last_index_entry = 0;
@@ -330,7 +357,10 @@ impl Segment {
         }
         assert_eq!(next, self.next_offset);
         assert_eq!(pos, self.size.0);
-        assert_eq!(self.timestamps.len() as i64, self.next_offset.0 - self.base_offset.0);
+        assert_eq!(
+            self.timestamps.len() as i64,
+            self.next_offset.0 - self.base_offset.0
+        );
         assert_eq!(max, self.max_timestamp_so_far);
         assert_eq!(max_off, self.offset_of_max_timestamp);
         self.offset_index.check_invariants();
@@ -339,7 +369,9 @@ impl Segment {
             assert!(o >= self.base_offset && o < self.next_offset);
         }
         for (t, o) in self.time_index.entries() {
-            assert!(o >= self.base_offset && o < self.next_offset && t <= self.max_timestamp_so_far);
+            assert!(
+                o >= self.base_offset && o < self.next_offset && t <= self.max_timestamp_so_far
+            );
         }
         assert!(self.last_modified >= self.created);
     }

@@ -26,7 +26,11 @@ pub struct TimeIndex {
 impl TimeIndex {
     /// An empty index for a segment at `base_offset` with `segment.index.bytes = index_bytes`.
     pub fn new(base_offset: Offset, index_bytes: i64) -> TimeIndex {
-        TimeIndex { base_offset, max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE, entries: Vec::new() }
+        TimeIndex {
+            base_offset,
+            max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE,
+            entries: Vec::new(),
+        }
     }
 
     /// The entries, oldest first, as `(timestamp, offset)`.
@@ -56,7 +60,11 @@ impl TimeIndex {
 
     /// The last entry, or `(-1, base_offset)` when empty (`TimeIndex.java:261-272`).
     pub fn last_entry(&self) -> (Timestamp, Offset) {
-        self.entries.last().map_or((Timestamp::NONE, self.base_offset), |&(t, o)| (Timestamp(t), Offset(o)))
+        self.entries
+            .last()
+            .map_or((Timestamp::NONE, self.base_offset), |&(t, o)| {
+                (Timestamp(t), Offset(o))
+            })
     }
 
     /// `maybeAppend`: appends only when `ts` is strictly greater than the last entry's. Returns
@@ -75,20 +83,35 @@ impl TimeIndex {
     }
 
     /// `lookup`: the largest entry with timestamp `<= target`, or `(-1, base_offset)`.
-    pub fn lookup(&self, target: Timestamp, probes: Option<&mut Vec<Probe>>) -> (Timestamp, Offset) {
+    pub fn lookup(
+        &self,
+        target: Timestamp,
+        probes: Option<&mut Vec<Probe>>,
+    ) -> (Timestamp, Offset) {
         let slot = match probes {
             Some(p) => largest_lower_bound(&self.entries, target.0, ENTRY_SIZE, Some(p)),
             None => largest_lower_bound_fast(&self.entries, target.0),
         };
-        slot.map_or((Timestamp::NONE, self.base_offset), |s| (Timestamp(self.entries[s].0), Offset(self.entries[s].1)))
+        slot.map_or((Timestamp::NONE, self.base_offset), |s| {
+            (Timestamp(self.entries[s].0), Offset(self.entries[s].1))
+        })
     }
 
     /// Panics if an invariant does not hold (tests only).
     pub fn check_invariants(&self) {
-        assert!(self.entries.len() <= self.max_entries.max(1), "time index over capacity");
+        assert!(
+            self.entries.len() <= self.max_entries.max(1),
+            "time index over capacity"
+        );
         for w in self.entries.windows(2) {
-            assert!(w[0].0 < w[1].0, "time index timestamps must strictly increase: {w:?}");
-            assert!(w[0].1 <= w[1].1, "time index offsets must not decrease: {w:?}");
+            assert!(
+                w[0].0 < w[1].0,
+                "time index timestamps must strictly increase: {w:?}"
+            );
+            assert!(
+                w[0].1 <= w[1].1,
+                "time index offsets must not decrease: {w:?}"
+            );
         }
         if let Some(&(t, o)) = self.entries.first() {
             assert!(t >= 0 && o >= self.base_offset.0);
@@ -104,13 +127,19 @@ mod tests {
     #[test]
     fn b1_lookup() {
         let mut idx = TimeIndex::new(Offset(45), 30 * 12);
-        assert_eq!(idx.lookup(Timestamp(100), None), (Timestamp(-1), Offset(45)));
+        assert_eq!(
+            idx.lookup(Timestamp(100), None),
+            (Timestamp(-1), Offset(45))
+        );
         for i in 1..30 {
             idx.maybe_append(Timestamp(10 * i), Offset(45 + 10 * i), true);
         }
         assert_eq!(idx.lookup(Timestamp(9), None), (Timestamp(-1), Offset(45)));
         assert_eq!(idx.lookup(Timestamp(25), None), (Timestamp(20), Offset(65)));
-        assert_eq!(idx.lookup(Timestamp(30), Some(&mut Vec::new())), (Timestamp(30), Offset(75)));
+        assert_eq!(
+            idx.lookup(Timestamp(30), Some(&mut Vec::new())),
+            (Timestamp(30), Offset(75))
+        );
     }
 
     /// `TimeIndexTest.testAppend`/`testIsFull` (B2) and `testLastEntry` (B3).

@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Kafka's `error_message` for a batch with an out-of-range timestamp.
-pub const INVALID_TIMESTAMP_MESSAGE: &str = "One or more records have been rejected due to invalid timestamp";
+pub const INVALID_TIMESTAMP_MESSAGE: &str =
+    "One or more records have been rejected due to invalid timestamp";
 
 /// A Kafka protocol error code with its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,7 +100,13 @@ pub struct ProduceError {
 
 impl fmt::Display for ProduceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error {} {}: {}", self.error.code(), self.error.name(), self.error_message)
+        write!(
+            f,
+            "error {} {}: {}",
+            self.error.code(),
+            self.error.name(),
+            self.error_message
+        )
     }
 }
 
@@ -120,7 +127,12 @@ pub struct Validated {
 }
 
 /// The per-record message for an out-of-range timestamp (`LogValidator.java:617-620`).
-pub fn out_of_range_message(ts: Timestamp, relative_offset: u32, lower: Timestamp, upper: Timestamp) -> String {
+pub fn out_of_range_message(
+    ts: Timestamp,
+    relative_offset: u32,
+    lower: Timestamp,
+    upper: Timestamp,
+) -> String {
     format!(
         "Timestamp {ts} of message with offset {relative_offset} is out of range. The timestamp should be within [{lower}, {upper}]"
     )
@@ -144,12 +156,20 @@ pub fn timestamp_in_range(ts: Timestamp, now: Timestamp, before: i64, after: i64
 }
 
 /// Validates one batch at broker time `now` for topic-partition `tp` (used in messages).
-pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -> Result<Validated, ProduceError> {
+pub fn validate(
+    config: &Config,
+    tp: &str,
+    now: Timestamp,
+    records: &[Record],
+) -> Result<Validated, ProduceError> {
     let size = batch_size(records);
     let t = &config.topic;
     let create_time = t.message_timestamp_type == TimestampType::CreateTime;
     let win = create_time.then(|| window(config, now));
-    let reject = |error: ErrorCode, error_message: String, record_errors: Vec<RecordError>, diagnoses| ProduceError {
+    let reject = |error: ErrorCode,
+                  error_message: String,
+                  record_errors: Vec<RecordError>,
+                  diagnoses| ProduceError {
         error,
         error_message,
         record_errors,
@@ -168,7 +188,10 @@ pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -
             Vec::new(),
         ));
     }
-    let (before, after) = (config.effective_before_max_ms(), config.effective_after_max_ms());
+    let (before, after) = (
+        config.effective_before_max_ms(),
+        config.effective_after_max_ms(),
+    );
     let mut errors = Vec::new();
     let mut any_timestamp_error = false;
     let mut diagnoses = Vec::new();
@@ -178,7 +201,9 @@ pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -
             // The key check comes first and hides the timestamp (LogValidator.java:586-591).
             errors.push(RecordError {
                 batch_index: i,
-                message: format!("Compacted topic cannot accept message without key in topic partition {tp}"),
+                message: format!(
+                    "Compacted topic cannot accept message without key in topic partition {tp}"
+                ),
             });
             continue;
         }
@@ -188,7 +213,10 @@ pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -
         let ok = timestamp_in_range(r.timestamp, now, before, after);
         if !ok {
             let (lo, hi) = win.expect("create time has a window");
-            errors.push(RecordError { batch_index: i, message: out_of_range_message(r.timestamp, i, lo, hi) });
+            errors.push(RecordError {
+                batch_index: i,
+                message: out_of_range_message(r.timestamp, i, lo, hi),
+            });
             any_timestamp_error = true;
         }
         if let Some(d) = diagnose(i, r.timestamp, now, config, !ok) {
@@ -197,12 +225,22 @@ pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -
     }
     if !errors.is_empty() {
         return Err(if any_timestamp_error {
-            reject(ErrorCode::InvalidTimestamp, INVALID_TIMESTAMP_MESSAGE.to_string(), errors, diagnoses)
+            reject(
+                ErrorCode::InvalidTimestamp,
+                INVALID_TIMESTAMP_MESSAGE.to_string(),
+                errors,
+                diagnoses,
+            )
         } else {
             let shown: Vec<String> = errors
                 .iter()
                 .take(3)
-                .map(|e| format!("RecordError(batchIndex={}, message='{}')", e.batch_index, e.message))
+                .map(|e| {
+                    format!(
+                        "RecordError(batchIndex={}, message='{}')",
+                        e.batch_index, e.message
+                    )
+                })
                 .collect();
             let msg = format!(
                 "One or more records have been rejected due to {} record errors in total, and only showing the first three errors at most: [{}]",
@@ -223,8 +261,17 @@ pub fn validate(config: &Config, tp: &str, now: Timestamp, records: &[Record]) -
             diagnoses,
         ));
     }
-    let (max_timestamp, log_append_time) = if create_time { (max_timestamp(records), None) } else { (now, Some(now)) };
-    Ok(Validated { size, max_timestamp, log_append_time, diagnoses })
+    let (max_timestamp, log_append_time) = if create_time {
+        (max_timestamp(records), None)
+    } else {
+        (now, Some(now))
+    };
+    Ok(Validated {
+        size,
+        max_timestamp,
+        log_append_time,
+        diagnoses,
+    })
 }
 
 #[cfg(test)]
@@ -249,7 +296,13 @@ mod tests {
     /// A11 (derived from LogValidator.java:633-635): strict bounds, -1 exempt.
     #[test]
     fn a11_boundaries_are_inclusive() {
-        let c = cfg(KafkaVersion::V3_6, &[("message.timestamp.before.max.ms", 1000), ("message.timestamp.after.max.ms", 1000)]);
+        let c = cfg(
+            KafkaVersion::V3_6,
+            &[
+                ("message.timestamp.before.max.ms", 1000),
+                ("message.timestamp.after.max.ms", 1000),
+            ],
+        );
         for (ts, ok) in [
             (1_699_999_999_000, true),
             (1_699_999_998_999, false),
@@ -257,7 +310,11 @@ mod tests {
             (1_700_000_001_001, false),
             (-1, true),
         ] {
-            assert_eq!(validate(&c, "t-0", NOW, &batch(&[ts])).is_ok(), ok, "ts {ts}");
+            assert_eq!(
+                validate(&c, "t-0", NOW, &batch(&[ts])).is_ok(),
+                ok,
+                "ts {ts}"
+            );
         }
     }
 
@@ -278,9 +335,18 @@ mod tests {
     /// A13: 3.x wraps the printed upper bound.
     #[test]
     fn a13_three_x_upper_bound_wraps() {
-        let c = cfg(KafkaVersion::V3_6, &[("message.timestamp.before.max.ms", 86_400_000)]);
+        let c = cfg(
+            KafkaVersion::V3_6,
+            &[("message.timestamp.before.max.ms", 86_400_000)],
+        );
         let e = validate(&c, "t-0", NOW, &batch(&[1_699_913_599_999])).unwrap_err();
-        assert!(e.record_errors[0].message.ends_with("[1699913600000, -9223370336854775809]"), "{}", e.record_errors[0].message);
+        assert!(
+            e.record_errors[0]
+                .message
+                .ends_with("[1699913600000, -9223370336854775809]"),
+            "{}",
+            e.record_errors[0].message
+        );
     }
 
     /// A14: Long.MIN wraps the check itself.
@@ -295,10 +361,19 @@ mod tests {
     /// `ProduceRequestTest.testProduceWithInvalidTimestamp`): every bad record is reported.
     #[test]
     fn a2_a3_every_record_gets_an_error() {
-        let c = cfg(KafkaVersion::V4_0, &[("message.timestamp.before.max.ms", 86_400_000)]);
+        let c = cfg(
+            KafkaVersion::V4_0,
+            &[("message.timestamp.before.max.ms", 86_400_000)],
+        );
         let past = NOW.0 - 86_400_000 - 300_000;
         let e = validate(&c, "t-0", NOW, &batch(&[past, past, past])).unwrap_err();
-        assert_eq!(e.record_errors.iter().map(|r| r.batch_index).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(
+            e.record_errors
+                .iter()
+                .map(|r| r.batch_index)
+                .collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
         let fut = NOW.0 + 3_600_000 + 300_000;
         let e = validate(&c, "t-0", NOW, &batch(&[fut, fut, fut])).unwrap_err();
         assert_eq!(e.record_errors.len(), 3);
@@ -308,7 +383,10 @@ mod tests {
     /// A9's `difference` variant, 3.6–3.9 only.
     #[test]
     fn a9_difference_rejects_in_three_x() {
-        let c = cfg(KafkaVersion::V3_6, &[("message.timestamp.difference.max.ms", 1000)]);
+        let c = cfg(
+            KafkaVersion::V3_6,
+            &[("message.timestamp.difference.max.ms", 1000)],
+        );
         let five_hours = 5 * 3_600_000;
         let e = validate(&c, "t-0", NOW, &batch(&[NOW.0 - five_hours; 3])).unwrap_err();
         assert_eq!(e.error.code(), 32);
@@ -319,8 +397,15 @@ mod tests {
     /// error is attached; here the other errors are compacted-topic key errors.
     #[test]
     fn a5_invalid_timestamp_wins_over_invalid_record() {
-        let mut c = cfg(KafkaVersion::V4_0, &[("message.timestamp.before.max.ms", 1000), ("message.timestamp.after.max.ms", 1000)]);
-        c.set("cleanup.policy", &ConfigValue::Text("compact".into())).unwrap();
+        let mut c = cfg(
+            KafkaVersion::V4_0,
+            &[
+                ("message.timestamp.before.max.ms", 1000),
+                ("message.timestamp.after.max.ms", 1000),
+            ],
+        );
+        c.set("cleanup.policy", &ConfigValue::Text("compact".into()))
+            .unwrap();
         let mut b = batch(&[1200, 0, 0, 0, 0, 0]);
         b[0].key_bytes = 3;
         let e = validate(&c, "t-0", Timestamp(0), &b).unwrap_err();
@@ -335,11 +420,21 @@ mod tests {
     /// A6/A7: max timestamp recomputed under CreateTime, `now` under LogAppendTime.
     #[test]
     fn a6_a7_max_timestamp() {
-        let c = cfg(KafkaVersion::V3_6, &[("message.timestamp.before.max.ms", 1000), ("message.timestamp.after.max.ms", 1000)]);
+        let c = cfg(
+            KafkaVersion::V3_6,
+            &[
+                ("message.timestamp.before.max.ms", 1000),
+                ("message.timestamp.after.max.ms", 1000),
+            ],
+        );
         let v = validate(&c, "t-0", NOW, &batch(&[NOW.0 - 1, NOW.0 + 1, NOW.0])).unwrap();
         assert_eq!(v.max_timestamp, Timestamp(NOW.0 + 1));
         let mut c = c;
-        c.set("message.timestamp.type", &ConfigValue::Text("LogAppendTime".into())).unwrap();
+        c.set(
+            "message.timestamp.type",
+            &ConfigValue::Text("LogAppendTime".into()),
+        )
+        .unwrap();
         let v = validate(&c, "t-0", NOW, &batch(&[1234, 1234, 1234])).unwrap();
         assert_eq!(v.max_timestamp, NOW);
         assert_eq!(v.log_append_time, Some(NOW));
@@ -352,7 +447,8 @@ mod tests {
         let e = validate(&c, "t-0", NOW, &batch(&[NOW.0])).unwrap_err();
         assert_eq!(e.error.code(), 18);
         assert_eq!(e.error_message, "Message batch size is 170 bytes in append to partition t-0, which exceeds the maximum configured segment size of 100.");
-        c.set("max.message.bytes", &ConfigValue::Number(169)).unwrap();
+        c.set("max.message.bytes", &ConfigValue::Number(169))
+            .unwrap();
         let e = validate(&c, "t-0", NOW, &batch(&[NOW.0])).unwrap_err();
         assert_eq!(e.error.code(), 10);
     }

@@ -18,9 +18,9 @@ use crate::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub mod narrate;
 mod parse;
 mod replay;
-pub mod narrate;
 pub mod time;
 
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
@@ -141,7 +141,12 @@ pub struct Scenario {
 impl Scenario {
     /// A fresh partition at the scenario's start.
     pub fn partition(&self) -> Partition {
-        Partition::new(self.config.clone(), &self.topic_partition, self.start, self.seed)
+        Partition::new(
+            self.config.clone(),
+            &self.topic_partition,
+            self.start,
+            self.seed,
+        )
     }
 }
 

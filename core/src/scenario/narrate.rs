@@ -9,7 +9,11 @@ use crate::units::Timestamp;
 /// One line on why a segment was or was not deleted by a check at `now`, e.g. `deleted by
 /// retention.ms 7 d: largest timestamp 28 Feb 2027 23:58 is 11 d 9 h old`.
 pub fn verdict_text(v: &SegmentVerdict, config: &Config, now: Timestamp) -> String {
-    let basis = if v.record_time { "largest timestamp" } else { "last modified (no record timestamp)" };
+    let basis = if v.record_time {
+        "largest timestamp"
+    } else {
+        "last modified (no record timestamp)"
+    };
     let largest = date(v.largest_timestamp.0);
     let retention = config.topic.retention_ms;
     match v.verdict {

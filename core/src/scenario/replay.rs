@@ -71,7 +71,12 @@ impl Runner {
     pub fn new(scenario: Scenario) -> Runner {
         let partition = scenario.partition();
         let now = scenario.start;
-        Runner { scenario, partition, now, next: 0 }
+        Runner {
+            scenario,
+            partition,
+            now,
+            next: 0,
+        }
     }
 
     /// The scenario.
@@ -112,11 +117,18 @@ impl Runner {
 
     /// Runs the next step, handing each event to `on_event` as it happens. `None` when done.
     /// After an error the runner moves on to the next step's index (a replay normally stops).
-    pub fn step(&mut self, on_event: &mut dyn FnMut(TimedEvent<'_>)) -> Option<Result<StepReport, ScenarioError>> {
+    pub fn step(
+        &mut self,
+        on_event: &mut dyn FnMut(TimedEvent<'_>),
+    ) -> Option<Result<StepReport, ScenarioError>> {
         let index = self.next;
         let step = self.scenario.steps.get(index)?;
         self.next += 1;
-        let mut ctx = Ctx { index, partition: &mut self.partition, on_event };
+        let mut ctx = Ctx {
+            index,
+            partition: &mut self.partition,
+            on_event,
+        };
         Some(ctx.run(step, &mut self.now))
     }
 }
@@ -176,12 +188,22 @@ fn rejection_json(e: &ProduceError) -> Value {
 
 impl Ctx<'_, '_> {
     fn err(&self, field: &str, reason: impl Into<String>) -> ScenarioError {
-        ScenarioError { step: Some(self.index), field: field.to_string(), reason: reason.into(), line_column: None }
+        ScenarioError {
+            step: Some(self.index),
+            field: field.to_string(),
+            reason: reason.into(),
+            line_column: None,
+        }
     }
 
     /// Applies a command, handing its events to the callback; also collects the retention
     /// checks that deleted something.
-    fn apply(&mut self, now: Timestamp, cmd: Command, passes: &mut Vec<Value>) -> Result<Vec<Event>, Error> {
+    fn apply(
+        &mut self,
+        now: Timestamp,
+        cmd: Command,
+        passes: &mut Vec<Value>,
+    ) -> Result<Vec<Event>, Error> {
         let events = self.partition.apply(now, cmd)?;
         for event in &events {
             if let Event::RetentionChecked(r) = event {
@@ -189,7 +211,11 @@ impl Ctx<'_, '_> {
                     passes.push(pass_json(r));
                 }
             }
-            (self.on_event)(TimedEvent { step: self.index, at: now, event });
+            (self.on_event)(TimedEvent {
+                step: self.index,
+                at: now,
+                event,
+            });
         }
         Ok(events)
     }
@@ -197,13 +223,21 @@ impl Ctx<'_, '_> {
     /// Runs the checks due by `now` (so a rejected batch still lets scheduled retention run).
     fn due_checks(&mut self, now: Timestamp, passes: &mut Vec<Value>) -> Result<(), ScenarioError> {
         if now >= self.partition.next_retention_check() {
-            self.apply(now, Command::Tick, passes).map_err(|e| self.err("", e.to_string()))?;
+            self.apply(now, Command::Tick, passes)
+                .map_err(|e| self.err("", e.to_string()))?;
         }
         Ok(())
     }
 
     fn report(&self, now: Timestamp, kind: &'static str, body: Value) -> StepReport {
-        StepReport { index: self.index, now, kind, body, lookup: None, rejection: None }
+        StepReport {
+            index: self.index,
+            now,
+            kind,
+            body,
+            lookup: None,
+            rejection: None,
+        }
     }
 
     fn run(&mut self, step: &Step, now: &mut Timestamp) -> Result<StepReport, ScenarioError> {
@@ -213,12 +247,17 @@ impl Ctx<'_, '_> {
             Step::Produce(p) if p.generated => return self.generated(p, now),
             Step::Produce(p) => return self.produce_one(p, *now),
             Step::Advance(d) => {
-                let to = now.0.checked_add(*d).ok_or_else(|| self.err("advance", "the clock overflows a 64-bit long"))?;
+                let to = now
+                    .0
+                    .checked_add(*d)
+                    .ok_or_else(|| self.err("advance", "the clock overflows a 64-bit long"))?;
                 self.move_clock(Timestamp(to), now, "advance", &mut passes)?
             }
             Step::At(t) => self.move_clock(*t, now, "at", &mut passes)?,
             Step::Retention => {
-                let events = self.apply(*now, Command::RunRetention, &mut passes).map_err(|e| self.err("retention", e.to_string()))?;
+                let events = self
+                    .apply(*now, Command::RunRetention, &mut passes)
+                    .map_err(|e| self.err("retention", e.to_string()))?;
                 let r = events
                     .iter()
                     .rev()
@@ -239,14 +278,22 @@ impl Ctx<'_, '_> {
             Step::Lookup(spec) => {
                 let found = self.partition.lookup(*spec);
                 let body = match &found {
-                    Ok(l) => json!({"spec": spec.to_string(), "offset": l.offset, "timestamp": l.timestamp, "trace": l.trace}),
-                    Err(e) => json!({"spec": spec.to_string(), "error_code": e.error_code, "error_message": e.message}),
+                    Ok(l) => {
+                        json!({"spec": spec.to_string(), "offset": l.offset, "timestamp": l.timestamp, "trace": l.trace})
+                    }
+                    Err(e) => {
+                        json!({"spec": spec.to_string(), "error_code": e.error_code, "error_message": e.message})
+                    }
                 };
                 let mut r = self.report(*now, kind, body);
                 r.lookup = Some(found);
                 return Ok(r);
             }
-            Step::DeleteRecords(offset) => match self.apply(*now, Command::DeleteRecords { offset: *offset }, &mut passes) {
+            Step::DeleteRecords(offset) => match self.apply(
+                *now,
+                Command::DeleteRecords { offset: *offset },
+                &mut passes,
+            ) {
                 Ok(events) => {
                     let lw = events.iter().find_map(|e| match e {
                         Event::RecordsDeleted { low_watermark, .. } => Some(*low_watermark),
@@ -262,8 +309,13 @@ impl Ctx<'_, '_> {
             Step::Config(changes) => {
                 let mut changed = Vec::with_capacity(changes.len());
                 for (name, value) in changes {
-                    let cmd = Command::SetConfig { name: name.clone(), value: value.clone() };
-                    let events = self.apply(*now, cmd, &mut passes).map_err(|e| self.err(&format!("config.{name}"), e.to_string()))?;
+                    let cmd = Command::SetConfig {
+                        name: name.clone(),
+                        value: value.clone(),
+                    };
+                    let events = self
+                        .apply(*now, cmd, &mut passes)
+                        .map_err(|e| self.err(&format!("config.{name}"), e.to_string()))?;
                     for e in events {
                         if let Event::ConfigChanged { name, old, new } = e {
                             changed.push(json!({"name": name, "old": old, "new": new}));
@@ -272,7 +324,9 @@ impl Ctx<'_, '_> {
                 }
                 json!({ "changed": changed })
             }
-            Step::Snapshot => serde_json::to_value(self.partition.state()).expect("state serialises"),
+            Step::Snapshot => {
+                serde_json::to_value(self.partition.state()).expect("state serialises")
+            }
             Step::HighWatermark(o) => {
                 self.apply(*now, Command::SetHighWatermark { offset: *o }, &mut passes)
                     .map_err(|e| self.err("high_watermark.offset", e.to_string()))?;
@@ -285,40 +339,75 @@ impl Ctx<'_, '_> {
         Ok(self.report(*now, kind, body))
     }
 
-    fn move_clock(&mut self, to: Timestamp, now: &mut Timestamp, field: &str, passes: &mut Vec<Value>) -> Result<Value, ScenarioError> {
+    fn move_clock(
+        &mut self,
+        to: Timestamp,
+        now: &mut Timestamp,
+        field: &str,
+        passes: &mut Vec<Value>,
+    ) -> Result<Value, ScenarioError> {
         if to < *now {
             return Err(self.err(
                 field,
-                format!("clock moved backwards: {} is before now ({})", crate::human::rfc3339(to.0), crate::human::rfc3339(now.0)),
+                format!(
+                    "clock moved backwards: {} is before now ({})",
+                    crate::human::rfc3339(to.0),
+                    crate::human::rfc3339(now.0)
+                ),
             ));
         }
-        let events = self.apply(to, Command::Tick, passes).map_err(|e| self.err(field, e.to_string()))?;
-        let checks = events.iter().filter(|e| matches!(e, Event::RetentionChecked(_))).count();
+        let events = self
+            .apply(to, Command::Tick, passes)
+            .map_err(|e| self.err(field, e.to_string()))?;
+        let checks = events
+            .iter()
+            .filter(|e| matches!(e, Event::RetentionChecked(_)))
+            .count();
         let from = *now;
         *now = to;
         Ok(json!({"from": from, "checks": checks, "retention": std::mem::take(passes)}))
     }
 
-    fn records(&self, p: &ProduceStep, now: Timestamp, k: u64) -> Result<Vec<Record>, ScenarioError> {
-        let shift = (k as i64)
-            .checked_mul(p.timestamp_step_ms)
-            .ok_or_else(|| self.err("produce.timestamp_step", "batch × timestamp_step overflows a 64-bit long"))?;
+    fn records(
+        &self,
+        p: &ProduceStep,
+        now: Timestamp,
+        k: u64,
+    ) -> Result<Vec<Record>, ScenarioError> {
+        let shift = (k as i64).checked_mul(p.timestamp_step_ms).ok_or_else(|| {
+            self.err(
+                "produce.timestamp_step",
+                "batch × timestamp_step overflows a 64-bit long",
+            )
+        })?;
         let mut out = Vec::with_capacity(p.records.len());
         for (j, r) in p.records.iter().enumerate() {
             let field = || format!("produce.records[{j}].timestamp");
-            let base = resolve(r.timestamp, ms(now)).ok_or_else(|| self.err(&field(), overflow_reason(None)))?;
+            let base = resolve(r.timestamp, ms(now))
+                .ok_or_else(|| self.err(&field(), overflow_reason(None)))?;
             let intended = if base == -1 || shift == 0 {
                 Some(base)
             } else {
                 base.checked_add(shift)
             };
-            let ts = intended.and_then(|t| apply_unit(t, r.unit)).ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))?;
-            out.push(Record { timestamp: Timestamp(ts), key_bytes: r.key_bytes, value_bytes: r.value_bytes, headers: Vec::new() });
+            let ts = intended
+                .and_then(|t| apply_unit(t, r.unit))
+                .ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))?;
+            out.push(Record {
+                timestamp: Timestamp(ts),
+                key_bytes: r.key_bytes,
+                value_bytes: r.value_bytes,
+                headers: Vec::new(),
+            });
         }
         Ok(out)
     }
 
-    fn produce_one(&mut self, p: &ProduceStep, now: Timestamp) -> Result<StepReport, ScenarioError> {
+    fn produce_one(
+        &mut self,
+        p: &ProduceStep,
+        now: Timestamp,
+    ) -> Result<StepReport, ScenarioError> {
         let mut passes = Vec::new();
         self.due_checks(now, &mut passes)?;
         let records = self.records(p, now, 0)?;
@@ -341,7 +430,9 @@ impl Ctx<'_, '_> {
                                 "diagnoses": diagnoses_json(&a.diagnoses),
                             });
                         }
-                        Event::SegmentRolled { new_base, reason, .. } if !matches!(reason, RollReason::RetentionDeletesAll) => {
+                        Event::SegmentRolled {
+                            new_base, reason, ..
+                        } if !matches!(reason, RollReason::RetentionDeletesAll) => {
                             rolled.push(*new_base)
                         }
                         _ => {}
@@ -367,7 +458,11 @@ impl Ctx<'_, '_> {
         Ok(r)
     }
 
-    fn generated(&mut self, p: &ProduceStep, now: &mut Timestamp) -> Result<StepReport, ScenarioError> {
+    fn generated(
+        &mut self,
+        p: &ProduceStep,
+        now: &mut Timestamp,
+    ) -> Result<StepReport, ScenarioError> {
         let mut passes = Vec::new();
         let start = *now;
         let (mut appended, mut rejected, mut records_appended) = (0u64, 0u64, 0u64);
@@ -381,7 +476,12 @@ impl Ctx<'_, '_> {
                 .checked_mul(p.every_ms)
                 .and_then(|d| start.0.checked_add(d))
                 .map(Timestamp)
-                .ok_or_else(|| self.err("produce.every", "batches × every overflows the 64-bit clock"))?;
+                .ok_or_else(|| {
+                    self.err(
+                        "produce.every",
+                        "batches × every overflows the 64-bit clock",
+                    )
+                })?;
             self.due_checks(at, &mut passes)?;
             *now = at;
             let records = self.records(p, at, k)?;
@@ -403,13 +503,21 @@ impl Ctx<'_, '_> {
                                     diagnosed += 1;
                                 }
                             }
-                            Event::SegmentRolled { new_base, reason, .. } if !matches!(reason, RollReason::RetentionDeletesAll) => {
+                            Event::SegmentRolled {
+                                new_base, reason, ..
+                            } if !matches!(reason, RollReason::RetentionDeletesAll) => {
                                 rolled.push(*new_base)
                             }
-                            Event::RetentionChecked(r) if !r.deleted.is_empty() => passes.push(pass_json(r)),
+                            Event::RetentionChecked(r) if !r.deleted.is_empty() => {
+                                passes.push(pass_json(r))
+                            }
                             _ => {}
                         }
-                        (self.on_event)(TimedEvent { step: self.index, at, event });
+                        (self.on_event)(TimedEvent {
+                            step: self.index,
+                            at,
+                            event,
+                        });
                     }
                 }
                 Err(Error::Produce(e)) => {
@@ -455,5 +563,8 @@ pub fn run(scenario: &Scenario) -> Result<Report, ScenarioError> {
     while let Some(step) = r.step(&mut |_| {}) {
         steps.push(step?);
     }
-    Ok(Report { steps, final_state: r.partition.state() })
+    Ok(Report {
+        steps,
+        final_state: r.partition.state(),
+    })
 }

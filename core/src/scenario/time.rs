@@ -39,22 +39,33 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
             i += 1;
         }
         if start == i {
-            return Err(format!("malformed duration {s:?}: expected digits at {:?}", &body[start..]));
+            return Err(format!(
+                "malformed duration {s:?}: expected digits at {:?}",
+                &body[start..]
+            ));
         }
-        let n: i64 = body[start..i].parse().map_err(|_| format!("duration {s:?} overflows 64-bit milliseconds"))?;
+        let n: i64 = body[start..i]
+            .parse()
+            .map_err(|_| format!("duration {s:?} overflows 64-bit milliseconds"))?;
         let ustart = i;
         while i < b.len() && b[i].is_ascii_alphabetic() {
             i += 1;
         }
         let unit = &body[ustart..i];
         if unit.is_empty() {
-            return Err(format!("malformed duration {s:?}: missing unit after {n} (use ms, s, m, h, d, w or y)"));
+            return Err(format!(
+                "malformed duration {s:?}: missing unit after {n} (use ms, s, m, h, d, w or y)"
+            ));
         }
         let mult = UNITS
             .iter()
             .find(|(name, _)| *name == unit)
             .map(|(_, m)| *m)
-            .ok_or_else(|| format!("malformed duration {s:?}: unknown unit {unit:?} (use ms, s, m, h, d, w or y)"))?;
+            .ok_or_else(|| {
+                format!(
+                    "malformed duration {s:?}: unknown unit {unit:?} (use ms, s, m, h, d, w or y)"
+                )
+            })?;
         total = n
             .checked_mul(mult)
             .and_then(|v| total.checked_add(v))
@@ -72,7 +83,9 @@ pub fn parse_time_str(s: &str) -> Result<TimeSpec, String> {
             return Ok(TimeSpec::Now(0));
         }
         if !rest.starts_with('+') && !rest.starts_with('-') {
-            return Err(format!("malformed time {s:?}: expected now, now+D or now-D"));
+            return Err(format!(
+                "malformed time {s:?}: expected now, now+D or now-D"
+            ));
         }
         let d = parse_duration(rest).map_err(|e| format!("malformed time {s:?}: {e}"))?;
         return Ok(TimeSpec::Now(d));
@@ -140,15 +153,26 @@ mod tests {
         assert_eq!(parse_duration("-2d"), Ok(-2 * 86_400_000));
         assert_eq!(
             parse_duration("5x"),
-            Err("malformed duration \"5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)".into())
+            Err(
+                "malformed duration \"5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)".into()
+            )
         );
         assert_eq!(
             parse_duration("5"),
-            Err("malformed duration \"5\": missing unit after 5 (use ms, s, m, h, d, w or y)".into())
+            Err(
+                "malformed duration \"5\": missing unit after 5 (use ms, s, m, h, d, w or y)"
+                    .into()
+            )
         );
-        assert_eq!(parse_duration("h"), Err("malformed duration \"h\": expected digits at \"h\"".into()));
+        assert_eq!(
+            parse_duration("h"),
+            Err("malformed duration \"h\": expected digits at \"h\"".into())
+        );
         assert_eq!(parse_duration(""), Err("malformed duration \"\": expected a number and a unit, like 500ms, 90s, 5m, 1h, 7d or 3y".into()));
-        assert_eq!(parse_duration("999999999999y"), Err("duration \"999999999999y\" overflows 64-bit milliseconds".into()));
+        assert_eq!(
+            parse_duration("999999999999y"),
+            Err("duration \"999999999999y\" overflows 64-bit milliseconds".into())
+        );
     }
 
     #[test]
@@ -156,16 +180,29 @@ mod tests {
         assert_eq!(parse_time_str("now"), Ok(TimeSpec::Now(0)));
         assert_eq!(parse_time_str("now+500ms"), Ok(TimeSpec::Now(500)));
         assert_eq!(parse_time_str("now-1h"), Ok(TimeSpec::Now(-3_600_000)));
-        assert_eq!(parse_time_str("now+3y"), Ok(TimeSpec::Now(3 * 365 * 86_400_000)));
-        assert_eq!(parse_time_str("2027-03-12T09:00:00Z"), Ok(TimeSpec::Absolute(1_804_842_000_000)));
+        assert_eq!(
+            parse_time_str("now+3y"),
+            Ok(TimeSpec::Now(3 * 365 * 86_400_000))
+        );
+        assert_eq!(
+            parse_time_str("2027-03-12T09:00:00Z"),
+            Ok(TimeSpec::Absolute(1_804_842_000_000))
+        );
         assert_eq!(parse_time_str("-1"), Ok(TimeSpec::Absolute(-1)));
         assert_eq!(
             parse_time_str("now+5x"),
             Err("malformed time \"now+5x\": malformed duration \"+5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)".into())
         );
-        assert_eq!(parse_time_str("now5m"), Err("malformed time \"now5m\": expected now, now+D or now-D".into()));
-        assert!(parse_time_str("yesterday").unwrap_err().starts_with("malformed time \"yesterday\": too short"));
-        assert!(parse_time_str("2027-02-30T00:00:00Z").unwrap_err().contains("day 30 does not exist in month 2"));
+        assert_eq!(
+            parse_time_str("now5m"),
+            Err("malformed time \"now5m\": expected now, now+D or now-D".into())
+        );
+        assert!(parse_time_str("yesterday")
+            .unwrap_err()
+            .starts_with("malformed time \"yesterday\": too short"));
+        assert!(parse_time_str("2027-02-30T00:00:00Z")
+            .unwrap_err()
+            .contains("day 30 does not exist in month 2"));
     }
 
     #[test]
@@ -177,8 +214,15 @@ mod tests {
         assert_eq!(apply_unit(ms, Some(UnitMistake::Ns)), Some(ms * 1_000_000));
         assert_eq!(apply_unit(-1, Some(UnitMistake::Ns)), Some(-1));
         assert_eq!(apply_unit(i64::MAX / 1000, Some(UnitMistake::Ns)), None);
-        assert_eq!(apply_unit(-1999, Some(UnitMistake::S)), Some(-1), "Java truncates toward zero");
+        assert_eq!(
+            apply_unit(-1999, Some(UnitMistake::S)),
+            Some(-1),
+            "Java truncates toward zero"
+        );
         assert_eq!(resolve(TimeSpec::Now(1), i64::MAX), None);
-        assert_eq!(overflow_reason(Some(UnitMistake::Ns)), "timestamp overflows a 64-bit long when written in ns");
+        assert_eq!(
+            overflow_reason(Some(UnitMistake::Ns)),
+            "timestamp overflows a 64-bit long when written in ns"
+        );
     }
 }
