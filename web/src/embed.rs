@@ -85,7 +85,9 @@ impl ScenarioSource {
         }
         if let Some((scheme, _)) = v.split_once(':') {
             let is_scheme = !scheme.is_empty()
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
                 && !scheme.contains('/');
             if is_scheme && !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
                 return Err(EmbedError::new(
@@ -194,7 +196,11 @@ impl fmt::Display for EmbedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const MAX: usize = 80;
         let shown: String = self.value.chars().take(MAX).collect();
-        let ellipsis = if self.value.chars().count() > MAX { "…" } else { "" };
+        let ellipsis = if self.value.chars().count() > MAX {
+            "…"
+        } else {
+            ""
+        };
         write!(
             f,
             "invalid `{}` value {:?}{}: {}",
@@ -277,7 +283,10 @@ mod tests {
 
         let e = ScenarioSource::parse_inline("script[type=application/json]", "42").unwrap_err();
         assert!(e.reason.contains("object or an array"), "{e}");
-        assert!(e.to_string().contains("script[type=application/json]"), "{e}");
+        assert!(
+            e.to_string().contains("script[type=application/json]"),
+            "{e}"
+        );
 
         let e = ScenarioSource::parse_url("src", "javascript:alert(1)").unwrap_err();
         assert_eq!(e.attribute, "src");

@@ -113,7 +113,8 @@ fn source_from_js(options: &JsValue) -> Result<ScenarioSource, EmbedError> {
         ));
     }
     let field = |key: &str| -> Result<Option<String>, EmbedError> {
-        let v = js_sys::Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        let v =
+            js_sys::Reflect::get(options, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         if v.is_undefined() || v.is_null() {
             Ok(None)
         } else if let Some(s) = v.as_string() {
@@ -189,8 +190,9 @@ pub fn mount_source(element: Element, scenario: ScenarioSource) -> Explorer {
     install_panic_hook();
     let _ = element.set_attribute(MOUNTED_ATTR, "");
     remember_host(&element);
-    let handle = yew::Renderer::<Root>::with_root_and_props(element.clone(), RootProps { scenario })
-        .render();
+    let handle =
+        yew::Renderer::<Root>::with_root_and_props(element.clone(), RootProps { scenario })
+            .render();
     Explorer {
         host: element,
         handle: Some(handle),
@@ -273,9 +275,10 @@ pub fn install_panic_hook() {
             }
         });
         if !drawn {
-            let fallback = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("app").or_else(|| d.body().map(Into::into)));
+            let fallback = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.get_element_by_id("app")
+                    .or_else(|| d.body().map(Into::into))
+            });
             if let Some(el) = fallback {
                 render_error(&el, "Logtime explorer crashed", &msg);
             }
@@ -290,7 +293,8 @@ pub fn render_error(host: &Element, title: &str, detail: &str) {
         return;
     };
     let make = |tag: &str| doc.create_element(tag).ok();
-    let (Some(bx), Some(head), Some(pre), Some(hint)) = (make("div"), make("strong"), make("pre"), make("p"))
+    let (Some(bx), Some(head), Some(pre), Some(hint)) =
+        (make("div"), make("strong"), make("pre"), make("p"))
     else {
         return;
     };
@@ -309,7 +313,9 @@ pub fn render_error(host: &Element, title: &str, detail: &str) {
         "white-space:pre-wrap;word-break:break-word;margin:0.5rem 0;font:13px/1.4 ui-monospace,monospace",
     );
     pre.set_text_content(Some(detail));
-    hint.set_text_content(Some("Reload the page to try again. Details are in the browser console."));
+    hint.set_text_content(Some(
+        "Reload the page to try again. Details are in the browser console.",
+    ));
     let _ = hint.set_attribute("style", "margin:0");
     let _ = bx.append_child(&head);
     let _ = bx.append_child(&pre);
@@ -327,7 +333,10 @@ mod tests {
 
     #[test]
     fn resolve_defaults_and_single_sources() {
-        assert_eq!(resolve_source(None, None, None), Ok(ScenarioSource::default()));
+        assert_eq!(
+            resolve_source(None, None, None),
+            Ok(ScenarioSource::default())
+        );
         assert_eq!(
             resolve_source(Some(("scenario", "million")), None, None),
             Ok(ScenarioSource::Builtin("million".into()))

@@ -44,7 +44,10 @@ async fn mounts_default_scenario() {
     let _x = mount(el.clone(), JsValue::UNDEFINED).unwrap();
     settle().await;
     let root = app_root(&el);
-    assert_eq!(root.get_attribute("data-scenario-kind").as_deref(), Some("builtin"));
+    assert_eq!(
+        root.get_attribute("data-scenario-kind").as_deref(),
+        Some("builtin")
+    );
     assert_eq!(
         root.get_attribute("data-scenario").as_deref(),
         Some(logtime_web::DEFAULT_SCENARIO)
@@ -58,12 +61,21 @@ async fn two_instances_are_independent() {
     let mut xa = mount(a.clone(), options(&[("scenario", "lookup-scan")])).unwrap();
     let _xb = mount(b.clone(), options(&[("src", "scenarios/b.json")])).unwrap();
     settle().await;
-    assert_eq!(app_root(&a).get_attribute("data-scenario").as_deref(), Some("lookup-scan"));
-    assert_eq!(app_root(&b).get_attribute("data-scenario-kind").as_deref(), Some("url"));
+    assert_eq!(
+        app_root(&a).get_attribute("data-scenario").as_deref(),
+        Some("lookup-scan")
+    );
+    assert_eq!(
+        app_root(&b).get_attribute("data-scenario-kind").as_deref(),
+        Some("url")
+    );
 
     xa.update(JsValue::from_str("million")).unwrap();
     settle().await;
-    assert_eq!(app_root(&a).get_attribute("data-scenario").as_deref(), Some("million"));
+    assert_eq!(
+        app_root(&a).get_attribute("data-scenario").as_deref(),
+        Some("million")
+    );
     assert_eq!(
         app_root(&b).get_attribute("data-scenario").as_deref(),
         Some("scenarios/b.json"),
@@ -72,8 +84,14 @@ async fn two_instances_are_independent() {
 
     xa.destroy();
     settle().await;
-    assert!(a.query_selector("[data-testid=app-root]").unwrap().is_none());
-    assert!(b.query_selector("[data-testid=app-root]").unwrap().is_some());
+    assert!(a
+        .query_selector("[data-testid=app-root]")
+        .unwrap()
+        .is_none());
+    assert!(b
+        .query_selector("[data-testid=app-root]")
+        .unwrap()
+        .is_some());
 }
 
 #[wasm_bindgen_test]
@@ -81,7 +99,10 @@ async fn inline_json_option() {
     let el = host();
     let _x = mount(el.clone(), options(&[("inline", r#"{"partitions":[]}"#)])).unwrap();
     settle().await;
-    assert_eq!(app_root(&el).get_attribute("data-scenario-kind").as_deref(), Some("inline"));
+    assert_eq!(
+        app_root(&el).get_attribute("data-scenario-kind").as_deref(),
+        Some("inline")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -100,7 +121,9 @@ fn bad_options_show_error_box_naming_attribute() {
     assert!(bx.text_content().unwrap().contains("`scenario`"));
 
     let el2 = host();
-    let err = mount(el2, options(&[("scenario", "x"), ("src", "y.json")])).err().unwrap();
+    let err = mount(el2, options(&[("scenario", "x"), ("src", "y.json")]))
+        .err()
+        .unwrap();
     assert!(err.as_string().unwrap().contains("only one"));
 
     let el3 = host();
@@ -113,9 +136,14 @@ async fn update_with_bad_value_keeps_explorer() {
     let el = host();
     let mut x = mount_source(el.clone(), ScenarioSource::Builtin("lookup-scan".into()));
     settle().await;
-    assert!(x.update(options(&[("src", "javascript:alert(1)")])).is_err());
+    assert!(x
+        .update(options(&[("src", "javascript:alert(1)")]))
+        .is_err());
     settle().await;
-    assert_eq!(app_root(&el).get_attribute("data-scenario").as_deref(), Some("lookup-scan"));
+    assert_eq!(
+        app_root(&el).get_attribute("data-scenario").as_deref(),
+        Some("lookup-scan")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -124,6 +152,9 @@ fn render_error_replaces_content_with_text_not_html() {
     el.set_inner_html("<p>old</p>");
     render_error(&el, "Title", "<b>not bold</b>");
     assert!(el.query_selector("p.old").unwrap().is_none());
-    assert!(el.query_selector("b").unwrap().is_none(), "detail must be text, not HTML");
+    assert!(
+        el.query_selector("b").unwrap().is_none(),
+        "detail must be text, not HTML"
+    );
     assert!(el.text_content().unwrap().contains("<b>not bold</b>"));
 }
