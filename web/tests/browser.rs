@@ -70,11 +70,11 @@ async fn two_instances_are_independent() {
         Some("url")
     );
 
-    xa.update(JsValue::from_str("million")).unwrap();
+    xa.update(JsValue::from_str("landing")).unwrap();
     settle().await;
     assert_eq!(
         app_root(&a).get_attribute("data-scenario").as_deref(),
-        Some("million")
+        Some("landing")
     );
     assert_eq!(
         app_root(&b).get_attribute("data-scenario").as_deref(),

@@ -1,0 +1,186 @@
+// Measures the built explorer (dist/) in headless Chromium. Prints one `name: value` per line
+// on stdout (details on stderr):
+//   page_gzip_bytes_total  gzip size of every response the page loads (budget 250 KB)
+//   first_partition_ms     navigation start → first [data-testid=partition] rendered
+//   frame_p95_ms           p95 rAF frame time while playing ?scenario=million (budget 16.7)
+//   axe_violations         axe-core violations on index.html: count (ids)
+// A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
+// nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget.
+// Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import zlib from 'node:zlib';
+import { launchBrowser, startServer, VIEWPORTS } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const ENFORCE = process.argv.includes('--enforce');
+const WAIT_MS = Number(process.env.MEASURE_TIMEOUT_MS || 20_000);
+const SAMPLE_MS = 5_000;
+const BUDGET = { page_gzip_bytes_total: 250 * 1024, frame_p95_ms: 16.7, axe_violations: 0 };
+const PARTITION = '[data-testid=partition]';
+const PLAY = ['[data-testid=play]', 'button[aria-label^="Play" i]', 'button:has-text("Play")'];
+
+let failures = 0;
+let overBudget = 0;
+const out = (name, value) => console.log(`${name}: ${value}`);
+const fail = (name, reason) => {
+  failures++;
+  out(name, `FAIL (${reason})`);
+};
+const budget = (name, value) => {
+  if (name in BUDGET && value > BUDGET[name]) {
+    overBudget++;
+    console.error(`[measure] ${name} = ${value} is over its budget of ${BUDGET[name]}`);
+  }
+};
+const short = (e) => String(e?.message || e).split('\n')[0];
+
+async function newPage(browser, server) {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[measure] page error: ${short(e)}`));
+  page.on('console', (m) => m.type() === 'error' && console.error(`[measure] console.error: ${m.text()}`));
+  return { context, page, url: (p) => new URL(p, server.url).href };
+}
+
+/** Waits for the first partition; resolves to ms since navigation start (page clock). */
+async function firstPartition(page) {
+  const h = await page.waitForFunction(
+    (sel) => (document.querySelector(sel) ? performance.now() : null),
+    PARTITION,
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return h.jsonValue();
+}
+
+async function measureBytes(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  const pending = [];
+  const rows = [];
+  page.on('response', (res) => {
+    if (!res.url().startsWith('http')) return;
+    pending.push(
+      res.body().then(
+        (body) => rows.push([res.url(), body.length, zlib.gzipSync(body, { level: 9 }).length]),
+        () => {}, // redirects / aborted: no body
+      ),
+    );
+  });
+  try {
+    await page.goto(url('index.html'), { waitUntil: 'load', timeout: WAIT_MS });
+    try {
+      await firstPartition(page);
+    } catch {
+      await page.waitForSelector('[data-testid=app-root]', { timeout: WAIT_MS });
+    }
+    await page.waitForLoadState('networkidle', { timeout: WAIT_MS }).catch(() => {});
+    await Promise.all(pending);
+    let total = 0;
+    for (const [u, raw, gz] of rows.sort((a, b) => b[2] - a[2])) {
+      total += gz;
+      console.error(`[measure]   ${String(gz).padStart(8)} B gzip  ${String(raw).padStart(8)} B raw  ${new URL(u).pathname}`);
+    }
+    out('page_gzip_bytes_total', total);
+    budget('page_gzip_bytes_total', total);
+  } catch (e) {
+    fail('page_gzip_bytes_total', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureFirstPartition(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.goto(url('index.html'), { waitUntil: 'commit', timeout: WAIT_MS });
+    const ms = await firstPartition(page).catch(() => {
+      throw new Error(`no ${PARTITION} within ${WAIT_MS} ms`);
+    });
+    out('first_partition_ms', Math.round(ms));
+  } catch (e) {
+    fail('first_partition_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureFrames(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.goto(url('index.html?scenario=million'), { waitUntil: 'load', timeout: WAIT_MS });
+    await firstPartition(page).catch(() => {
+      throw new Error(`no ${PARTITION} within ${WAIT_MS} ms for ?scenario=million`);
+    });
+    let played = false;
+    for (const sel of PLAY) {
+      const b = page.locator(sel).first();
+      if ((await b.count()) > 0) {
+        await b.click({ timeout: 5_000 });
+        played = true;
+        break;
+      }
+    }
+    if (!played) throw new Error(`no play control (${PLAY[0]}) found`);
+    const deltas = await page.evaluate(
+      (ms) =>
+        new Promise((resolve) => {
+          const d = [];
+          let last = null;
+          const end = performance.now() + ms;
+          const tick = (t) => {
+            if (last !== null) d.push(t - last);
+            last = t;
+            if (t < end) requestAnimationFrame(tick);
+            else resolve(d);
+          };
+          requestAnimationFrame(tick);
+        }),
+      SAMPLE_MS,
+    );
+    if (deltas.length < 10) throw new Error(`only ${deltas.length} frames in ${SAMPLE_MS} ms`);
+    const sorted = [...deltas].sort((a, b) => a - b);
+    const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+    console.error(`[measure]   frames: ${deltas.length}, median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms`);
+    out('frame_p95_ms', p95.toFixed(1));
+    budget('frame_p95_ms', p95);
+  } catch (e) {
+    fail('frame_p95_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureAxe(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.goto(url('index.html'), { waitUntil: 'load', timeout: WAIT_MS });
+    await page.waitForSelector('[data-testid=app-root]', { timeout: WAIT_MS });
+    await firstPartition(page).catch(() => {}); // audit the full UI when there is one
+    await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+    const violations = await page.evaluate(async () => {
+      const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+    });
+    for (const v of violations) console.error(`[measure]   axe ${v.id} (${v.impact}, ${v.nodes} nodes): ${v.help}`);
+    out('axe_violations', violations.length ? `${violations.length} (${violations.map((v) => v.id).join(', ')})` : '0');
+    budget('axe_violations', violations.length);
+  } catch (e) {
+    fail('axe_violations', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+const server = await startServer();
+const browser = await launchBrowser();
+try {
+  await measureBytes(browser, server);
+  await measureFirstPartition(browser, server);
+  await measureFrames(browser, server);
+  await measureAxe(browser, server);
+} finally {
+  await browser.close();
+  await server.close();
+}
+if (failures) console.error(`[measure] ${failures} metric(s) could not be measured`);
+process.exit(failures || (ENFORCE && overBudget) ? 1 : 0);
