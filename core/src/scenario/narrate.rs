@@ -32,13 +32,13 @@ pub fn verdict_text(v: &SegmentVerdict, config: &Config, now: Timestamp) -> Stri
         Verdict::NotOldEnough { age_ms, eligible_at, future: true } => format!(
             "kept: {basis} {largest} is stamped about {} in the future, so it is not old enough until {}",
             approx_duration(-age_ms),
-            date(eligible_at.0)
+            date(eligible_at.0.saturating_sub(1))
         ),
         Verdict::NotOldEnough { age_ms, eligible_at, future: false } => format!(
-            "kept: {basis} {largest} is {} old, not more than retention.ms {}; old enough from {}",
+            "kept: {basis} {largest} is {} old, not more than retention.ms {}; old enough after {}",
             duration(age_ms),
             duration(retention),
-            date(eligible_at.0)
+            date(eligible_at.0.saturating_sub(1))
         ),
         Verdict::KeptBehind { blocker, expired: true } => {
             format!("kept: past retention on its own ({basis} {largest}) but pinned behind segment {blocker}")
