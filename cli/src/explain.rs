@@ -234,6 +234,7 @@ fn narrate(step: &Step, r: &StepReport, events: &[Event], config: &Config) -> St
             let n = b["checks"].as_u64().unwrap_or(0);
             parts.push(format!("the clock moved on; {n} scheduled retention check(s) ran"));
         }
+        Step::Retention if !events.is_empty() => parts.push("a retention check ran".into()),
         Step::Retention => {
             let verdicts: Vec<String> = b["verdicts"]
                 .as_array()
@@ -242,7 +243,13 @@ fn narrate(step: &Step, r: &StepReport, events: &[Event], config: &Config) -> St
             parts.push(format!("a retention check ran: {}", verdicts.join("; ")));
         }
         Step::Lookup(spec) => match &r.lookup {
-            Some(Ok(l)) => parts.push(lookup_story(&spec.to_string(), l)),
+            Some(Ok(l)) => {
+                let what = match spec {
+                    logtime_core::OffsetSpec::Timestamp(t) if t.0 >= 0 => format!("{} ({t})", date(t.0)),
+                    other => other.to_string(),
+                };
+                parts.push(lookup_story(&what, l))
+            }
             Some(Err(e)) => parts.push(format!("lookup for {spec} refused with error {} UNSUPPORTED_VERSION: {}", e.error_code, e.message)),
             None => {}
         },

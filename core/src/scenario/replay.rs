@@ -568,3 +568,122 @@ pub fn run(scenario: &Scenario) -> Result<Report, ScenarioError> {
         final_state: r.partition.state(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse;
+
+    const START: i64 = 1_804_842_000_000; // 2027-03-12T09:00:00Z
+
+    fn report(steps: &str) -> Report {
+        run(&parse(&format!(r#"{{"start": {START}, "steps": [{steps}]}}"#)).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn generated_traffic_follows_the_clock() {
+        let s = parse(&format!(
+            r#"{{"start": {START}, "topic": {{"index.interval.bytes": 0}}, "steps": [
+                {{"produce": {{"batches": 3, "every": "1s", "timestamp_step": "10ms", "records": [{{"timestamp": "now-1s"}}, {{"timestamp": "now", "unit": "s"}}]}}}}]}}"#
+        ))
+        .unwrap();
+        let mut runner = Runner::new(s);
+        let mut appended = Vec::new();
+        let r = runner
+            .step(&mut |e| {
+                if let Event::BatchAppended(a) = e.event {
+                    appended.push((e.at.0, a.base_offset.0));
+                }
+            })
+            .unwrap()
+            .unwrap();
+        assert!(runner.step(&mut |_| {}).is_none());
+        assert_eq!(appended, vec![(START, 0), (START + 1000, 2), (START + 2000, 4)]);
+        assert_eq!(r.now, Timestamp(START + 2000));
+        assert_eq!(r.body["appended_batches"], 3);
+        assert_eq!(r.body["records_appended"], 6);
+        // Batch 2 at START + 2000: now-1s + 2 x 10 ms, then the seconds mistake (÷1000).
+        let ts = runner.partition().segments()[0].record_timestamps().to_vec();
+        assert_eq!(ts[4], START + 1000 + 20);
+        assert_eq!(ts[5], (START + 2000 + 20) / 1000);
+    }
+
+    #[test]
+    fn rejected_batch_is_a_report_entry() {
+        let r = report(r#"{"produce": {"records": [{"timestamp": "now+2h"}, {"timestamp": "now"}]}}"#);
+        let b = &r.steps[0].body;
+        assert_eq!(b["appended"], false);
+        assert_eq!(b["error_code"], 32);
+        assert_eq!(b["error_message"], "One or more records have been rejected due to invalid timestamp");
+        assert_eq!(b["record_errors"].as_array().unwrap().len(), 1);
+        assert_eq!(b["record_errors"][0]["batch_index"], 0);
+        assert!(b["diagnoses"][0]["text"].as_str().unwrap().contains("ahead"));
+        assert!(r.steps[0].rejection.is_some());
+        assert_eq!(r.final_state.log_end_offset, Offset(0));
+        let g = report(r#"{"produce": {"batches": 4, "every": "1h", "records": [{"timestamp": "2027-03-12T10:30:00Z"}]}}"#);
+        let b = &g.steps[0].body;
+        // Batches at 09:00 (1.5 h ahead: rejected), 10:00, 11:00, 12:00 (accepted).
+        assert_eq!((b["appended_batches"].as_u64(), b["rejected_batches"].as_u64()), (Some(3), Some(1)));
+        assert_eq!(b["first_rejection"]["batch"], 0);
+        assert_eq!(b["first_rejection"]["error_code"], 32);
+    }
+
+    #[test]
+    fn advance_lists_the_passes_that_deleted() {
+        let r = report(
+            r#"{"produce": {"records": [{"timestamp": "now-8d"}]}}, {"produce": {"records": [{"timestamp": "now"}]}},
+               {"advance": "5m"}, {"advance": "5m"}"#,
+        );
+        // The second stamp is 8 d past the first batch's (> segment.ms 7 d): a time roll, and the
+        // first check deletes the closed, expired segment 0; the second check deletes nothing.
+        assert_eq!(r.steps[1].body["rolled"], serde_json::json!([1]));
+        assert_eq!(r.steps[2].body["checks"], 1);
+        assert_eq!(r.steps[2].body["retention"][0]["deleted"], serde_json::json!([0]));
+        assert_eq!(r.steps[3].body["retention"], serde_json::json!([]));
+        let r = report(
+            r#"{"config": {"segment.ms": 1}}, {"produce": {"records": [{"timestamp": "now-8d"}]}}, {"produce": {"records": [{"timestamp": "now"}]}},
+               {"advance": "5m"}"#,
+        );
+        assert_eq!(r.steps[2].body["rolled"], serde_json::json!([1]));
+        let passes = &r.steps[3].body["retention"];
+        assert_eq!(passes.as_array().unwrap().len(), 1);
+        assert_eq!(passes[0]["at"], START + 300_000);
+        assert_eq!(passes[0]["deleted"], serde_json::json!([0]));
+        assert_eq!(passes[0]["log_start_offset"], 1);
+    }
+
+    #[test]
+    fn refusals_are_report_entries() {
+        let r = report(
+            r#"{"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": -5}},
+               {"delete_records": {"offset": 5}}, {"delete_records": {"offset": -1}}, {"lookup": {"spec": "earliest"}}"#,
+        );
+        assert_eq!(r.steps[1].body["error_code"], 35);
+        assert!(r.steps[1].lookup.as_ref().unwrap().is_err());
+        assert_eq!(r.steps[2].body["error_code"], 1);
+        assert_eq!(r.steps[3].body["low_watermark"], 1);
+        assert_eq!(r.steps[4].body["offset"], 1);
+        assert_eq!(r.steps[4].body["timestamp"], -1);
+    }
+
+    #[test]
+    fn scenario_errors_at_replay_name_step_and_field() {
+        let s = parse(&format!(
+            r#"{{"start": {START}, "steps": [{{"snapshot": {{}}}}, {{"high_watermark": {{"offset": 3}}}}]}}"#
+        ))
+        .unwrap();
+        let e = run(&s).unwrap_err();
+        assert_eq!(e.to_string(), "step 1: high_watermark.offset: high watermark 3 is outside [0, 0] (log start offset to log end offset)");
+    }
+
+    #[test]
+    fn report_serialises_with_the_kind_as_key() {
+        let r = report(r#"{"snapshot": {}}, {"retention": {}}"#);
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["steps"][0]["index"], 0);
+        assert_eq!(v["steps"][0]["now"], START);
+        assert_eq!(v["steps"][0]["snapshot"]["log_end_offset"], 0);
+        assert_eq!(v["steps"][1]["retention"]["verdicts"][0]["verdict"]["kind"], "empty_active");
+        assert_eq!(v["final"]["segments"][0]["base_offset"], 0);
+    }
+}

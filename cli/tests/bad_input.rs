@@ -1,0 +1,189 @@
+//! Bad input never panics: `logtime run` exits 1 with one line on stderr naming the step, the
+//! field and the reason, and `logtime check` reports it and goes on with the other files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn file(name: &str, json: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("logtime-bad-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.json"));
+    std::fs::write(&p, json).unwrap();
+    p
+}
+
+fn logtime(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_logtime")).args(args).output().expect("logtime runs")
+}
+
+/// Runs `logtime run` on `json` and returns its single stderr line, after the common checks.
+fn fails(name: &str, json: &str) -> String {
+    let p = file(name, json);
+    let out = logtime(&["run".as_ref(), p.as_os_str()]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{name}: exit code; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "{name}: nothing on stdout");
+    assert!(!stderr.contains("panicked"), "{name}: panicked: {stderr}");
+    let line = stderr.strip_suffix('\n').expect("ends with a newline");
+    assert!(!line.contains('\n'), "{name}: more than one line: {stderr}");
+    let prefix = format!("logtime: {}: ", p.display());
+    line.strip_prefix(&prefix).unwrap_or_else(|| panic!("{name}: names the file: {line}")).to_string()
+}
+
+const HEAD: &str = r#""start": "2027-03-12T09:00:00Z""#;
+
+fn steps(s: &str) -> String {
+    format!("{{{HEAD}, \"steps\": [{s}]}}")
+}
+
+#[test]
+fn unknown_config() {
+    assert_eq!(
+        fails("unknown_config", &format!(r#"{{"topic": {{"retention.msx": 1}}, {HEAD}, "steps": []}}"#)),
+        "topic.retention.msx: unknown config retention.msx for Kafka 4.x"
+    );
+    assert_eq!(
+        fails("unknown_config_step", &steps(r#"{"advance": "1s"}, {"config": {"retension.ms": 5}}"#)),
+        "step 1: config.retension.ms: unknown config retension.ms for Kafka 4.x"
+    );
+}
+
+#[test]
+fn value_out_of_range() {
+    assert_eq!(
+        fails("out_of_range", &format!(r#"{{"topic": {{"segment.bytes": 1000}}, {HEAD}, "steps": []}}"#)),
+        "topic.segment.bytes: invalid value 1000 for configuration segment.bytes: value must be at least 1048576 (valid range [1048576, 2147483647] in Kafka 4.x)"
+    );
+    assert_eq!(
+        fails("out_of_range_step", &steps(r#"{"config": {"retention.ms": -2}}"#)),
+        "step 0: config.retention.ms: invalid value -2 for configuration retention.ms: value must be at least -1 (valid range [-1, ...] in Kafka 4.x)"
+    );
+}
+
+#[test]
+fn clock_moved_backwards() {
+    assert_eq!(
+        fails("backwards", &steps(r#"{"advance": "1h"}, {"at": "2027-03-12T09:30:00Z"}"#)),
+        "step 1: at: clock moved backwards: 2027-03-12T09:30:00Z is before now (2027-03-12T10:00:00Z)"
+    );
+}
+
+#[test]
+fn malformed_time() {
+    assert_eq!(
+        fails("malformed_time", &steps(r#"{"produce": {"records": [{"timestamp": "now+5x"}]}}"#)),
+        "step 0: produce.records[0].timestamp: malformed time \"now+5x\": malformed duration \"+5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)"
+    );
+    let line = fails("malformed_rfc3339", &steps(r#"{"at": "2027-02-30T00:00:00Z"}"#));
+    assert!(line.starts_with("step 0: at: malformed time \"2027-02-30T00:00:00Z\": day 30 does not exist in month 2"), "{line}");
+}
+
+#[test]
+fn timestamp_overflow() {
+    assert_eq!(
+        fails("overflow", &steps(r#"{"produce": {"records": [{"timestamp": 9223372036854775, "unit": "ns"}]}}"#)),
+        "step 0: produce.records[0].timestamp: timestamp overflows a 64-bit long when written in ns"
+    );
+    // A now-relative stamp only overflows at replay time; the error still names step and field.
+    assert_eq!(
+        fails("overflow_replay", &steps(r#"{"advance": "1d"}, {"produce": {"records": [{"timestamp": "now+300y", "unit": "ns"}]}}"#)),
+        "step 1: produce.records[0].timestamp: timestamp overflows a 64-bit long when written in ns"
+    );
+}
+
+#[test]
+fn unknown_step_kind() {
+    assert_eq!(
+        fails("unknown_step", &steps(r#"{"sleep": "1s"}"#)),
+        "step 0: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark)"
+    );
+}
+
+#[test]
+fn step_with_zero_or_several_keys() {
+    assert_eq!(
+        fails("zero_keys", &steps(r#"{"advance": "1s"}, {}"#)),
+        "step 1: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 0 (none)"
+    );
+    assert_eq!(
+        fails("two_keys", &steps(r#"{"advance": "1s", "retention": {}}"#)),
+        "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 2 (advance, retention)"
+    );
+}
+
+#[test]
+fn json_syntax_error() {
+    assert_eq!(
+        fails("syntax", "{\n  \"start\": 0,\n  \"steps\": [\n    {\"advance\": \"1s\"},\n  ]\n}\n"),
+        "line 5, column 3: json syntax error: trailing comma"
+    );
+}
+
+#[test]
+fn unknown_keys() {
+    assert_eq!(
+        fails("unknown_top_level", &format!(r#"{{"kafak": "3.6", {HEAD}, "steps": []}}"#)),
+        "kafak: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps)"
+    );
+    assert_eq!(
+        fails("unknown_record_key", &steps(r#"{"produce": {"records": [{"timestamp": "now", "value_size": 10}]}}"#)),
+        "step 0: produce.records[0].value_size: unknown key in a record (expected: timestamp, key_bytes, value_bytes, unit)"
+    );
+}
+
+#[test]
+fn missing_file() {
+    let out = logtime(&["run".as_ref(), "/nonexistent/logtime.json".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("logtime: /nonexistent/logtime.json: cannot read the file: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1);
+}
+
+#[test]
+fn usage_errors_and_help() {
+    let out = logtime(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = logtime(&["frobnicate".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = logtime(&["--help".as_ref()]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for cmd in ["logtime run FILE", "logtime check FILE...", "logtime explain FILE"] {
+        assert!(help.contains(cmd), "{help}");
+    }
+}
+
+#[test]
+fn check_reports_every_file_and_fails_if_any_does() {
+    let good = file("check_good", &steps(r#"{"produce": {"records": [{"timestamp": "now"}, {"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}"#));
+    let bad = file("check_bad", &steps(r#"{"sleep": 1}"#));
+    let out = logtime(&["check".as_ref(), bad.as_os_str(), good.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with(&format!("{}: error: step 0: sleep: unknown step kind", bad.display())), "{stdout}");
+    assert_eq!(
+        lines[1],
+        format!(
+            "{}: ok: 2 steps, 1 records appended, 2 rejected, 1 segments at the end, log start offset 0, log end offset 1",
+            good.display()
+        )
+    );
+    let out = logtime(&["check".as_ref(), good.as_os_str()]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn explain_narrates() {
+    let p = file(
+        "explain",
+        &steps(r#"{"produce": {"records": [{"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": "now"}}"#),
+    );
+    let out = logtime(&["explain".as_ref(), p.as_os_str()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("step 0 at 12 Mar 2027 09:00: the broker rejected the batch with error 32 INVALID_TIMESTAMP: \"One or more records have been rejected due to invalid timestamp\""), "{text}");
+    assert!(text.contains("step 2 at 12 Mar 2027 09:00: lookup for 12 Mar 2027 09:00 (1804842000000) returned offset 0"), "{text}");
+}
