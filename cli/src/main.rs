@@ -35,9 +35,14 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => match &args[1..] {
-            [file] => match load(file).and_then(|s| run(&s).map_err(|e| Failure::Scenario(file.clone(), e))) {
+            [file] => match load(file)
+                .and_then(|s| run(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
+            {
                 Ok(report) => {
-                    println!("{}", serde_json::to_string_pretty(&report).expect("reports serialise"));
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&report).expect("reports serialise")
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(f) => f.exit(),
@@ -45,7 +50,9 @@ fn main() -> ExitCode {
             _ => usage("run takes exactly one FILE"),
         },
         Some("explain") => match &args[1..] {
-            [file] => match load(file).and_then(|s| explain::explain(&s).map_err(|e| Failure::Scenario(file.clone(), e))) {
+            [file] => match load(file)
+                .and_then(|s| explain::explain(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
+            {
                 Ok(text) => {
                     print!("{text}");
                     ExitCode::SUCCESS
@@ -60,7 +67,9 @@ fn main() -> ExitCode {
             }
             let mut failed = false;
             for file in &args[1..] {
-                match load(file).and_then(|s| check(&s).map_err(|e| Failure::Scenario(file.clone(), e))) {
+                match load(file)
+                    .and_then(|s| check(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
+                {
                     Ok(summary) => println!("{file}: ok: {summary}"),
                     Err(f) => {
                         failed = true;
@@ -108,7 +117,8 @@ impl Failure {
 }
 
 fn load(file: &str) -> Result<Scenario, Failure> {
-    let text = std::fs::read_to_string(file).map_err(|e| Failure::Io(file.to_string(), e.to_string()))?;
+    let text =
+        std::fs::read_to_string(file).map_err(|e| Failure::Io(file.to_string(), e.to_string()))?;
     parse(&text).map_err(|e| Failure::Scenario(file.to_string(), e))
 }
 

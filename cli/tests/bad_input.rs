@@ -13,7 +13,10 @@ fn file(name: &str, json: &str) -> PathBuf {
 }
 
 fn logtime(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_logtime")).args(args).output().expect("logtime runs")
+    Command::new(env!("CARGO_BIN_EXE_logtime"))
+        .args(args)
+        .output()
+        .expect("logtime runs")
 }
 
 /// Runs `logtime run` on `json` and returns its single stderr line, after the common checks.
@@ -21,13 +24,19 @@ fn fails(name: &str, json: &str) -> String {
     let p = file(name, json);
     let out = logtime(&["run".as_ref(), p.as_os_str()]);
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{name}: exit code; stderr: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{name}: exit code; stderr: {stderr}"
+    );
     assert!(out.stdout.is_empty(), "{name}: nothing on stdout");
     assert!(!stderr.contains("panicked"), "{name}: panicked: {stderr}");
     let line = stderr.strip_suffix('\n').expect("ends with a newline");
     assert!(!line.contains('\n'), "{name}: more than one line: {stderr}");
     let prefix = format!("logtime: {}: ", p.display());
-    line.strip_prefix(&prefix).unwrap_or_else(|| panic!("{name}: names the file: {line}")).to_string()
+    line.strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{name}: names the file: {line}"))
+        .to_string()
 }
 
 const HEAD: &str = r#""start": "2027-03-12T09:00:00Z""#;
@@ -39,11 +48,17 @@ fn steps(s: &str) -> String {
 #[test]
 fn unknown_config() {
     assert_eq!(
-        fails("unknown_config", &format!(r#"{{"topic": {{"retention.msx": 1}}, {HEAD}, "steps": []}}"#)),
+        fails(
+            "unknown_config",
+            &format!(r#"{{"topic": {{"retention.msx": 1}}, {HEAD}, "steps": []}}"#)
+        ),
         "topic.retention.msx: unknown config retention.msx for Kafka 4.x"
     );
     assert_eq!(
-        fails("unknown_config_step", &steps(r#"{"advance": "1s"}, {"config": {"retension.ms": 5}}"#)),
+        fails(
+            "unknown_config_step",
+            &steps(r#"{"advance": "1s"}, {"config": {"retension.ms": 5}}"#)
+        ),
         "step 1: config.retension.ms: unknown config retension.ms for Kafka 4.x"
     );
 }
@@ -74,8 +89,16 @@ fn malformed_time() {
         fails("malformed_time", &steps(r#"{"produce": {"records": [{"timestamp": "now+5x"}]}}"#)),
         "step 0: produce.records[0].timestamp: malformed time \"now+5x\": malformed duration \"+5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)"
     );
-    let line = fails("malformed_rfc3339", &steps(r#"{"at": "2027-02-30T00:00:00Z"}"#));
-    assert!(line.starts_with("step 0: at: malformed time \"2027-02-30T00:00:00Z\": day 30 does not exist in month 2"), "{line}");
+    let line = fails(
+        "malformed_rfc3339",
+        &steps(r#"{"at": "2027-02-30T00:00:00Z"}"#),
+    );
+    assert!(
+        line.starts_with(
+            "step 0: at: malformed time \"2027-02-30T00:00:00Z\": day 30 does not exist in month 2"
+        ),
+        "{line}"
+    );
 }
 
 #[test]
@@ -114,7 +137,10 @@ fn step_with_zero_or_several_keys() {
 #[test]
 fn json_syntax_error() {
     assert_eq!(
-        fails("syntax", "{\n  \"start\": 0,\n  \"steps\": [\n    {\"advance\": \"1s\"},\n  ]\n}\n"),
+        fails(
+            "syntax",
+            "{\n  \"start\": 0,\n  \"steps\": [\n    {\"advance\": \"1s\"},\n  ]\n}\n"
+        ),
         "line 5, column 3: json syntax error: trailing comma"
     );
 }
@@ -136,7 +162,10 @@ fn missing_file() {
     let out = logtime(&["run".as_ref(), "/nonexistent/logtime.json".as_ref()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.starts_with("logtime: /nonexistent/logtime.json: cannot read the file: "), "{stderr}");
+    assert!(
+        stderr.starts_with("logtime: /nonexistent/logtime.json: cannot read the file: "),
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1);
 }
 
@@ -149,21 +178,36 @@ fn usage_errors_and_help() {
     let out = logtime(&["--help".as_ref()]);
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
-    for cmd in ["logtime run FILE", "logtime check FILE...", "logtime explain FILE"] {
+    for cmd in [
+        "logtime run FILE",
+        "logtime check FILE...",
+        "logtime explain FILE",
+    ] {
         assert!(help.contains(cmd), "{help}");
     }
 }
 
 #[test]
 fn check_reports_every_file_and_fails_if_any_does() {
-    let good = file("check_good", &steps(r#"{"produce": {"records": [{"timestamp": "now"}, {"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}"#));
+    let good = file(
+        "check_good",
+        &steps(
+            r#"{"produce": {"records": [{"timestamp": "now"}, {"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}"#,
+        ),
+    );
     let bad = file("check_bad", &steps(r#"{"sleep": 1}"#));
     let out = logtime(&["check".as_ref(), bad.as_os_str(), good.as_os_str()]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with(&format!("{}: error: step 0: sleep: unknown step kind", bad.display())), "{stdout}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "{}: error: step 0: sleep: unknown step kind",
+            bad.display()
+        )),
+        "{stdout}"
+    );
     assert_eq!(
         lines[1],
         format!(
@@ -179,7 +223,9 @@ fn check_reports_every_file_and_fails_if_any_does() {
 fn explain_narrates() {
     let p = file(
         "explain",
-        &steps(r#"{"produce": {"records": [{"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": "now"}}"#),
+        &steps(
+            r#"{"produce": {"records": [{"timestamp": "now+2h"}]}}, {"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": "now"}}"#,
+        ),
     );
     let out = logtime(&["explain".as_ref(), p.as_os_str()]);
     assert!(out.status.success());

@@ -24,7 +24,10 @@ fn mismatches(expected: &Value, actual: &Value, path: &str, out: &mut Vec<String
                 mismatches(w, x, path, &mut d);
                 d.is_empty()
             }) {
-                out.push(format!("{path}: no element matching $contains[{i}] = {w} (in order) in {}", short(actual)));
+                out.push(format!(
+                    "{path}: no element matching $contains[{i}] = {w} (in order) in {}",
+                    short(actual)
+                ));
                 return;
             }
         }
@@ -41,7 +44,12 @@ fn mismatches(expected: &Value, actual: &Value, path: &str, out: &mut Vec<String
         }
         (Value::Array(e), Value::Array(a)) => {
             if e.len() != a.len() {
-                out.push(format!("{path}: expected {} elements, got {}: {}", e.len(), a.len(), short(actual)));
+                out.push(format!(
+                    "{path}: expected {} elements, got {}: {}",
+                    e.len(),
+                    a.len(),
+                    short(actual)
+                ));
                 return;
             }
             for (i, (ev, av)) in e.iter().zip(a).enumerate() {
@@ -49,7 +57,10 @@ fn mismatches(expected: &Value, actual: &Value, path: &str, out: &mut Vec<String
             }
         }
         _ if expected == actual => {}
-        _ => out.push(format!("{path}: expected {expected}, got {}", short(actual))),
+        _ => out.push(format!(
+            "{path}: expected {expected}, got {}",
+            short(actual)
+        )),
     }
 }
 
@@ -65,14 +76,29 @@ fn short(v: &Value) -> String {
 fn check(name: &str) {
     let scenario = dir().join(format!("{name}.json"));
     let expected_path = dir().join(format!("{name}.expected.json"));
-    let expected: Value = serde_json::from_str(&std::fs::read_to_string(&expected_path).expect("expected fragment exists"))
-        .expect("expected fragment is JSON");
-    let out = Command::new(env!("CARGO_BIN_EXE_logtime")).arg("run").arg(&scenario).output().expect("logtime runs");
-    assert!(out.status.success(), "{name}: logtime run failed: {}", String::from_utf8_lossy(&out.stderr));
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(&expected_path).expect("expected fragment exists"),
+    )
+    .expect("expected fragment is JSON");
+    let out = Command::new(env!("CARGO_BIN_EXE_logtime"))
+        .arg("run")
+        .arg(&scenario)
+        .output()
+        .expect("logtime runs");
+    assert!(
+        out.status.success(),
+        "{name}: logtime run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let actual: Value = serde_json::from_slice(&out.stdout).expect("the report is JSON");
     let mut diffs = Vec::new();
     mismatches(&expected, &actual, "$", &mut diffs);
-    assert!(diffs.is_empty(), "{name}: the report differs from {}:\n{}", expected_path.display(), diffs.join("\n"));
+    assert!(
+        diffs.is_empty(),
+        "{name}: the report differs from {}:\n{}",
+        expected_path.display(),
+        diffs.join("\n")
+    );
 }
 
 macro_rules! vectors {
@@ -151,9 +177,15 @@ fn every_file_has_a_test() {
     files.sort();
     let mut names: Vec<String> = NAMES.iter().map(|s| s.to_string()).collect();
     names.sort();
-    assert_eq!(files, names, "every scenario in tests/conformance needs a line in vectors! and vice versa");
+    assert_eq!(
+        files, names,
+        "every scenario in tests/conformance needs a line in vectors! and vice versa"
+    );
     for n in &files {
-        assert!(dir().join(format!("{n}.expected.json")).exists(), "{n}.expected.json is missing");
+        assert!(
+            dir().join(format!("{n}.expected.json")).exists(),
+            "{n}.expected.json is missing"
+        );
     }
 }
 
@@ -168,8 +200,18 @@ fn subset_matcher() {
     mismatches(&serde_json::json!({"x": 2}), &a, "$", &mut d);
     assert_eq!(d.len(), 3, "{d:?}");
     let mut d = Vec::new();
-    mismatches(&serde_json::json!({"y": {"$contains": [{"w": 3}]}}), &a, "$", &mut d);
+    mismatches(
+        &serde_json::json!({"y": {"$contains": [{"w": 3}]}}),
+        &a,
+        "$",
+        &mut d,
+    );
     assert!(d.is_empty(), "{d:?}");
-    mismatches(&serde_json::json!({"y": {"$contains": [{"w": 3}, 1]}}), &a, "$", &mut d);
+    mismatches(
+        &serde_json::json!({"y": {"$contains": [{"w": 3}, 1]}}),
+        &a,
+        "$",
+        &mut d,
+    );
     assert_eq!(d.len(), 1, "{d:?}");
 }

@@ -132,7 +132,7 @@ mod tests {
         // attributes 1 + ts delta 1 + offset delta 1 + null key 1 + value len 2 + value 100 +
         // header count 1 = 107, plus its own 2-byte length = 109, plus the 61-byte header.
         let r = Record::at(Timestamp(1_700_000_000_000));
-        assert_eq!(batch_size(&[r.clone()]), Bytes(61 + 109));
+        assert_eq!(batch_size(std::slice::from_ref(&r)), Bytes(61 + 109));
         // The second record's deltas are still one byte each.
         assert_eq!(batch_size(&[r.clone(), r]), Bytes(61 + 109 + 109));
     }

@@ -78,7 +78,7 @@ pub fn bytes(n: i64) -> String {
     ];
     let a = n as u64;
     for (u, name) in units {
-        if a >= u && (a >= 10 * 1024 || a % u == 0) {
+        if a >= u && (a >= 10 * 1024 || a.is_multiple_of(u)) {
             let v = a as f64 / u as f64;
             let s = format!("{:.1}", v);
             return format!("{} {name}", s.trim_end_matches(".0"));

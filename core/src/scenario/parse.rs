@@ -387,12 +387,14 @@ impl StepParser {
                         "earliest" => Step::Lookup(OffsetSpec::Earliest),
                         "latest" => Step::Lookup(OffsetSpec::Latest),
                         "max-timestamp" => Step::Lookup(OffsetSpec::MaxTimestamp),
-                        _ => return Err(e(
-                            "lookup.spec",
-                            format!(
+                        _ => {
+                            return Err(e(
+                                "lookup.spec",
+                                format!(
                                 "unknown spec {s:?} (expected earliest, latest or max-timestamp)"
                             ),
-                        )),
+                            ))
+                        }
                     },
                     (None, Some(v)) => {
                         return Err(e(

@@ -598,32 +598,52 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(runner.step(&mut |_| {}).is_none());
-        assert_eq!(appended, vec![(START, 0), (START + 1000, 2), (START + 2000, 4)]);
+        assert_eq!(
+            appended,
+            vec![(START, 0), (START + 1000, 2), (START + 2000, 4)]
+        );
         assert_eq!(r.now, Timestamp(START + 2000));
         assert_eq!(r.body["appended_batches"], 3);
         assert_eq!(r.body["records_appended"], 6);
         // Batch 2 at START + 2000: now-1s + 2 x 10 ms, then the seconds mistake (÷1000).
-        let ts = runner.partition().segments()[0].record_timestamps().to_vec();
+        let ts = runner.partition().segments()[0]
+            .record_timestamps()
+            .to_vec();
         assert_eq!(ts[4], START + 1000 + 20);
         assert_eq!(ts[5], (START + 2000 + 20) / 1000);
     }
 
     #[test]
     fn rejected_batch_is_a_report_entry() {
-        let r = report(r#"{"produce": {"records": [{"timestamp": "now+2h"}, {"timestamp": "now"}]}}"#);
+        let r =
+            report(r#"{"produce": {"records": [{"timestamp": "now+2h"}, {"timestamp": "now"}]}}"#);
         let b = &r.steps[0].body;
         assert_eq!(b["appended"], false);
         assert_eq!(b["error_code"], 32);
-        assert_eq!(b["error_message"], "One or more records have been rejected due to invalid timestamp");
+        assert_eq!(
+            b["error_message"],
+            "One or more records have been rejected due to invalid timestamp"
+        );
         assert_eq!(b["record_errors"].as_array().unwrap().len(), 1);
         assert_eq!(b["record_errors"][0]["batch_index"], 0);
-        assert!(b["diagnoses"][0]["text"].as_str().unwrap().contains("ahead"));
+        assert!(b["diagnoses"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ahead"));
         assert!(r.steps[0].rejection.is_some());
         assert_eq!(r.final_state.log_end_offset, Offset(0));
-        let g = report(r#"{"produce": {"batches": 4, "every": "1h", "records": [{"timestamp": "2027-03-12T10:30:00Z"}]}}"#);
+        let g = report(
+            r#"{"produce": {"batches": 4, "every": "1h", "records": [{"timestamp": "2027-03-12T10:30:00Z"}]}}"#,
+        );
         let b = &g.steps[0].body;
         // Batches at 09:00 (1.5 h ahead: rejected), 10:00, 11:00, 12:00 (accepted).
-        assert_eq!((b["appended_batches"].as_u64(), b["rejected_batches"].as_u64()), (Some(3), Some(1)));
+        assert_eq!(
+            (
+                b["appended_batches"].as_u64(),
+                b["rejected_batches"].as_u64()
+            ),
+            (Some(3), Some(1))
+        );
         assert_eq!(b["first_rejection"]["batch"], 0);
         assert_eq!(b["first_rejection"]["error_code"], 32);
     }
@@ -638,7 +658,10 @@ mod tests {
         // first check deletes the closed, expired segment 0; the second check deletes nothing.
         assert_eq!(r.steps[1].body["rolled"], serde_json::json!([1]));
         assert_eq!(r.steps[2].body["checks"], 1);
-        assert_eq!(r.steps[2].body["retention"][0]["deleted"], serde_json::json!([0]));
+        assert_eq!(
+            r.steps[2].body["retention"][0]["deleted"],
+            serde_json::json!([0])
+        );
         assert_eq!(r.steps[3].body["retention"], serde_json::json!([]));
         let r = report(
             r#"{"config": {"segment.ms": 1}}, {"produce": {"records": [{"timestamp": "now-8d"}]}}, {"produce": {"records": [{"timestamp": "now"}]}},
@@ -683,7 +706,10 @@ mod tests {
         assert_eq!(v["steps"][0]["index"], 0);
         assert_eq!(v["steps"][0]["now"], START);
         assert_eq!(v["steps"][0]["snapshot"]["log_end_offset"], 0);
-        assert_eq!(v["steps"][1]["retention"]["verdicts"][0]["verdict"]["kind"], "empty_active");
+        assert_eq!(
+            v["steps"][1]["retention"]["verdicts"][0]["verdict"]["kind"],
+            "empty_active"
+        );
         assert_eq!(v["final"]["segments"][0]["base_offset"], 0);
     }
 }
