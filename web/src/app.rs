@@ -1,15 +1,35 @@
-//! PLACEHOLDER — the UI teammate replaces this file (and owns `src/components/`).
+//! The Logtime explorer: one independent instance per mount (all state lives in this
+//! component's reducer; nothing is shared between instances except read-only built-ins).
 //!
-//! Contract with the plumbing in `lib.rs` (keep it when replacing this file):
-//! * `App` is a function or struct component taking `AppProps`;
-//! * `AppProps` has a `scenario: ScenarioSource` field (`crate::embed`), passed
-//!   through unchanged from the host page (built-in name, URL or inline JSON);
-//! * the plumbing wraps `App` in `<div class="logtime-root" data-testid="app-root">`,
-//!   so `App` need not (and should not) render that test id itself.
+//! Contract with the plumbing in `lib.rs`: `App` takes `AppProps { scenario: ScenarioSource }`
+//! and is wrapped in `<div class="logtime-root" data-testid="app-root">` by `Root`.
+
+#[path = "builtins.rs"]
+pub mod builtins;
+#[path = "components/mod.rs"]
+pub mod components;
+#[path = "draw.rs"]
+pub mod draw;
+#[path = "model/mod.rs"]
+pub mod model;
+#[path = "state.rs"]
+pub mod state;
 
 use yew::prelude::*;
 
 use crate::embed::ScenarioSource;
+use components::charts::{DiskChart, TimestampChart};
+use components::clock_bar::ClockBar;
+use components::config_panel::ConfigPanel;
+use components::error_box::ErrorBox;
+use components::live_region::LiveRegion;
+use components::lookup_panel::LookupPanel;
+use components::partition_view::PartitionView;
+use components::producer_panel::ProducerPanel;
+use components::retention_panel::RetentionPanel;
+use components::scenario_menu::ScenarioMenu;
+use model::timeline;
+use state::{Action, Explorer};
 
 #[derive(Properties, PartialEq, Clone, Default)]
 pub struct AppProps {
@@ -18,14 +38,207 @@ pub struct AppProps {
     pub scenario: ScenarioSource,
 }
 
-/// Placeholder explorer: shows which scenario it was asked for. Trivial on purpose.
+/// `(prefers-reduced-motion: reduce, prefers-color-scheme: dark)`.
+fn media() -> (bool, bool) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let q = |s: &str| {
+            web_sys::window()
+                .and_then(|w| w.match_media(s).ok().flatten())
+                .map(|m| m.matches())
+                .unwrap_or(false)
+        };
+        (
+            q("(prefers-reduced-motion: reduce)"),
+            q("(prefers-color-scheme: dark)"),
+        )
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        (false, false)
+    }
+}
+
+/// Loads a scenario source into the reducer (fetching URLs).
+fn load(source: &ScenarioSource, dispatch: UseReducerDispatcher<Explorer>) {
+    match source {
+        ScenarioSource::Builtin(name) => match builtins::find(name) {
+            Some(json) => dispatch.dispatch(Action::Load(Ok(json.to_string()))),
+            None => dispatch.dispatch(Action::Load(Err(format!(
+                "scenario: unknown built-in scenario {name:?} (built-ins: {})",
+                builtins::names()
+            )))),
+        },
+        ScenarioSource::Inline(json) => dispatch.dispatch(Action::Load(Ok(json.clone()))),
+        ScenarioSource::Url(url) => {
+            dispatch.dispatch(Action::Loading);
+            #[cfg(target_arch = "wasm32")]
+            {
+                let url = url.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = fetch_text(&url)
+                        .await
+                        .map_err(|e| format!("src: could not fetch {url}: {e}"));
+                    dispatch.dispatch(Action::Load(result));
+                });
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = url;
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let w = web_sys::window().ok_or("no window")?;
+    let resp = JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
+    if !resp.ok() {
+        return Err(format!("HTTP {}", resp.status()));
+    }
+    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    text.as_string()
+        .ok_or_else(|| "response is not text".into())
+}
+
+/// The explorer.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
+    let state = use_reducer(Explorer::default);
+    let source = use_state(|| props.scenario.clone());
+    let (reduced_motion, dark) = *use_memo((), |_| media());
+
+    // the host changed the prop: follow it
+    {
+        let source = source.clone();
+        use_effect_with(props.scenario.clone(), move |s| {
+            if *source != *s {
+                source.set(s.clone());
+            }
+        });
+    }
+    // load whenever the source changes
+    {
+        let d = state.dispatcher();
+        use_effect_with((*source).clone(), move |s| load(s, d));
+    }
+    // playback timer (outside the reducer)
+    {
+        let d = state.dispatcher();
+        use_effect_with((state.playing, state.speed), move |(playing, speed)| {
+            let timer = playing.then(|| {
+                gloo_timers::callback::Interval::new(timeline::tick_ms(*speed), move || {
+                    d.dispatch(Action::Step)
+                })
+            });
+            move || drop(timer)
+        });
+    }
+    // lookup and retention walk animation
+    {
+        let d = state.dispatcher();
+        use_effect_with(
+            (state.lookup_rev, state.retention_rev, state.speed),
+            move |(_, _, speed)| {
+                let timer = if reduced_motion {
+                    d.dispatch(Action::WalkFinish);
+                    None
+                } else {
+                    let delay = timeline::walk_delay_ms(false, *speed);
+                    Some(gloo_timers::callback::Interval::new(delay, move || {
+                        d.dispatch(Action::WalkTick)
+                    }))
+                };
+                move || drop(timer)
+            },
+        );
+    }
+
+    let onkeydown = {
+        let d = state.dispatcher();
+        let speed = state.speed;
+        Callback::from(move |e: KeyboardEvent| {
+            use wasm_bindgen::JsCast;
+            let tag = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name().to_ascii_lowercase())
+                .unwrap_or_default();
+            if matches!(
+                tag.as_str(),
+                "input" | "select" | "textarea" | "button" | "summary"
+            ) && e.key() != "Escape"
+            {
+                // let form controls keep their keys (space on a button presses it)
+                if !(tag == "button" && (e.key() == "ArrowLeft" || e.key() == "ArrowRight")) {
+                    return;
+                }
+            }
+            let action = match e.key().as_str() {
+                " " | "k" => Some(Action::TogglePlay),
+                "ArrowRight" | "l" => Some(Action::Step),
+                "ArrowLeft" | "j" => Some(Action::Back),
+                "+" | "=" => Some(Action::SetSpeed(timeline::next_speed(speed, true))),
+                "-" | "_" => Some(Action::SetSpeed(timeline::next_speed(speed, false))),
+                _ => None,
+            };
+            if let Some(a) = action {
+                e.prevent_default();
+                d.dispatch(a);
+            }
+        })
+    };
+    let on_pick = {
+        let source = source.clone();
+        Callback::from(move |name: String| {
+            if !name.is_empty() {
+                source.set(ScenarioSource::Builtin(name));
+            }
+        })
+    };
+    let current = match &*source {
+        ScenarioSource::Builtin(n) => Some(AttrValue::from(n.clone())),
+        _ => None,
+    };
+    let st = &*state;
+    let title = if st.loading && st.title.is_empty() {
+        "Loading scenario…".to_string()
+    } else {
+        st.title.clone()
+    };
     html! {
-        <section class="logtime-placeholder" aria-label="Logtime explorer">
-            <h2 class="logtime-title">{ "Logtime" }</h2>
-            <p>{ "Kafka record timestamp explorer — UI coming soon." }</p>
-            <p class="logtime-muted">{ props.scenario.to_string() }</p>
-        </section>
+        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1">
+            <ScenarioMenu current={current} title={title} description={st.description.clone()} on_pick={on_pick} />
+            if let Some(e) = &st.error {
+                <ErrorBox title="This scenario could not be shown" detail={e.clone()}
+                          hint={Some(AttrValue::from("Pick a built-in scenario from the menu, or fix the scenario and reload."))} />
+            }
+            <ClockBar state={state.clone()} {reduced_motion} {dark} />
+            <div class="lt-main">
+                <div class="lt-col-wide">
+                    <PartitionView state={state.clone()} {reduced_motion} {dark} />
+                    <div class="lt-grid-2">
+                        <RetentionPanel state={state.clone()} {reduced_motion} {dark} />
+                        <LookupPanel state={state.clone()} {reduced_motion} {dark} />
+                    </div>
+                    <div class="lt-grid-2">
+                        <TimestampChart state={state.clone()} {reduced_motion} {dark} />
+                        <DiskChart state={state.clone()} {reduced_motion} {dark} />
+                    </div>
+                </div>
+                <aside class="lt-col-side">
+                    <LiveRegion state={state.clone()} {reduced_motion} {dark} />
+                    <ProducerPanel state={state.clone()} {reduced_motion} {dark} />
+                    <ConfigPanel state={state.clone()} {reduced_motion} {dark} />
+                </aside>
+            </div>
+            <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed" }</p>
+        </div>
     }
 }

@@ -1,0 +1,110 @@
+use logtime_core::config::{ConfigKind, ConfigUnit, CONFIG_KEYS};
+use logtime_core::{human, ConfigValue, KafkaVersion};
+use yew::prelude::*;
+
+use super::{input_value, PanelProps};
+use crate::app::state::Action;
+
+/// A human reading of a config value: `3600000` → `1 h`.
+pub fn reading(unit: ConfigUnit, v: &ConfigValue) -> String {
+    match (unit, v) {
+        (ConfigUnit::Millis, ConfigValue::Number(n)) if *n < 0 => "no limit".into(),
+        (ConfigUnit::Millis, ConfigValue::Number(n)) => human::duration(*n),
+        (ConfigUnit::Bytes, ConfigValue::Number(n)) => human::bytes(*n),
+        _ => String::new(),
+    }
+}
+
+/// The Kafka version preset and every topic config under its Kafka name.
+#[function_component(ConfigPanel)]
+pub fn config_panel(p: &PanelProps) -> Html {
+    let st = &*p.state;
+    let d = p.state.dispatcher();
+    let vid = super::use_uid("lt-ver");
+    let Some(runner) = st.runner.clone() else {
+        return html! {};
+    };
+    let r = runner.borrow();
+    let cfg = r.partition().config().clone();
+    drop(r);
+    let on_version = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            if let Some(v) = KafkaVersion::parse(&input_value(&e)) {
+                d.dispatch(Action::SetVersion(v));
+            }
+        })
+    };
+    let rows = CONFIG_KEYS.iter().filter(|k| k.exists_in(cfg.version)).map(|k| {
+        let value = cfg.get(k.name).unwrap_or(ConfigValue::Text(String::new()));
+        let id = format!("{vid}-{}", k.name.replace('.', "-"));
+        let err = st.config_error.as_ref().filter(|(n, _)| n == k.name).map(|(_, m)| m.clone());
+        let onchange = {
+            let d = d.clone();
+            let name = k.name.to_string();
+            Callback::from(move |e: Event| d.dispatch(Action::SetConfig(name.clone(), input_value(&e))))
+        };
+        let input = match k.kind {
+            ConfigKind::Choice(words) => html! {
+                <select id={id.clone()} {onchange} data-testid={format!("config-{}", k.name)}>
+                    { for words.iter().map(|w| html!{ <option value={*w} selected={value.to_string() == *w}>{ *w }</option> }) }
+                </select>
+            },
+            _ => html! {
+                <input id={id.clone()} value={value.to_string()} {onchange} inputmode={if matches!(k.kind, ConfigKind::List(_)) {"text"} else {"numeric"}}
+                       aria-invalid={if err.is_some() {"true"} else {"false"}} data-testid={format!("config-{}", k.name)}
+                       aria-describedby={format!("{id}-doc")} />
+            },
+        };
+        html! {
+            <div class={classes!("lt-config-row", err.is_some().then_some("invalid"))}>
+                <label for={id.clone()}><code>{ k.name }</code>{ if k.broker { " (broker)" } else { "" } }</label>
+                { input }
+                <span class="lt-reading">{ reading(k.unit, &value) }</span>
+                <p class="lt-doc lt-muted" id={format!("{id}-doc")}>{ k.doc }</p>
+                if let Some(m) = err { <p class="lt-field-error" role="alert" data-testid="config-error">{ m }</p> }
+            </div>
+        }
+    });
+    html! {
+        <section class="lt-panel lt-config" aria-labelledby="lt-cfg-h">
+            <h3 id="lt-cfg-h">{ "Topic config" }</h3>
+            <label class="lt-inline" for={vid.clone()}>
+                <span>{ "Kafka version" }</span>
+                <select id={vid.clone()} onchange={on_version} data-testid="kafka-version">
+                    <option value="3.6" selected={cfg.version == KafkaVersion::V3_6}>{ KafkaVersion::V3_6.label() }</option>
+                    <option value="4.0" selected={cfg.version == KafkaVersion::V4_0}>{ KafkaVersion::V4_0.label() }</option>
+                </select>
+            </label>
+            if let Some((n, m)) = st.config_error.as_ref().filter(|(n, _)| n == "version") {
+                <p class="lt-field-error" role="alert">{ format!("{n}: {m}") }</p>
+            }
+            <div class="lt-config-list">{ for rows }</div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings() {
+        assert_eq!(
+            reading(ConfigUnit::Millis, &ConfigValue::Number(3_600_000)),
+            "1 h"
+        );
+        assert_eq!(
+            reading(ConfigUnit::Millis, &ConfigValue::Number(-1)),
+            "no limit"
+        );
+        assert_eq!(
+            reading(ConfigUnit::Bytes, &ConfigValue::Number(1_073_741_824)),
+            "1 GiB"
+        );
+        assert_eq!(
+            reading(ConfigUnit::None, &ConfigValue::Text("CreateTime".into())),
+            ""
+        );
+    }
+}

@@ -1,0 +1,257 @@
+use logtime_core::index::Comparison;
+use logtime_core::{human, OffsetSpec, RecordMatch, Timestamp, TraceStep};
+use yew::prelude::*;
+
+use super::PanelProps;
+use crate::app::model::format;
+use crate::app::state::{describe_spec, Action};
+
+/// One trace step in words.
+pub fn step_text(s: &TraceStep) -> String {
+    match s {
+        TraceStep::SegmentPassed {
+            segment,
+            largest_timestamp,
+            ..
+        } => {
+            format!(
+                "pass over segment {}: its largest timestamp {} is before T",
+                segment.0,
+                human::date(largest_timestamp.0)
+            )
+        }
+        TraceStep::SegmentChosen {
+            segment,
+            largest_timestamp,
+            ..
+        } => format!(
+            "choose segment {}: the first whose largest timestamp ({}) is at or after T",
+            segment.0,
+            human::date(largest_timestamp.0)
+        ),
+        TraceStep::TimeIndexSearch {
+            probes,
+            found_timestamp,
+            found_offset,
+            ..
+        } => {
+            let ps: Vec<String> = probes
+                .iter()
+                .map(|p| {
+                    let cmp = match p.comparison {
+                        Comparison::Below => "<",
+                        Comparison::Equal => "=",
+                        Comparison::Above => ">",
+                    };
+                    format!("slot {} ({} {cmp} T)", p.slot, format::stamp(p.key, p.key))
+                })
+                .collect();
+            let found = if found_timestamp.0 < 0 {
+                format!("no entry ≤ T, start at the segment base {}", found_offset.0)
+            } else {
+                format!(
+                    "entry ({}, {})",
+                    format::stamp(found_timestamp.0, found_timestamp.0),
+                    found_offset.0
+                )
+            };
+            if ps.is_empty() {
+                format!("time index is empty: {found}")
+            } else {
+                format!(
+                    "binary search of the time index: {} → {found}",
+                    ps.join(", ")
+                )
+            }
+        }
+        TraceStep::OffsetIndexSearch {
+            target,
+            found_offset,
+            position,
+            ..
+        } => format!(
+            "offset index: largest entry ≤ {} is {} at byte {}",
+            target.0, found_offset.0, position.0
+        ),
+        TraceStep::BatchSkipped {
+            base_offset,
+            last_offset,
+            max_timestamp,
+            ..
+        } => format!(
+            "skip batch {}–{}: its max {} is before T",
+            base_offset.0,
+            last_offset.0,
+            human::date(max_timestamp.0)
+        ),
+        TraceStep::BatchOpened {
+            base_offset,
+            last_offset,
+            ..
+        } => {
+            format!(
+                "open batch {}–{} and read record by record",
+                base_offset.0, last_offset.0
+            )
+        }
+        TraceStep::RecordScanned {
+            offset,
+            timestamp,
+            result,
+        } => format!(
+            "read offset {} stamped {}: {}",
+            offset.0,
+            human::date(timestamp.0),
+            match result {
+                RecordMatch::Match => "at or after T, the answer",
+                RecordMatch::Earlier => "before T, keep scanning",
+                RecordMatch::BelowLogStart => "below the log start offset, skip",
+            }
+        ),
+        TraceStep::MaxTimestampSegment {
+            segment,
+            max_timestamp,
+            shallow_offset,
+        } => format!(
+            "segment {} holds the largest timestamp {} (first reached by the batch ending at {})",
+            segment.0,
+            human::date(max_timestamp.0),
+            shallow_offset.0
+        ),
+        TraceStep::NoSegment => {
+            "no segment has a largest timestamp at or after T: the answer is -1".into()
+        }
+        TraceStep::NotInSegment => {
+            "the chosen segment held no qualifying record; later segments are not tried".into()
+        }
+        TraceStep::Special { spec } => format!("{spec}: read off the partition"),
+        TraceStep::HighWatermarkFilter {
+            offset,
+            high_watermark,
+        } => {
+            format!(
+                "offset {} is at or above the high watermark {}: a consumer gets -1",
+                offset.0, high_watermark.0
+            )
+        }
+    }
+}
+
+/// Enter a time (or earliest / latest / max-timestamp); watch the broker find the offset.
+#[function_component(LookupPanel)]
+pub fn lookup_panel(p: &PanelProps) -> Html {
+    let st = &*p.state;
+    let d = p.state.dispatcher();
+    let tid = super::use_uid("lt-lk");
+    let text = use_state(|| "now-1h".to_string());
+    let err = use_state(|| None::<String>);
+    let now = st.now();
+    let go = |spec: OffsetSpec| {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Lookup(spec)))
+    };
+    let onsubmit = {
+        let d = d.clone();
+        let text = text.clone();
+        let err = err.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match format::parse_time(&text, now) {
+                Ok(t) => {
+                    err.set(None);
+                    d.dispatch(Action::Lookup(OffsetSpec::Timestamp(Timestamp(t))));
+                }
+                Err(m) => err.set(Some(m)),
+            }
+        })
+    };
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            use wasm_bindgen::JsCast;
+            if let Some(i) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            {
+                text.set(i.value());
+            }
+        })
+    };
+    let disabled = st.runner.is_none();
+    let result = st.lookup.as_ref().map(|l| {
+        let shown = if p.reduced_motion { l.trace.len() } else { st.lookup_cursor.min(l.trace.len()) };
+        let finished = shown >= l.trace.len();
+        // records after the answer stamped before T (read off the partition, visible part only)
+        let late: Vec<(i64, i64)> = match (l.spec, finished, l.offset.0 >= 0) {
+            (OffsetSpec::Timestamp(t), true, true) => st
+                .runner
+                .as_ref()
+                .map(|r| {
+                    let r = r.borrow();
+                    let part = r.partition();
+                    let mut out = Vec::new();
+                    for s in part.segments().iter().filter(|s| s.next_offset().0 > l.offset.0) {
+                        let base = s.base_offset().0;
+                        for (i, ts) in s.record_timestamps().iter().enumerate() {
+                            let o = base + i as i64;
+                            if o > l.offset.0 && *ts < t.0 && *ts != -1 {
+                                out.push((o, *ts));
+                                if out.len() >= 50 {
+                                    return out;
+                                }
+                            }
+                        }
+                    }
+                    out
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        html! {
+            <div class="lt-lookup-result">
+                <p class="lt-muted">{ format!("ListOffsets for {}", describe_spec(&l.spec)) }</p>
+                <ol class="lt-trace">
+                    { for l.trace.iter().take(shown).enumerate().map(|(i, s)| html!{
+                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ step_text(s) }</li>
+                    }) }
+                </ol>
+                if finished {
+                    <p class="lt-answer" data-testid="lookup-answer">
+                        { "Answer: offset " }<strong>{ l.offset.0 }</strong>
+                        if l.timestamp.0 >= 0 { { format!(" (stamped {})", human::date(l.timestamp.0)) } }
+                    </p>
+                    if let OffsetSpec::Timestamp(t) = l.spec {
+                        <p class="lt-guarantee">
+                            { format!("Guarantee: every record stamped at or after {} is at or after offset {}. Not promised: that records after it are all later.", human::date(t.0), l.offset.0) }
+                        </p>
+                        if !late.is_empty() {
+                            <p class="lt-late" data-testid="lookup-late">
+                                { "↩ After the answer but stamped before T: " }
+                                { late.iter().take(8).map(|(o, ts)| format!("offset {o} ({})", format::stamp(*ts, *ts))).collect::<Vec<_>>().join(", ") }
+                                if late.len() > 8 { { format!(" and {} more", late.len() - 8) } }
+                            </p>
+                        }
+                    }
+                }
+            </div>
+        }
+    });
+    html! {
+        <section class="lt-panel lt-lookup" aria-labelledby="lt-lk-h">
+            <h3 id="lt-lk-h">{ "Lookup (offsetsForTimes)" }</h3>
+            <form class="lt-lookup-form" onsubmit={onsubmit}>
+                <label for={tid.clone()}>{ "Time T" }</label>
+                <input id={tid} value={(*text).clone()} {oninput} placeholder="now-1h, 2025-11-04T10:00:05Z, epoch ms" data-testid="lookup-time" />
+                <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="lookup-go">{ "Look up" }</button>
+            </form>
+            <div class="lt-chips" role="group" aria-label="Special offsets">
+                <button type="button" class="lt-btn lt-btn-small" onclick={go(OffsetSpec::Earliest)} disabled={disabled}>{ "earliest" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={go(OffsetSpec::Latest)} disabled={disabled}>{ "latest" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={go(OffsetSpec::MaxTimestamp)} disabled={disabled}>{ "max-timestamp" }</button>
+            </div>
+            if let Some(m) = &*err { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
+            if let Some(m) = &st.lookup_error { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
+            { result.unwrap_or_default() }
+        </section>
+    }
+}

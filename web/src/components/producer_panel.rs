@@ -1,0 +1,211 @@
+use logtime_core::{human, ProduceError};
+use yew::prelude::*;
+
+use super::{input_value, PanelProps};
+use crate::app::model::format;
+use crate::app::model::producer::{BatchSpec, Unit, When};
+use crate::app::state::{Action, ProduceOutcome};
+
+/// Compose and send a batch; shows the append, or Kafka's exact rejection with the window.
+#[function_component(ProducerPanel)]
+pub fn producer_panel(p: &PanelProps) -> Html {
+    let st = &*p.state;
+    let d = p.state.dispatcher();
+    let mode = use_state(|| "now".to_string());
+    let amount = use_state(|| "1h".to_string());
+    let absolute = use_state(|| "2030-03-14T11:20:00Z".to_string());
+    let unit = use_state(|| "ms".to_string());
+    let skew = use_state(|| "0".to_string());
+    let count = use_state(|| "1".to_string());
+    let value_bytes = use_state(|| "100".to_string());
+    let key_bytes = use_state(|| "0".to_string());
+    let form_error = use_state(|| None::<String>);
+    let ids = [
+        super::use_uid("lt-p-mode"),
+        super::use_uid("lt-p-amount"),
+        super::use_uid("lt-p-unit"),
+        super::use_uid("lt-p-skew"),
+        super::use_uid("lt-p-count"),
+        super::use_uid("lt-p-value"),
+        super::use_uid("lt-p-key"),
+    ];
+    let bind = |h: &UseStateHandle<String>| {
+        let h = h.clone();
+        Callback::from(move |e: Event| h.set(input_value(&e)))
+    };
+    let bind_input = |h: &UseStateHandle<String>| {
+        let h = h.clone();
+        Callback::from(move |e: InputEvent| {
+            use wasm_bindgen::JsCast;
+            if let Some(i) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            {
+                h.set(i.value());
+            }
+        })
+    };
+    let onsubmit = {
+        let (mode, amount, absolute, unit, skew, count, value_bytes, key_bytes, form_error) = (
+            mode.clone(),
+            amount.clone(),
+            absolute.clone(),
+            unit.clone(),
+            skew.clone(),
+            count.clone(),
+            value_bytes.clone(),
+            key_bytes.clone(),
+            form_error.clone(),
+        );
+        let d = d.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let build = || -> Result<BatchSpec, String> {
+                let when = match mode.as_str() {
+                    "plus" => When::Offset(format::parse_duration(&amount)?),
+                    "minus" => When::Offset(-format::parse_duration(&amount)?),
+                    "abs" => When::Absolute(format::parse_time(&absolute, 0)?),
+                    _ => When::Now,
+                };
+                let skew_ms = {
+                    let s = skew.trim();
+                    if let Some(rest) = s.strip_prefix('-') {
+                        -format::parse_duration(rest)?
+                    } else {
+                        format::parse_duration(s.trim_start_matches('+'))?
+                    }
+                };
+                let n = |s: &str, what: &str| {
+                    s.trim()
+                        .parse::<u32>()
+                        .map_err(|_| format!("{what} must be a whole number"))
+                };
+                Ok(BatchSpec {
+                    when,
+                    unit: Unit::parse(&unit),
+                    skew_ms,
+                    count: n(&count, "records per batch")?.clamp(1, 1000),
+                    key_bytes: n(&key_bytes, "key bytes")?,
+                    value_bytes: n(&value_bytes, "value bytes")?,
+                    spread_ms: 0,
+                })
+            };
+            match build() {
+                Ok(spec) => {
+                    form_error.set(None);
+                    d.dispatch(Action::Produce(spec));
+                }
+                Err(msg) => form_error.set(Some(msg)),
+            }
+        })
+    };
+    let disabled = st.runner.is_none();
+    html! {
+        <section class="lt-panel lt-producer" aria-labelledby="lt-prod-h">
+            <h3 id="lt-prod-h">{ "Producer" }</h3>
+            <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
+                <label for={ids[0].clone()}>{ "Timestamp" }</label>
+                <select id={ids[0].clone()} onchange={bind(&mode)} data-testid="ts-mode">
+                    <option value="now" selected={*mode == "now"}>{ "now (broker clock)" }</option>
+                    <option value="plus" selected={*mode == "plus"}>{ "now + duration" }</option>
+                    <option value="minus" selected={*mode == "minus"}>{ "now − duration" }</option>
+                    <option value="abs" selected={*mode == "abs"}>{ "absolute time" }</option>
+                </select>
+                if *mode == "plus" || *mode == "minus" {
+                    <label for={ids[1].clone()}>{ "Duration" }</label>
+                    <input id={ids[1].clone()} value={(*amount).clone()} oninput={bind_input(&amount)} placeholder="1h, 7d, 3y" data-testid="ts-amount" />
+                }
+                if *mode == "abs" {
+                    <label for={ids[1].clone()}>{ "Time (UTC)" }</label>
+                    <input id={ids[1].clone()} value={(*absolute).clone()} oninput={bind_input(&absolute)} placeholder="2030-03-14T11:20:00Z or epoch ms" data-testid="ts-absolute" />
+                }
+                <label for={ids[2].clone()}>{ "Unit written" }</label>
+                <select id={ids[2].clone()} onchange={bind(&unit)} data-testid="ts-unit">
+                    <option value="ms" selected={*unit == "ms"}>{ "milliseconds (correct)" }</option>
+                    <option value="s" selected={*unit == "s"}>{ "seconds (mistake)" }</option>
+                    <option value="us" selected={*unit == "us"}>{ "microseconds (mistake)" }</option>
+                    <option value="ns" selected={*unit == "ns"}>{ "nanoseconds (mistake)" }</option>
+                </select>
+                <label for={ids[3].clone()}>{ "Producer clock skew" }</label>
+                <input id={ids[3].clone()} value={(*skew).clone()} oninput={bind_input(&skew)} placeholder="0, +4s, -10min" data-testid="ts-skew" />
+                <label for={ids[4].clone()}>{ "Records per batch" }</label>
+                <input id={ids[4].clone()} type="number" min="1" max="1000" value={(*count).clone()} oninput={bind_input(&count)} />
+                <label for={ids[5].clone()}>{ "Value bytes" }</label>
+                <input id={ids[5].clone()} type="number" min="0" value={(*value_bytes).clone()} oninput={bind_input(&value_bytes)} />
+                <label for={ids[6].clone()}>{ "Key bytes" }</label>
+                <input id={ids[6].clone()} type="number" min="0" value={(*key_bytes).clone()} oninput={bind_input(&key_bytes)} />
+                <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="send">{ "Send batch" }</button>
+            </form>
+            if let Some(msg) = &*form_error { <p class="lt-field-error" role="alert">{ msg.clone() }</p> }
+            { outcome(st.produce.as_ref(), st.produce_rev, p.reduced_motion) }
+        </section>
+    }
+}
+
+fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
+    match o {
+        None => html! {},
+        Some(ProduceOutcome::Accepted(a)) => html! {
+            <div key={rev.to_string()} class={classes!("lt-ok", (!reduced).then_some("fly"))} data-testid="produce-ok" role="status">
+                <p><strong>{ "✓ Appended" }</strong>{ format!(" at offsets {}–{} in segment {} (batch max timestamp {})",
+                    a.base_offset.0, a.last_offset.0, a.segment.0, human::date(a.max_timestamp.0)) }</p>
+                { for a.diagnoses.iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ dg.text() }</p> }) }
+            </div>
+        },
+        Some(ProduceOutcome::Rejected(e)) => rejected(e, rev, reduced),
+    }
+}
+
+fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
+    html! {
+        <div key={rev.to_string()} class={classes!("lt-reject", (!reduced).then_some("bounce"))} data-testid="produce-error" role="alert">
+            <p class="lt-reject-head">
+                <strong>{ format!("✕ Rejected: error {} {}", e.error.code(), e.error.name()) }</strong>
+            </p>
+            <p class="lt-reject-msg"><code>{ e.error_message.clone() }</code></p>
+            <ul class="lt-record-errors">
+                { for e.record_errors.iter().take(5).map(|r| html!{
+                    <li><span class="lt-muted">{ format!("record {}: ", r.batch_index) }</span><code>{ r.message.clone() }</code></li>
+                }) }
+                if e.record_errors.len() > 5 { <li class="lt-muted">{ format!("and {} more", e.record_errors.len() - 5) }</li> }
+            </ul>
+            { for e.diagnoses.iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "💡 " }{ dg.text() }</p> }) }
+            if let Some((lower, upper)) = e.window {
+                { window_axis(lower.0, upper.0, e.now.0, e.diagnoses.first().map(|d| d.timestamp.0)) }
+            }
+        </div>
+    }
+}
+
+/// The acceptable window on a time axis: the broker clock, the window and the stamp sent.
+/// Unbounded (wrapped) sides are drawn open-ended.
+fn window_axis(lower: i64, upper: i64, now: i64, stamp: Option<i64>) -> Html {
+    let reach = stamp
+        .map(|s| (s as i128 - now as i128).abs())
+        .unwrap_or(0)
+        .max(2 * 3_600_000) as f64;
+    let (a, b) = (now as f64 - reach * 1.25, now as f64 + reach * 1.25);
+    let pos = |t: f64| ((t - a) / (b - a) * 100.0).clamp(0.0, 100.0);
+    let lower_open = lower > now;
+    let upper_open = upper < now;
+    let l = if lower_open { 0.0 } else { pos(lower as f64) };
+    let u = if upper_open { 100.0 } else { pos(upper as f64) };
+    html! {
+        <figure class="lt-window" aria-label="Acceptable timestamp window">
+            <div class="lt-window-axis">
+                <div class="lt-window-band" style={format!("left:{l:.2}%;width:{:.2}%", (u - l).max(0.5))}></div>
+                <div class="lt-window-now" style={format!("left:{:.2}%", pos(now as f64))} title="broker clock"></div>
+                if let Some(s) = stamp {
+                    <div class="lt-window-stamp" style={format!("left:{:.2}%", pos(s as f64))} title="stamp sent">{ "✕" }</div>
+                }
+            </div>
+            <figcaption class="lt-muted">
+                { format!("Accepted window: {} … {} (broker clock {})",
+                    if lower_open { "no lower limit".to_string() } else { human::date(lower) },
+                    if upper_open { "no upper limit".to_string() } else { human::date(upper) },
+                    human::date(now)) }
+                if let Some(s) = stamp { { format!(" · sent {} ({})", s, format::relative(s.saturating_sub(now))) } }
+            </figcaption>
+        </figure>
+    }
+}

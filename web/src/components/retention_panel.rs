@@ -1,0 +1,260 @@
+use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
+use yew::prelude::*;
+
+use super::{input_value, PanelProps};
+use crate::app::model::format;
+use crate::app::state::Action;
+
+/// Words for a verdict (with an icon, never colour alone).
+pub fn verdict_text(v: &SegmentVerdict) -> (String, &'static str) {
+    match v.verdict {
+        Verdict::Deleted { pass } => (format!("✕ deleted ({})", pass.label()), "deleted"),
+        Verdict::NotOldEnough {
+            future: true,
+            eligible_at,
+            ..
+        } => (
+            format!(
+                "📌 pinned: stamped in the future, kept until {}",
+                format::date_minute(eligible_at.0)
+            ),
+            "pinned",
+        ),
+        Verdict::NotOldEnough {
+            age_ms,
+            eligible_at,
+            ..
+        } => (
+            format!(
+                "● kept: {} (deletable from {})",
+                format::age(age_ms),
+                format::date_minute(eligible_at.0)
+            ),
+            "kept",
+        ),
+        Verdict::KeptBehind {
+            blocker,
+            expired: true,
+        } => (
+            format!(
+                "⛓ kept behind {}: expired on its own, but the walk stopped at {}",
+                blocker.0, blocker.0
+            ),
+            "chained",
+        ),
+        Verdict::KeptBehind {
+            blocker,
+            expired: false,
+        } => (
+            format!("● kept (not examined: the walk stopped at {})", blocker.0),
+            "kept",
+        ),
+        Verdict::BeyondHighWatermark {
+            upper_bound,
+            high_watermark,
+        } => (
+            format!(
+                "● kept: beyond the high watermark ({} > {})",
+                upper_bound.0, high_watermark.0
+            ),
+            "kept",
+        ),
+        Verdict::EmptyActive => (
+            "● kept: the empty active segment is never deleted".into(),
+            "kept",
+        ),
+        Verdict::NoTimeLimit => ("● kept: retention.ms = -1, no time limit".into(), "kept"),
+        Verdict::CompactOnly => ("● kept: cleanup.policy has no delete".into(), "kept"),
+    }
+}
+
+/// The retention walk from the oldest segment, its verdicts, disk growth and the remedies.
+#[function_component(RetentionPanel)]
+pub fn retention_panel(p: &PanelProps) -> Html {
+    let st = &*p.state;
+    let d = p.state.dispatcher();
+    let del_id = super::use_uid("lt-del");
+    let ret_id = super::use_uid("lt-ret");
+    let Some(runner) = st.runner.clone() else {
+        return html! {};
+    };
+    let (retention_ms, after_ms, next_check, default_delete) = {
+        let r = runner.borrow();
+        let part = r.partition();
+        let cfg = part.config();
+        // DeleteRecords default: the segment after the first pinned one (seed 001: 30000)
+        let pinned = st.retention.as_ref().and_then(|rep| {
+            rep.verdicts
+                .iter()
+                .find(|v| matches!(v.verdict, Verdict::NotOldEnough { future: true, .. }))
+                .map(|v| v.base_offset.0)
+        });
+        let after_pinned = pinned.and_then(|b| {
+            part.segments()
+                .iter()
+                .map(|s| s.base_offset().0)
+                .find(|&x| x > b)
+        });
+        (
+            cfg.topic.retention_ms,
+            cfg.effective_after_max_ms(),
+            part.next_retention_check().0,
+            after_pinned.unwrap_or(part.high_watermark().0),
+        )
+    };
+    let delete_to = use_state(|| None::<String>);
+    let raise_to = use_state(|| "7d".to_string());
+    let delete_value = (*delete_to)
+        .clone()
+        .unwrap_or_else(|| default_delete.to_string());
+    let on_check = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::RunRetention))
+    };
+    let on_lower = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::Remedy {
+                name: "message.timestamp.after.max.ms".into(),
+                value: 3_600_000,
+            })
+        })
+    };
+    let on_delete = {
+        let d = d.clone();
+        let v = delete_value.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Ok(o) = v.trim().parse::<i64>() {
+                d.dispatch(Action::DeleteRecords {
+                    offset: o,
+                    then_check: true,
+                })
+            }
+        })
+    };
+    let on_raise = {
+        let d = d.clone();
+        let v = (*raise_to).clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Ok(ms) = format::parse_duration(&v) {
+                d.dispatch(Action::Remedy {
+                    name: "retention.ms".into(),
+                    value: ms,
+                })
+            }
+        })
+    };
+    let walk = st
+        .retention
+        .as_ref()
+        .map(|rep| walk_view(rep, st.retention_cursor, p.reduced_motion, retention_ms));
+    html! {
+        <section class="lt-panel lt-retention" aria-labelledby="lt-ret-h">
+            <div class="lt-panel-head">
+                <h3 id="lt-ret-h">{ "Retention" }</h3>
+                <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
+            </div>
+            <p class="lt-muted">
+                { format!("retention.ms = {} · message.timestamp.after.max.ms = {} · next scheduled check {}",
+                    if retention_ms < 0 { "-1 (no limit)".to_string() } else { human::duration(retention_ms) },
+                    human::duration(after_ms),
+                    if next_check == i64::MAX { "never".to_string() } else { human::date(next_check) }) }
+            </p>
+            { walk.unwrap_or_else(|| html!{ <p class="lt-muted">{ "No retention check has run yet in this scenario." }</p> }) }
+            <details class="lt-remedies" open=true>
+                <summary>{ "Remedies" }</summary>
+                <div class="lt-remedy">
+                    <button type="button" class="lt-btn" onclick={on_lower} data-testid="remedy-after">{ "Lower message.timestamp.after.max.ms to 1 h" }</button>
+                    <span class="lt-muted">{ "refuses new far-future stamps; does not unpin what is already stored" }</span>
+                </div>
+                <div class="lt-remedy">
+                    <label for={del_id.clone()}>{ "DeleteRecords to offset" }</label>
+                    <input id={del_id} class="lt-narrow" value={delete_value} data-testid="delete-offset"
+                           onchange={{ let h = delete_to.clone(); Callback::from(move |e: Event| h.set(Some(input_value(&e)))) }} />
+                    <button type="button" class="lt-btn" onclick={on_delete} data-testid="remedy-delete">{ "Delete records, then check" }</button>
+                </div>
+                <div class="lt-remedy">
+                    <label for={ret_id.clone()}>{ "Raise retention.ms to" }</label>
+                    <input id={ret_id} class="lt-narrow" value={(*raise_to).clone()}
+                           onchange={{ let h = raise_to.clone(); Callback::from(move |e: Event| h.set(input_value(&e))) }} />
+                    <button type="button" class="lt-btn" onclick={on_raise} data-testid="remedy-retention">{ "Raise, then check" }</button>
+                </div>
+                if let Some(e) = &st.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
+            </details>
+        </section>
+    }
+}
+
+fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: i64) -> Html {
+    let shown = if reduced {
+        rep.verdicts.len()
+    } else {
+        cursor.min(rep.verdicts.len())
+    };
+    html! {
+        <div class="lt-walk">
+            <p>
+                <strong>{ format!("Check at {}", human::date(rep.at.0)) }</strong>
+                { format!(" ({}) · walking from the oldest segment · {} deleted · log start offset {}",
+                    if rep.scheduled { "scheduled" } else { "on request" }, rep.deleted.len(), rep.log_start_offset.0) }
+            </p>
+            <ol class="lt-verdicts">
+                { for rep.verdicts.iter().enumerate().map(|(i, v)| {
+                    let (text, kind) = verdict_text(v);
+                    let age = rep.at.0.saturating_sub(v.largest_timestamp.0);
+                    let pct = if retention_ms > 0 { (age as f64 / retention_ms as f64 * 100.0).clamp(0.0, 100.0) } else { 0.0 };
+                    let pending = i >= shown;
+                    let current = i + 1 == shown && shown < rep.verdicts.len();
+                    html!{
+                        <li class={classes!("lt-verdict", format!("v-{kind}"), pending.then_some("pending"), current.then_some("current"))}
+                            data-testid={format!("verdict-{}", v.base_offset.0)} aria-hidden={if pending {"true"} else {"false"}}>
+                            <span class="lt-verdict-seg">{ format!("Segment {}", format::count(v.base_offset.0)) }</span>
+                            <span class="lt-verdict-largest">{ format!("largest {} · {}", human::date(v.largest_timestamp.0), format::age(age)) }</span>
+                            <span class="lt-agebar" aria-hidden="true"><span style={format!("width:{pct:.1}%")}></span></span>
+                            <span class="lt-verdict-text">{ text }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use logtime_core::{Offset, RetentionPass, Timestamp};
+
+    #[test]
+    fn pinned_reads_kept_until() {
+        let eligible = logtime_core::human::parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
+        let v = SegmentVerdict {
+            base_offset: Offset(20000),
+            largest_timestamp: Timestamp(eligible - 604_800_001),
+            record_time: true,
+            verdict: Verdict::NotOldEnough {
+                age_ms: -1,
+                eligible_at: Timestamp(eligible),
+                future: true,
+            },
+        };
+        let (t, k) = verdict_text(&v);
+        assert_eq!(k, "pinned");
+        assert!(t.contains("kept until 21 Mar 2030 11:20"), "{t}");
+        let chained = SegmentVerdict {
+            verdict: Verdict::KeptBehind {
+                blocker: Offset(20000),
+                expired: true,
+            },
+            ..v.clone()
+        };
+        assert!(verdict_text(&chained).0.contains("behind 20000"));
+        let del = SegmentVerdict {
+            verdict: Verdict::Deleted {
+                pass: RetentionPass::Time,
+            },
+            ..v
+        };
+        assert_eq!(verdict_text(&del).1, "deleted");
+    }
+}

@@ -1,0 +1,43 @@
+use yew::prelude::*;
+
+use crate::app::builtins::BUILTINS;
+
+#[derive(Properties, PartialEq, Clone)]
+pub struct ScenarioMenuProps {
+    /// The built-in shown, if any.
+    pub current: Option<AttrValue>,
+    pub title: AttrValue,
+    pub description: AttrValue,
+    pub on_pick: Callback<String>,
+}
+
+/// The menu of built-in scenarios, with the current one's title and description.
+#[function_component(ScenarioMenu)]
+pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
+    let id = super::use_uid("lt-menu");
+    let onchange = {
+        let cb = p.on_pick.clone();
+        Callback::from(move |e: Event| cb.emit(super::input_value(&e)))
+    };
+    let cur = p.current.clone().unwrap_or_default();
+    html! {
+        <header class="lt-head">
+            <div class="lt-brand">
+                <span class="lt-logo" aria-hidden="true">{ "⏱" }</span>
+                <div>
+                    <h2 class="lt-title" data-testid="scenario-title">{ p.title.clone() }</h2>
+                    <p class="lt-desc">{ p.description.clone() }</p>
+                </div>
+            </div>
+            <label class="lt-menu" for={id.clone()}>
+                <span>{ "Scenario" }</span>
+                <select id={id.clone()} data-testid="scenario-menu" {onchange}>
+                    if p.current.is_none() { <option value="" selected=true>{ "(from the page)" }</option> }
+                    { for BUILTINS.iter().map(|(name, label, _)| html!{
+                        <option value={*name} selected={cur.as_str() == *name}>{ *label }</option>
+                    }) }
+                </select>
+            </label>
+        </header>
+    }
+}

@@ -1,0 +1,279 @@
+//! Readings for people that the core does not already give.
+
+use logtime_core::human;
+
+const SEC: i64 = 1000;
+const MIN: i64 = 60 * SEC;
+const HOUR: i64 = 60 * MIN;
+const DAY: i64 = 24 * HOUR;
+const YEAR: i64 = 365 * DAY;
+
+/// A stamp's distance from the broker clock in one truncated unit: `+3 y`, `-11 d`, `now`.
+pub fn relative(delta_ms: i64) -> String {
+    if delta_ms == 0 {
+        return "now".into();
+    }
+    let sign = if delta_ms < 0 { '−' } else { '+' };
+    let a = delta_ms.unsigned_abs();
+    let units: [(u64, &str); 6] = [
+        (YEAR as u64, "y"),
+        (DAY as u64, "d"),
+        (HOUR as u64, "h"),
+        (MIN as u64, "min"),
+        (SEC as u64, "s"),
+        (1, "ms"),
+    ];
+    for (u, name) in units {
+        if a >= u {
+            return format!("{sign}{} {name}", a / u);
+        }
+    }
+    "now".into()
+}
+
+/// `12 Mar 2027 09:00` — minutes precision (seconds dropped), UTC.
+pub fn date_minute(ms: i64) -> String {
+    human::date(ms - ms.rem_euclid(MIN))
+}
+
+/// `10:00:09` — time of day, UTC.
+pub fn time_of_day(ms: i64) -> String {
+    let rem = ms.rem_euclid(DAY);
+    format!(
+        "{:02}:{:02}:{:02}",
+        rem / HOUR,
+        rem / MIN % 60,
+        rem / SEC % 60
+    )
+}
+
+/// A stamp for a tile: `-1` (no timestamp), else time of day, with the date when it is not
+/// the broker's day.
+pub fn stamp(ts: i64, now: i64) -> String {
+    if ts == -1 {
+        return "no timestamp".into();
+    }
+    if ts.div_euclid(DAY) == now.div_euclid(DAY) {
+        time_of_day(ts)
+    } else {
+        human::date(ts)
+    }
+}
+
+/// An age against `retention.ms`, for the retention walk: `11 d 9 h old`, `3 y in the future`.
+pub fn age(age_ms: i64) -> String {
+    if age_ms < 0 {
+        format!("{} in the future", human::duration(-age_ms))
+    } else {
+        format!("{} old", human::duration(age_ms))
+    }
+}
+
+/// Thousands separators: `1000000` → `1,000,000`.
+pub fn count(n: i64) -> String {
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// How a record's stamp compares with the broker clock and `retention.ms`; drives the tile
+/// colour *and* its icon and text (colour is never the only carrier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgeClass {
+    /// Stamped after the broker clock.
+    Future,
+    /// Younger than half of retention.ms.
+    Fresh,
+    /// Between half and all of retention.ms.
+    Ageing,
+    /// Older than retention.ms.
+    Expired,
+    /// NO_TIMESTAMP (-1).
+    NoStamp,
+}
+
+impl AgeClass {
+    /// Classifies `ts` at `now` against `retention_ms` (negative = no limit).
+    pub fn of(ts: i64, now: i64, retention_ms: i64) -> AgeClass {
+        if ts == -1 {
+            return AgeClass::NoStamp;
+        }
+        let age = now.saturating_sub(ts);
+        if age < 0 {
+            AgeClass::Future
+        } else if retention_ms < 0 || age <= retention_ms / 2 {
+            AgeClass::Fresh
+        } else if age <= retention_ms {
+            AgeClass::Ageing
+        } else {
+            AgeClass::Expired
+        }
+    }
+
+    /// CSS class suffix.
+    pub fn css(self) -> &'static str {
+        match self {
+            AgeClass::Future => "future",
+            AgeClass::Fresh => "fresh",
+            AgeClass::Ageing => "ageing",
+            AgeClass::Expired => "expired",
+            AgeClass::NoStamp => "nostamp",
+        }
+    }
+
+    /// Words for screen readers and tooltips.
+    pub fn words(self) -> &'static str {
+        match self {
+            AgeClass::Future => "stamped in the future",
+            AgeClass::Fresh => "within half of retention",
+            AgeClass::Ageing => "nearing retention",
+            AgeClass::Expired => "older than retention",
+            AgeClass::NoStamp => "no timestamp",
+        }
+    }
+
+    /// A glyph shown on the tile.
+    pub fn icon(self) -> &'static str {
+        match self {
+            AgeClass::Future => "⏩",
+            AgeClass::Fresh => "",
+            AgeClass::Ageing => "◔",
+            AgeClass::Expired => "⌛",
+            AgeClass::NoStamp => "∅",
+        }
+    }
+}
+
+/// Parses a duration as people write it: `90s`, `5m`, `5min`, `1h`, `7d`, `2y`, `250ms`, or a bare
+/// number of milliseconds. Lowercase reason on failure.
+pub fn parse_duration(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("empty duration".into());
+    }
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("malformed duration {t:?}"))?;
+    let mult = match unit.trim() {
+        "" | "ms" => 1,
+        "s" => SEC,
+        "m" | "min" => MIN,
+        "h" => HOUR,
+        "d" => DAY,
+        "w" => 7 * DAY,
+        "y" => YEAR,
+        u => {
+            return Err(format!(
+                "unknown unit {u:?} in {t:?} (use ms, s, min, h, d, y)"
+            ))
+        }
+    };
+    Ok((n * mult as f64).round() as i64)
+}
+
+/// Parses a time as people write it: `now`, `now+1h`, `now-7d`, RFC 3339, or epoch ms.
+pub fn parse_time(s: &str, now: i64) -> Result<i64, String> {
+    let t = s.trim();
+    if let Some(rest) = t.strip_prefix("now") {
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Ok(now);
+        }
+        let (sign, d) = match rest.as_bytes()[0] {
+            b'+' => (1, &rest[1..]),
+            b'-' => (-1, &rest[1..]),
+            _ => return Err(format!("malformed time {t:?}: use now+D or now-D")),
+        };
+        return Ok(now.saturating_add(sign * parse_duration(d)?));
+    }
+    if let Ok(n) = t.parse::<i64>() {
+        return Ok(n);
+    }
+    human::parse_rfc3339(t).map_err(|e| format!("malformed time {t:?}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_readings() {
+        assert_eq!(relative(0), "now");
+        assert_eq!(relative(3 * YEAR + 5 * DAY), "+3 y");
+        assert_eq!(relative(-11 * DAY - 9 * HOUR), "−11 d");
+        assert_eq!(relative(59 * MIN), "+59 min");
+        assert_eq!(relative(-250), "−250 ms");
+    }
+
+    #[test]
+    fn dates_drop_seconds_and_millis() {
+        // 21 Mar 2030 11:20:00.001, Verdict::NotOldEnough.eligible_at in seed 001
+        let t = human::parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
+        assert_eq!(date_minute(t), "21 Mar 2030 11:20");
+        assert_eq!(
+            time_of_day(human::parse_rfc3339("2025-11-04T10:00:09Z").unwrap()),
+            "10:00:09"
+        );
+    }
+
+    #[test]
+    fn stamp_shows_date_on_other_days() {
+        let now = human::parse_rfc3339("2027-03-12T09:00:00Z").unwrap();
+        assert_eq!(stamp(now - 5000, now), "08:59:55");
+        assert_eq!(
+            stamp(human::parse_rfc3339("2030-03-14T11:20:00Z").unwrap(), now),
+            "14 Mar 2030 11:20"
+        );
+        assert_eq!(stamp(-1, now), "no timestamp");
+    }
+
+    #[test]
+    fn counts_and_ages() {
+        assert_eq!(count(1_000_000), "1,000,000");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(-1234), "-1,234");
+        assert_eq!(age(-3 * YEAR), "3 y in the future");
+        assert_eq!(age(11 * DAY + 9 * HOUR), "11 d 9 h old");
+    }
+
+    #[test]
+    fn age_classes() {
+        let r = 7 * DAY;
+        assert_eq!(AgeClass::of(10, 0, r), AgeClass::Future);
+        assert_eq!(AgeClass::of(0, DAY, r), AgeClass::Fresh);
+        assert_eq!(AgeClass::of(0, 5 * DAY, r), AgeClass::Ageing);
+        assert_eq!(AgeClass::of(0, 8 * DAY, r), AgeClass::Expired);
+        assert_eq!(AgeClass::of(0, 80 * DAY, -1), AgeClass::Fresh);
+        assert_eq!(AgeClass::of(-1, 0, r), AgeClass::NoStamp);
+    }
+
+    #[test]
+    fn durations_and_times() {
+        assert_eq!(parse_duration("1h"), Ok(HOUR));
+        assert_eq!(parse_duration("5min"), Ok(5 * MIN));
+        assert_eq!(parse_duration("5m"), Ok(5 * MIN));
+        assert_eq!(parse_duration("250"), Ok(250));
+        assert_eq!(parse_duration("1.5s"), Ok(1500));
+        assert!(parse_duration("5x").unwrap_err().contains("unknown unit"));
+        assert_eq!(parse_time("now", 42), Ok(42));
+        assert_eq!(parse_time("now+1h", 0), Ok(HOUR));
+        assert_eq!(parse_time("now-7d", 7 * DAY), Ok(0));
+        assert_eq!(parse_time("1762250405000", 0), Ok(1_762_250_405_000));
+        assert_eq!(parse_time("2025-11-04T10:00:05Z", 0), Ok(1_762_250_405_000));
+        assert!(parse_time("yesterday", 0).is_err());
+    }
+}

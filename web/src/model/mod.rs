@@ -1,0 +1,11 @@
+//! Plain, natively tested maths for the explorer: formatting, the partition viewport
+//! (zoom and pan), aggregation of records into density bars, the playback timeline and
+//! building a producer's batch. No Kafka logic lives here: every Kafka number comes
+//! from `logtime-core` events, verdicts and traces.
+
+pub mod density;
+pub mod format;
+pub mod producer;
+pub mod scene;
+pub mod timeline;
+pub mod viewport;

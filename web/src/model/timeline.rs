@@ -1,0 +1,89 @@
+//! Playback: speeds, timer periods and the scrubber's mapping to scenario steps.
+
+/// Playback speeds offered (steps per second at 1x = 1).
+pub const SPEEDS: &[u32] = &[1, 2, 4, 8, 16, 32, 64];
+
+/// Milliseconds between two steps at `speed` (never faster than one frame).
+pub fn tick_ms(speed: u32) -> u32 {
+    (1000 / speed.max(1)).max(16)
+}
+
+/// The next speed up or down the list, clamped.
+pub fn next_speed(speed: u32, faster: bool) -> u32 {
+    let i = SPEEDS
+        .iter()
+        .position(|&s| s >= speed)
+        .unwrap_or(SPEEDS.len() - 1);
+    let j = if faster {
+        (i + 1).min(SPEEDS.len() - 1)
+    } else {
+        i.saturating_sub(1)
+    };
+    SPEEDS[j]
+}
+
+/// The step a scrubber value maps to: `value` in `0..=total`, clamped.
+pub fn scrub_to_step(value: f64, total: usize) -> usize {
+    if !value.is_finite() || value <= 0.0 {
+        return 0;
+    }
+    (value.round() as usize).min(total)
+}
+
+/// Progress through the scenario, 0..=100 %.
+pub fn progress_percent(done: usize, total: usize) -> u32 {
+    if total == 0 {
+        100
+    } else {
+        ((done.min(total) * 100) / total) as u32
+    }
+}
+
+/// Where to go for "step back" from `done` steps: one fewer, never below zero.
+pub fn step_back(done: usize) -> usize {
+    done.saturating_sub(1)
+}
+
+/// How long a lookup or retention animation waits between frames of its walk.
+pub fn walk_delay_ms(reduced_motion: bool, speed: u32) -> u32 {
+    if reduced_motion {
+        0
+    } else {
+        (450 / speed.max(1)).max(40)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speeds() {
+        assert_eq!(tick_ms(1), 1000);
+        assert_eq!(tick_ms(64), 16);
+        assert_eq!(next_speed(1, true), 2);
+        assert_eq!(next_speed(64, true), 64);
+        assert_eq!(next_speed(1, false), 1);
+        assert_eq!(next_speed(8, false), 4);
+        assert_eq!(next_speed(5, true), 16);
+    }
+
+    #[test]
+    fn scrubbing() {
+        assert_eq!(scrub_to_step(-3.0, 10), 0);
+        assert_eq!(scrub_to_step(4.4, 10), 4);
+        assert_eq!(scrub_to_step(99.0, 10), 10);
+        assert_eq!(scrub_to_step(f64::NAN, 10), 0);
+        assert_eq!(progress_percent(5, 10), 50);
+        assert_eq!(progress_percent(0, 0), 100);
+        assert_eq!(step_back(0), 0);
+        assert_eq!(step_back(3), 2);
+    }
+
+    #[test]
+    fn walk_delays() {
+        assert_eq!(walk_delay_ms(true, 1), 0);
+        assert_eq!(walk_delay_ms(false, 1), 450);
+        assert_eq!(walk_delay_ms(false, 64), 40);
+    }
+}
