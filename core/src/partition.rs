@@ -20,7 +20,7 @@ use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::error::{DeleteRecordsError, Error};
 use crate::event::{Appended, Event, LogStartReason};
 use crate::lookup::{self, LogView, Lookup, LookupError, OffsetSpec};
-use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step};
+use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step, Verdict};
 use crate::rng::SplitMix64;
 use crate::segment::{RollReason, Segment};
 use crate::units::{Bytes, Offset, Timestamp};
@@ -449,12 +449,51 @@ impl Partition {
         new_base
     }
 
+    /// Runs every retention check due at or before `now`, each at its own instant.
+    ///
+    /// A check that deletes nothing changes nothing, so the checks after it are idle too until
+    /// the first remaining segment becomes old enough (or forever, when the walk is stopped by
+    /// the high watermark, the empty active segment or a disabled limit). Those idle checks are
+    /// skipped and counted in the next report's `idle_checks_before`; the last due check always
+    /// runs so the latest verdicts are reported. This keeps a clock jump of centuries cheap.
     fn run_due_checks(&mut self, now: Timestamp, events: &mut Vec<Event>) {
-        let interval = self.config.broker.log_retention_check_interval_ms.max(1);
+        let mut idle: u64 = 0;
         while self.next_retention_check <= now {
+            let interval = self.config.broker.log_retention_check_interval_ms.max(1);
             let at = self.next_retention_check;
-            self.retention_check(at, true, events);
-            match self.next_retention_check.0.checked_add(interval) {
+            let (steps, report) =
+                retention::plan(&self.config, &self.view(), self.inputs(at), true);
+            // How many more checks are due after this one, at or before `now`.
+            let last_due =
+                ((now.0 as i128 - at.0 as i128) / interval as i128).min(i64::MAX as i128) as i64;
+            if steps.is_empty() && last_due > 0 {
+                // Idle: jump to the first due instant at or after the blocker's eligibility,
+                // but no further than the last check due at or before `now`.
+                let wake = report
+                    .verdicts
+                    .iter()
+                    .find_map(|v| match v.verdict {
+                        Verdict::Deleted { .. } => None,
+                        Verdict::NotOldEnough { eligible_at, .. } => Some(Some(eligible_at)),
+                        _ => Some(None),
+                    })
+                    .flatten();
+                let k = match wake {
+                    Some(w) if w > at => ((w.0 as i128 - at.0 as i128 + interval as i128 - 1)
+                        / interval as i128)
+                        .min(last_due as i128) as i64,
+                    Some(_) => 1,
+                    None => last_due,
+                }
+                .max(1);
+                idle += k as u64;
+                self.next_retention_check =
+                    Timestamp((at.0 as i128 + k as i128 * interval as i128) as i64);
+                continue;
+            }
+            self.execute_retention(at, steps, report, idle, events);
+            idle = 0;
+            match at.0.checked_add(interval) {
                 Some(n) => self.next_retention_check = Timestamp(n),
                 None => {
                     self.next_retention_check = Timestamp(i64::MAX);
@@ -493,6 +532,18 @@ impl Partition {
     fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut Vec<Event>) {
         let (steps, report) =
             retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
+        self.execute_retention(at, steps, report, 0, events);
+    }
+
+    fn execute_retention(
+        &mut self,
+        at: Timestamp,
+        steps: Vec<Step>,
+        mut report: RetentionReport,
+        idle: u64,
+        events: &mut Vec<Event>,
+    ) {
+        report.idle_checks_before = idle;
         for &base in &report.future_timestamp_segments {
             let largest = self
                 .segments

@@ -117,6 +117,9 @@ pub struct RetentionReport {
     pub future_timestamp_segments: Vec<Offset>,
     /// Every segment's verdict, oldest first (including any segment rolled by the check).
     pub verdicts: Vec<SegmentVerdict>,
+    /// Scheduled checks before this one that had nothing to delete and were skipped (they would
+    /// have found the same verdicts).
+    pub idle_checks_before: u64,
 }
 
 /// What retention needs to know of a segment.
@@ -262,6 +265,7 @@ impl Planner {
             log_start_offset: self.lso,
             future_timestamp_segments: future,
             verdicts: self.verdicts,
+            idle_checks_before: 0,
         };
         (self.steps, report)
     }

@@ -861,3 +861,32 @@ fn seed_001_five_segment_table() {
         }
     );
 }
+
+/// A clock jump of centuries stays cheap: idle checks are skipped and counted, deletions still
+/// happen at the first due check after each segment becomes eligible.
+#[test]
+fn idle_retention_checks_are_skipped() {
+    let mut p = P::v3(&[("retention.ms", 1000), ("segment.bytes", s())]);
+    p.produce_each(&[T0 + 2_000_000, T0 + 4_000_000]);
+    p.now = i64::MAX - 1;
+    let ev = p.apply(Command::Tick).unwrap();
+    let reports: Vec<_> = ev
+        .iter()
+        .filter_map(|e| {
+            if let Event::RetentionChecked(r) = e {
+                Some(r)
+            } else {
+                None
+            }
+        })
+        .collect();
+    // Segment 0 (max T0+2e6) goes at the first check after T0+2e6+1000+1 = T0+2_100_000, then
+    // segment 1, rolling an empty one, at T0+4_200_000; the last due check reports the rest.
+    assert_eq!(reports[0].at, Timestamp(T0 + 2_100_000));
+    assert_eq!(reports[0].idle_checks_before, 6);
+    assert_eq!(reports[1].at, Timestamp(T0 + 4_200_000));
+    assert_eq!(reports[1].rolled, Some(Offset(2)));
+    assert_eq!(reports.len(), 3);
+    assert!(reports[2].deleted.is_empty());
+    assert!(p.p.next_retention_check() > Timestamp(i64::MAX - 300_001));
+}
