@@ -137,7 +137,6 @@ vectors! {
     c03_max_timestamp_unordered,
     c05_max_timestamp_empty_log,
     c06_get_offset_shell,
-    #[ignore = "core discrepancy, see CORE_DISCREPANCIES.md (C6: -5 under 4.x)"]
     c06b_latest_tiered,
     c07_high_watermark_filter,
     d01_time_based_roll_during_append,

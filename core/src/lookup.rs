@@ -25,6 +25,10 @@ pub enum OffsetSpec {
     Latest,
     /// `-3`: the lowest offset carrying the largest timestamp (the 3.8+ rule).
     MaxTimestamp,
+    /// `-4`: the local log start offset; without tiered storage the same as earliest.
+    EarliestLocal,
+    /// `-5`: the highest offset in remote storage; without tiered storage `-1` (3.9 and 4.x).
+    LatestTiered,
     /// A time in ms. Negative values other than the special ones are searched as times in
     /// 3.6–3.9 and refused with UNSUPPORTED_VERSION in 4.x.
     Timestamp(Timestamp),
@@ -37,6 +41,8 @@ impl OffsetSpec {
             -1 => OffsetSpec::Latest,
             -2 => OffsetSpec::Earliest,
             -3 => OffsetSpec::MaxTimestamp,
+            -4 => OffsetSpec::EarliestLocal,
+            -5 => OffsetSpec::LatestTiered,
             t => OffsetSpec::Timestamp(Timestamp(t)),
         }
     }
@@ -47,6 +53,8 @@ impl OffsetSpec {
             "earliest" => Ok(OffsetSpec::Earliest),
             "latest" => Ok(OffsetSpec::Latest),
             "max-timestamp" => Ok(OffsetSpec::MaxTimestamp),
+            "earliest-local" => Ok(OffsetSpec::EarliestLocal),
+            "latest-tiered" => Ok(OffsetSpec::LatestTiered),
             other => other.parse::<i64>().map(OffsetSpec::from_wire).map_err(|_| {
                 format!("malformed time argument {other}: use earliest, latest, max-timestamp or a timestamp in ms")
             }),
@@ -60,6 +68,8 @@ impl fmt::Display for OffsetSpec {
             OffsetSpec::Earliest => f.write_str("earliest"),
             OffsetSpec::Latest => f.write_str("latest"),
             OffsetSpec::MaxTimestamp => f.write_str("max-timestamp"),
+            OffsetSpec::EarliestLocal => f.write_str("earliest-local"),
+            OffsetSpec::LatestTiered => f.write_str("latest-tiered"),
             OffsetSpec::Timestamp(t) => write!(f, "{t}"),
         }
     }
@@ -251,6 +261,14 @@ pub fn lookup(
         OffsetSpec::Latest => {
             push(&mut trace, || TraceStep::Special { spec });
             return Ok((log.high_watermark, Timestamp::NONE));
+        }
+        OffsetSpec::EarliestLocal => {
+            push(&mut trace, || TraceStep::Special { spec });
+            return Ok((log.log_start_offset, Timestamp::NONE));
+        }
+        OffsetSpec::LatestTiered => {
+            push(&mut trace, || TraceStep::Special { spec });
+            return Ok(none);
         }
         OffsetSpec::Timestamp(t) if t.0 < 0 && log.version == KafkaVersion::V4_0 => {
             return Err(LookupError {

@@ -27,6 +27,25 @@ use crate::units::{Bytes, Offset, Timestamp};
 use crate::validation::{self, ErrorCode, Validated};
 use serde::{Deserialize, Serialize};
 
+/// Where events go: a `Vec` collects them; [`Discard`] skips building them (the hot path).
+pub trait Sink {
+    /// Records the event `f` builds (or not).
+    fn emit(&mut self, f: impl FnOnce() -> Event);
+}
+
+impl Sink for Vec<Event> {
+    fn emit(&mut self, f: impl FnOnce() -> Event) {
+        self.push(f());
+    }
+}
+
+/// A sink that drops events without building them.
+pub struct Discard;
+
+impl Sink for Discard {
+    fn emit(&mut self, _: impl FnOnce() -> Event) {}
+}
+
 /// Something to do to the partition at an instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
@@ -300,8 +319,7 @@ impl Partition {
         let v = validation::validate(&self.config, &self.topic_partition, now, records)
             .map_err(Box::new)?;
         let base = self.log_end_offset();
-        let mut sink = Vec::new();
-        self.append_validated(now, records, v, &mut sink);
+        self.append_validated(now, records, v, &mut Discard);
         self.clock = self.clock.max(now);
         Ok(base)
     }
@@ -339,11 +357,11 @@ impl Partition {
         Ok(Offset(target))
     }
 
-    fn move_high_watermark(&mut self, to: Offset, events: &mut Vec<Event>) {
+    fn move_high_watermark(&mut self, to: Offset, events: &mut impl Sink) {
         let from = self.high_watermark;
         if from != to {
             self.high_watermark = to;
-            events.push(Event::HighWatermarkMoved { from, to });
+            events.emit(|| Event::HighWatermarkMoved { from, to });
         }
     }
 
@@ -352,10 +370,10 @@ impl Partition {
         now: Timestamp,
         records: &[Record],
         v: Validated,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         if records.is_empty() {
-            events.push(Event::EmptyBatchIgnored);
+            events.emit(|| Event::EmptyBatchIgnored);
             return;
         }
         let base = self.log_end_offset();
@@ -380,7 +398,7 @@ impl Partition {
         let position = seg.size();
         let update = seg.append(now, base, records, &v, interval);
         let segment = seg.base_offset();
-        events.push(Event::BatchAppended(Appended {
+        events.emit(|| Event::BatchAppended(Appended {
             segment,
             base_offset: base,
             last_offset: last,
@@ -391,14 +409,14 @@ impl Partition {
             diagnoses: v.diagnoses,
         }));
         if let Some((offset, position)) = update.offset_entry {
-            events.push(Event::OffsetIndexEntry {
+            events.emit(|| Event::OffsetIndexEntry {
                 segment,
                 offset,
                 position,
             });
         }
         if let Some((timestamp, offset)) = update.time_entry {
-            events.push(Event::TimeIndexEntry {
+            events.emit(|| Event::TimeIndexEntry {
                 segment,
                 timestamp,
                 offset,
@@ -415,7 +433,7 @@ impl Partition {
         now: Timestamp,
         expected: Offset,
         reason: RollReason,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) -> Offset {
         let new_base = expected.max(self.log_end_offset());
         let jitter = Self::draw_jitter(&self.config, &mut self.rng);
@@ -426,7 +444,7 @@ impl Partition {
         let old_base = old.base_offset();
         let replaced_empty = old_base == new_base && old.size().0 == 0;
         if let Some((timestamp, offset)) = old.on_become_inactive() {
-            events.push(Event::TimeIndexEntry {
+            events.emit(|| Event::TimeIndexEntry {
                 segment: old_base,
                 timestamp,
                 offset,
@@ -439,7 +457,7 @@ impl Partition {
         } else {
             self.segments.push(seg);
         }
-        events.push(Event::SegmentRolled {
+        events.emit(|| Event::SegmentRolled {
             old_base,
             new_base,
             reason,

@@ -890,3 +890,14 @@ fn idle_retention_checks_are_skipped() {
     assert!(reports[2].deleted.is_empty());
     assert!(p.p.next_retention_check() > Timestamp(i64::MAX - 300_001));
 }
+
+/// C6's `-4` and `-5` without tiered storage: earliest, and no answer (3.9 and 4.x).
+#[test]
+fn c6_earliest_local_and_latest_tiered() {
+    for version in [KafkaVersion::V3_6, KafkaVersion::V4_0] {
+        let mut p = P::new(version, &[]);
+        p.produce_each(&[T0, T0]);
+        assert_eq!(p.spec(OffsetSpec::from_wire(-4)), (0, -1));
+        assert_eq!(p.spec(OffsetSpec::from_wire(-5)), (-1, -1));
+    }
+}

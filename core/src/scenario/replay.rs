@@ -678,7 +678,7 @@ mod tests {
     #[test]
     fn refusals_are_report_entries() {
         let r = report(
-            r#"{"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": -5}},
+            r#"{"produce": {"records": [{"timestamp": "now"}]}}, {"lookup": {"timestamp": -7}},
                {"delete_records": {"offset": 5}}, {"delete_records": {"offset": -1}}, {"lookup": {"spec": "earliest"}}"#,
         );
         assert_eq!(r.steps[1].body["error_code"], 35);
