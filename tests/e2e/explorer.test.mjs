@@ -1,0 +1,227 @@
+// End-to-end tests of the explorer UI: play each built-in scenario and assert what the DOM
+// shows (offsets, verdicts, Kafka's error text), fail on any console error, save screenshots.
+// Run after `trunk build --release --offline`:  node --test tests/e2e/explorer.test.mjs
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { appRoot, screenshot, useE2E, withPage } from './harness.mjs';
+
+const e2e = useE2E();
+
+async function ready(page) {
+  await appRoot(page);
+  await page.locator('[data-testid=clock]').first().waitFor({ timeout: 20_000 });
+  await page.locator('[data-testid=partition]').first().waitFor({ timeout: 20_000 });
+}
+
+/** Clicks "step forward" until the scenario is done. */
+async function stepAll(page, max = 200) {
+  const step = page.locator('[data-testid=step]').first();
+  for (let i = 0; i < max; i++) {
+    if (await step.isDisabled()) return i;
+    await step.click();
+  }
+  throw new Error('scenario did not finish');
+}
+
+async function text(page, sel) {
+  return (await page.locator(sel).first().innerText()).replace(/\s+/g, ' ');
+}
+
+async function shots(page, name) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [vp, size] of [['desktop', { width: 1280, height: 800 }], ['mobile', { width: 375, height: 800 }]]) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(150);
+      await screenshot(page, `${name}-${vp}-${scheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('lookup-scan: T = 10:00:05 returns offset 3; offset 5 is after it but stamped before T', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    assert.match(await text(page, '[data-testid=scenario-title]'), /Lookup/);
+    const steps = await stepAll(page);
+    assert.equal(steps, 4);
+    assert.match(await text(page, '[data-testid=lookup-answer]'), /offset 3\b/);
+    assert.match(await text(page, '[data-testid=lookup-answer]'), /10:00:09/);
+    await page.locator('[data-testid=segment-0]').waitFor();
+    assert.match(await page.locator('[data-testid=record-3]').getAttribute('class'), /\banswer\b/);
+    assert.match(await page.locator('[data-testid=record-5]').getAttribute('class'), /\blate\b/);
+    assert.match(await text(page, '[data-testid=lookup-late]'), /offset 5/);
+    // the walk: binary search, a batch skipped whole, then records scanned one by one
+    const trace = await text(page, '.lt-trace');
+    assert.match(trace, /time index/);
+    assert.match(trace, /skip batch 0–0/);
+    assert.match(trace, /read offset 3 .* the answer/);
+    assert.match(await text(page, '[data-testid=live]'), /offset 3/);
+    await shots(page, 'lookup-scan');
+  });
+});
+
+test('lookup animation: the answer appears after the trace has been walked', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan' }, async (page) => {
+    await ready(page);
+    await stepAll(page);
+    await page.locator('[data-testid=lookup-answer]').waitFor({ timeout: 15_000 });
+    assert.match(await text(page, '[data-testid=lookup-answer]'), /offset 3\b/);
+  });
+});
+
+test('future-pins-retention: seed 001 verdicts, pinned until 21 Mar 2030, and the DeleteRecords remedy', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=future-pins-retention', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await stepAll(page);
+    assert.match(await text(page, '[data-testid=clock]'), /12 Mar 2027 09:00/);
+    assert.match(await text(page, '[data-testid=verdict-0]'), /deleted/);
+    assert.match(await text(page, '[data-testid=verdict-10000]'), /deleted/);
+    const pinned = await text(page, '[data-testid=verdict-20000]');
+    assert.match(pinned, /pinned/);
+    assert.match(pinned, /kept until 21 Mar 2030 11:20/);
+    assert.match(await text(page, '[data-testid=verdict-30000]'), /kept behind 20000/);
+    assert.match(await text(page, '[data-testid=verdict-40000]'), /20000/);
+    assert.equal(await text(page, '[data-testid=log-start]'), '20,000');
+    assert.match(await text(page, '[data-testid=segment-20000]'), /pinned/);
+    assert.match(await text(page, '[data-testid=segment-20000]'), /14 Mar 2030 11:20/);
+    assert.match(await text(page, '[data-testid=segment-40000]'), /active/);
+    assert.match(await text(page, '[data-testid=lookup-answer]'), /offset 20000/);
+    await shots(page, 'future-pins-retention');
+    // remedy: DeleteRecords to 30000 (pre-filled), then the check deletes 20000 and 30000
+    assert.equal(await page.locator('[data-testid=delete-offset]').inputValue(), '30000');
+    await page.locator('[data-testid=remedy-delete]').click();
+    await page.locator('[data-testid=verdict-40000]').waitFor();
+    assert.match(await text(page, '[data-testid=verdict-20000]'), /deleted/);
+    assert.match(await text(page, '[data-testid=verdict-30000]'), /deleted/);
+    assert.equal(await text(page, '[data-testid=log-start]'), '40,000');
+    assert.equal(await page.locator('[data-testid=segment-20000]').count(), 0);
+    await screenshot(page, 'future-pins-retention-after-remedy');
+  });
+});
+
+test('nanoseconds-4x: Kafka error 32 with its exact text and the nanoseconds diagnosis', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=nanoseconds-4x', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await stepAll(page);
+    const err = await text(page, '[data-testid=produce-error]');
+    assert.match(err, /One or more records have been rejected due to invalid timestamp/);
+    assert.match(err, /error 32 INVALID_TIMESTAMP/);
+    assert.match(err, /nanoseconds/);
+    assert.match(err, /Accepted window/);
+    await shots(page, 'nanoseconds-4x');
+  });
+});
+
+test('producer panel: a nanosecond batch bounces, a correct one lands in the active segment', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=nanoseconds-4x' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=ts-unit]').selectOption('ns');
+    await page.locator('[data-testid=send]').click();
+    await page.locator('[data-testid=produce-error]').waitFor();
+    assert.match(await text(page, '[data-testid=produce-error]'), /rejected due to invalid timestamp/);
+    await page.locator('[data-testid=ts-unit]').selectOption('ms');
+    await page.locator('[data-testid=send]').click();
+    await page.locator('[data-testid=produce-ok]').waitFor();
+    assert.match(await text(page, '[data-testid=produce-ok]'), /offsets 0–0 in segment 0/);
+    await page.locator('[data-testid=record-0]').waitFor();
+    // config panel: validation messages from core
+    await page.locator('[data-testid="config-segment.bytes"]').fill('100');
+    await page.locator('[data-testid="config-segment.bytes"]').dispatchEvent('change');
+    await page.locator('[data-testid=config-error]').waitFor();
+    assert.match(await text(page, '[data-testid=config-error]'), /invalid value 100 for configuration segment.bytes/);
+  });
+});
+
+test('landing: records land and segments roll on size and on time, each saying why', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=landing', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=step]').click();
+    await page.locator('[data-testid=record-0]').waitFor();
+    await stepAll(page);
+    const part = await text(page, '[data-testid=partition]');
+    assert.match(part, /rolled on size/);
+    assert.match(part, /rolled on time/);
+    assert.match(part, /active/);
+    assert.match(part, /time index/);
+    await shots(page, 'landing');
+  });
+});
+
+test('replay-24h: a replay older than retention is deleted within minutes; raising retention.ms keeps it', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=replay-24h', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await stepAll(page);
+    assert.notEqual(await text(page, '[data-testid=log-start]'), '0');
+    assert.match(await text(page, '.lt-retention'), /deleted/);
+    await page.locator('[data-testid=remedy-retention]').click();
+    await screenshot(page, 'replay-24h-desktop-light');
+  });
+});
+
+test('keyboard: space plays, arrows step; step back rebuilds deterministically', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('.lt-app').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /Step 2 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''));
+    const clock2 = await text(page, '[data-testid=clock]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => /Step 2 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''));
+    assert.equal(await text(page, '[data-testid=clock]'), clock2);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => /Step 4 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''), null, { timeout: 15_000 });
+  });
+});
+
+test('million: plays, draws density bars on a canvas, zooms down to single records', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=speed]').selectOption('64');
+    await page.locator('[data-testid=play]').click();
+    await page.waitForFunction(
+      () => Number((document.querySelector('[data-testid=log-end]')?.textContent || '0').replace(/,/g, '')) >= 200000,
+      null,
+      { timeout: 60_000 },
+    );
+    await page.locator('[data-testid=play]').click(); // pause
+    await page.locator('[data-testid=density]').waitFor();
+    await screenshot(page, 'million-desktop-light');
+    for (let i = 0; i < 12 && (await page.locator('[data-testid=density]').count()) > 0; i++) {
+      await page.locator('[data-testid=zoom-in]').click();
+    }
+    assert.ok((await page.locator('.lt-tile').count()) > 0, 'zoomed in to single records');
+    await screenshot(page, 'million-zoomed-desktop-light');
+  });
+});
+
+test('a bad inline scenario shows an error box naming the problem, not a dead page', async () => {
+  const bad = encodeURIComponent('{"title":"broken","steps":[{"advance":"5x"}]}');
+  await withPage(e2e, { path: `/index.html?scenario=${bad}` }, async (page) => {
+    await appRoot(page);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor({ timeout: 20_000 });
+    assert.equal(await box.getAttribute('role'), 'alert');
+    assert.match(await box.innerText(), /start|step 0/);
+    await screenshot(page, 'bad-scenario-desktop-light');
+  });
+});
+
+test('two explorers on one page stay independent', async () => {
+  await withPage(e2e, { path: '/embed-example.html', reducedMotion: 'reduce' }, async (page) => {
+    const roots = page.locator('[data-testid=app-root]');
+    await roots.first().waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=clock]').length >= 2, null, { timeout: 20_000 });
+    const clocks = page.locator('[data-testid=clock]');
+    const before = await clocks.nth(1).innerText();
+    const steps = page.locator('[data-testid=step]');
+    await steps.first().click();
+    await steps.first().click();
+    await page.waitForTimeout(200);
+    assert.equal(await clocks.nth(1).innerText(), before, 'the second explorer did not move');
+    assert.match(await page.locator('.lt-scrub').first().innerText(), /Step 2 of/);
+    assert.match(await page.locator('.lt-scrub').nth(1).innerText(), /Step 0 of/);
+  });
+});
