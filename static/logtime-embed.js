@@ -12,6 +12,9 @@
 // that explorer; removing the element destroys it. Bad values show an error box naming the
 // attribute in place of the explorer.
 //
+// The explorer's stylesheets (static/style.css, static/app.css next to the module) are linked
+// into the page's <head> unless already there.
+//
 // The module is looked up next to this script (./logtime-web.js, as Trunk emits it with
 // filehash = false); a page can point elsewhere with
 //   <meta name="logtime-module" content="/path/to/logtime-web.js">
@@ -21,6 +24,23 @@ const TAG = 'logtime-explorer';
 function moduleUrl() {
   const meta = document.querySelector('meta[name="logtime-module"]');
   return new URL(meta?.content || './logtime-web.js', meta ? document.baseURI : import.meta.url);
+}
+
+/** Stylesheets the explorer needs, relative to the module; linked once unless already present. */
+const STYLESHEETS = ['static/style.css', 'static/app.css'];
+
+function ensureStyles() {
+  const base = moduleUrl();
+  for (const rel of STYLESHEETS) {
+    const href = new URL(rel, base).href;
+    const present = [...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href);
+    if (present) continue;
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = href;
+    link.dataset.logtime = '';
+    document.head.append(link);
+  }
 }
 
 let loading = null;
@@ -62,6 +82,7 @@ class LogtimeExplorer extends HTMLElement {
   #generation = 0; // bumps on disconnect so a late load does not mount a removed element
 
   connectedCallback() {
+    ensureStyles();
     // Children (the inline JSON script) may not be parsed yet if this runs during parsing.
     if (document.readyState === 'loading') {
       document.addEventListener('DOMContentLoaded', () => this.#connect(), { once: true });
