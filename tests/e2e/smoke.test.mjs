@@ -99,14 +99,19 @@ for (const [viewport, colorScheme] of [
     await withPage(e2e, { path: '/', viewport, colorScheme }, async (page) => {
       await page.emulateMedia({ colorScheme });
       await appRoot(page);
+      await screenshot(page, `index-${viewport}-${colorScheme}`); // before asserting: keep evidence
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.equal(bg, colorScheme === 'dark' ? 'rgb(15, 19, 24)' : 'rgb(255, 255, 255)');
-      // No horizontal scrolling at 375 px.
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      assert.ok(overflow <= 0, `page scrolls horizontally by ${overflow}px`);
-      await screenshot(page, `index-${viewport}-${colorScheme}`);
+      // No horizontal scrolling, down to 375 px; name the widest offenders.
+      const [overflow, offenders] = await page.evaluate(() => {
+        const w = document.documentElement.clientWidth;
+        const wide = [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > w + 0.5)
+          .slice(0, 5)
+          .map((el) => `<${el.tagName.toLowerCase()} class="${el.className}">${(el.textContent || '').trim().slice(0, 40)}`);
+        return [document.documentElement.scrollWidth - w, wide];
+      });
+      assert.ok(overflow <= 0, `page scrolls horizontally by ${overflow}px; too wide: ${offenders.join(' | ')}`);
     });
     await withPage(e2e, { path: '/embed-example.html', viewport, colorScheme }, async (page) => {
       await page.emulateMedia({ colorScheme });
