@@ -349,7 +349,7 @@ pub fn find_offset_by_timestamp(
     });
     let want = off.max(starting_offset);
     let mut probes = trace.is_some().then(Vec::new);
-    let (found_offset, position) = seg.offset_index().lookup(want, probes.as_mut());
+    let (found_offset, position, first_batch) = seg.seek(want, probes.as_mut());
     push(trace, || TraceStep::OffsetIndexSearch {
         segment: base,
         target: want,
@@ -358,7 +358,7 @@ pub fn find_offset_by_timestamp(
         position,
     });
     let stamps = seg.record_timestamps();
-    for b in &seg.batches()[seg.batch_index_at(position)..] {
+    for b in &seg.batches()[first_batch..] {
         if b.max_timestamp < target {
             push(trace, || TraceStep::BatchSkipped {
                 base_offset: b.base_offset,
@@ -413,7 +413,7 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
         shallow_offset: shallow,
     });
     let mut probes = trace.is_some().then(Vec::new);
-    let (found_offset, position) = seg.offset_index().lookup(shallow, probes.as_mut());
+    let (found_offset, position, first_batch) = seg.seek(shallow, probes.as_mut());
     push(trace, || TraceStep::OffsetIndexSearch {
         segment: seg.base_offset(),
         target: shallow,
@@ -422,7 +422,7 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
         position,
     });
     let stamps = seg.record_timestamps();
-    for b in &seg.batches()[seg.batch_index_at(position)..] {
+    for b in &seg.batches()[first_batch..] {
         if b.max_timestamp != max {
             push(trace, || TraceStep::BatchSkipped {
                 base_offset: b.base_offset,

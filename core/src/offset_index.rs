@@ -60,6 +60,20 @@ impl OffsetIndex {
         self.entries.push((offset.0, position.0));
     }
 
+    /// The entry in `slot`.
+    pub fn entry(&self, slot: usize) -> (Offset, Bytes) {
+        let (o, p) = self.entries[slot];
+        (Offset(o), Bytes(p))
+    }
+
+    /// The slot of the largest entry with offset `<= target`, if any (the search `lookup` does).
+    pub fn lookup_slot(&self, target: Offset, probes: Option<&mut Vec<Probe>>) -> Option<usize> {
+        match probes {
+            Some(p) => largest_lower_bound(&self.entries, target.0, ENTRY_SIZE, Some(p)),
+            None => largest_lower_bound_fast(&self.entries, target.0),
+        }
+    }
+
     /// `lookup`: the largest entry with offset `<= target`, or `(base_offset, 0)`.
     pub fn lookup(&self, target: Offset, probes: Option<&mut Vec<Probe>>) -> (Offset, Bytes) {
         let slot = match probes {

@@ -183,7 +183,9 @@ fn walk(
 }
 
 struct Planner {
+    /// The segments still present; `view[k]`'s verdict is `verdicts[first + k]`.
     view: Vec<SegmentView>,
+    first: usize,
     next_offsets: Vec<Offset>,
     verdicts: Vec<SegmentVerdict>,
     lso: Offset,
@@ -234,9 +236,8 @@ impl Planner {
                 size: Bytes(s.size),
                 pass,
             });
-            if let Some(v) = self.verdicts.iter_mut().find(|v| v.base_offset == s.base) {
-                v.verdict = Verdict::Deleted { pass };
-            }
+            self.verdicts[self.first].verdict = Verdict::Deleted { pass };
+            self.first += 1;
         }
         self.lso = self.lso.max(self.view[0].base);
     }
@@ -254,7 +255,7 @@ impl Planner {
                 } else {
                     rest
                 };
-                set_verdict(&mut self.verdicts, s.base, v);
+                self.verdicts[self.first + k].verdict = v;
             }
         }
         let report = RetentionReport {
@@ -297,6 +298,7 @@ pub fn plan(
                 verdict: Verdict::CompactOnly,
             })
             .collect(),
+        first: 0,
         lso: inputs.log_start_offset,
         steps: Vec::new(),
         deleted: Vec::new(),
@@ -378,15 +380,9 @@ pub fn plan(
                 }
             }
         };
-        set_verdict(&mut p.verdicts, s.base, v);
+        p.verdicts[p.first + k].verdict = v;
     }
     p.finish(scheduled, future, None)
-}
-
-fn set_verdict(verdicts: &mut [SegmentVerdict], base: Offset, v: Verdict) {
-    if let Some(x) = verdicts.iter_mut().rev().find(|x| x.base_offset == base) {
-        x.verdict = v;
-    }
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).

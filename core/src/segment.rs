@@ -107,6 +107,9 @@ pub struct Segment {
     /// Each record's timestamp as a reader sees it, indexed by `offset - base_offset`.
     timestamps: Vec<i64>,
     offset_index: OffsetIndex,
+    /// For each offset-index entry, the index of the batch at its position (a shortcut the
+    /// broker gets from the file position; here it saves a search over the batches).
+    index_batches: Vec<usize>,
     time_index: TimeIndex,
     max_timestamp_so_far: Timestamp,
     offset_of_max_timestamp: Offset,
@@ -132,6 +135,7 @@ impl Segment {
             batches: Vec::new(),
             timestamps: Vec::new(),
             offset_index: OffsetIndex::new(base_offset, index_bytes),
+            index_batches: Vec::new(),
             time_index: TimeIndex::new(base_offset, index_bytes),
             max_timestamp_so_far: Timestamp::NONE,
             offset_of_max_timestamp: Offset(-1),
@@ -311,6 +315,7 @@ impl Segment {
         let mut update = IndexUpdate::default();
         if self.bytes_since_last_index_entry > index_interval_bytes {
             self.offset_index.append(last, position);
+            self.index_batches.push(self.batches.len() - 1);
             update.offset_entry = Some((last, position));
             if self.time_index.maybe_append(
                 self.max_timestamp_so_far,
@@ -331,6 +336,22 @@ impl Segment {
     pub(crate) fn on_become_inactive(&mut self) -> Option<(Timestamp, Offset)> {
         let (t, o) = (self.max_timestamp_so_far, self.offset_of_max_timestamp);
         self.time_index.maybe_append(t, o, true).then_some((t, o))
+    }
+
+    /// Searches the offset index for `target` and returns `(entry offset, position, index of the
+    /// batch at that position)`: `(base_offset, 0, 0)` when no entry is `<= target`.
+    pub fn seek(
+        &self,
+        target: Offset,
+        probes: Option<&mut Vec<crate::index::Probe>>,
+    ) -> (Offset, Bytes, usize) {
+        match self.offset_index.lookup_slot(target, probes) {
+            Some(slot) => {
+                let (o, p) = self.offset_index.entry(slot);
+                (o, p, self.index_batches[slot])
+            }
+            None => (self.base_offset, Bytes(0), 0),
+        }
     }
 
     /// The index of the batch that starts at `position`, or the first one after it.
@@ -365,8 +386,14 @@ impl Segment {
         assert_eq!(max_off, self.offset_of_max_timestamp);
         self.offset_index.check_invariants();
         self.time_index.check_invariants();
-        for (o, _) in self.offset_index.entries() {
+        assert_eq!(self.index_batches.len(), self.offset_index.len());
+        for ((o, pos), &b) in self.offset_index.entries().zip(&self.index_batches) {
             assert!(o >= self.base_offset && o < self.next_offset);
+            assert_eq!(
+                self.batches[b].position, pos,
+                "index entry points at its batch"
+            );
+            assert_eq!(self.batches[b].last_offset, o);
         }
         for (t, o) in self.time_index.entries() {
             assert!(
