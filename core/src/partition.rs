@@ -398,16 +398,18 @@ impl Partition {
         let position = seg.size();
         let update = seg.append(now, base, records, &v, interval);
         let segment = seg.base_offset();
-        events.emit(|| Event::BatchAppended(Appended {
-            segment,
-            base_offset: base,
-            last_offset: last,
-            position,
-            size: v.size,
-            max_timestamp: v.max_timestamp,
-            log_append_time: v.log_append_time,
-            diagnoses: v.diagnoses,
-        }));
+        events.emit(|| {
+            Event::BatchAppended(Appended {
+                segment,
+                base_offset: base,
+                last_offset: last,
+                position,
+                size: v.size,
+                max_timestamp: v.max_timestamp,
+                log_append_time: v.log_append_time,
+                diagnoses: v.diagnoses,
+            })
+        });
         if let Some((offset, position)) = update.offset_entry {
             events.emit(|| Event::OffsetIndexEntry {
                 segment,

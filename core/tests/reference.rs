@@ -39,7 +39,9 @@ impl NSeg {
         self.batches.iter().map(|b| b.size).sum()
     }
     fn next(&self) -> i64 {
-        self.batches.last().map_or(self.base, |b| b.base + b.ts.len() as i64)
+        self.batches
+            .last()
+            .map_or(self.base, |b| b.base + b.ts.len() as i64)
     }
     fn max(&self) -> i64 {
         self.batches.iter().map(|b| b.max).fold(-1, i64::max)
@@ -87,7 +89,15 @@ struct Naive {
 
 impl Naive {
     fn new(cfg: Config, seed: u64) -> Naive {
-        let mut n = Naive { next_check: T0 + cfg.broker.log_retention_check_interval_ms, cfg, segs: vec![], lso: 0, hw: 0, clock: T0, rng: SplitMix64::new(seed) };
+        let mut n = Naive {
+            next_check: T0 + cfg.broker.log_retention_check_interval_ms,
+            cfg,
+            segs: vec![],
+            lso: 0,
+            hw: 0,
+            clock: T0,
+            rng: SplitMix64::new(seed),
+        };
         let s = n.new_seg(0, T0);
         n.segs.push(s);
         n
@@ -100,7 +110,14 @@ impl Naive {
             let r = self.rng.next_i32();
             (if r == i32::MIN { 0 } else { r.abs() as i64 }) % t.segment_jitter_ms.min(t.segment_ms)
         };
-        NSeg { base, batches: vec![], created: now, jitter, index_bytes: t.segment_index_bytes, final_entry: false }
+        NSeg {
+            base,
+            batches: vec![],
+            created: now,
+            jitter,
+            index_bytes: t.segment_index_bytes,
+            final_entry: false,
+        }
     }
     fn leo(&self) -> i64 {
         self.segs.last().unwrap().next()
@@ -124,13 +141,18 @@ impl Naive {
         }
     }
     /// Deletes the leading segments a walk accepts; returns how many.
-    fn delete_walk(&mut self, now: i64, mut pred: impl FnMut(&NSeg, Option<&NSeg>) -> bool) -> usize {
+    fn delete_walk(
+        &mut self,
+        now: i64,
+        mut pred: impl FnMut(&NSeg, Option<&NSeg>) -> bool,
+    ) -> usize {
         let mut n = 0;
         while n < self.segs.len() {
             let seg = &self.segs[n];
             let next = self.segs.get(n + 1);
             let upper = next.map_or(self.leo(), |s| s.base);
-            let ok = self.hw >= upper && pred(seg, next) && !(next.is_none() && seg.batches.is_empty());
+            let ok =
+                self.hw >= upper && pred(seg, next) && !(next.is_none() && seg.batches.is_empty());
             if !ok {
                 break;
             }
@@ -196,14 +218,23 @@ impl Naive {
             Some(t) => vec![t.0; records.len()],
             None => records.iter().map(|r| r.timestamp.0).collect(),
         };
-        let b = NBatch { base, size: v.size.0, max: v.max_timestamp.0, ts, interval: t.index_interval_bytes, now };
+        let b = NBatch {
+            base,
+            size: v.size.0,
+            max: v.max_timestamp.0,
+            ts,
+            interval: t.index_interval_bytes,
+            now,
+        };
         self.segs.last_mut().unwrap().batches.push(b);
         self.hw = last + 1;
         Ok(())
     }
     /// Brute force: the first record, in the first segment whose largest timestamp >= t.
     fn find(&self, t: i64) -> (i64, i64) {
-        let Some(seg) = self.segs.iter().find(|s| s.largest() >= t) else { return (-1, -1) };
+        let Some(seg) = self.segs.iter().find(|s| s.largest() >= t) else {
+            return (-1, -1);
+        };
         for b in &seg.batches {
             for (i, &ts) in b.ts.iter().enumerate() {
                 let o = b.base + i as i64;
@@ -223,7 +254,9 @@ impl Naive {
         }
         let seg = best.unwrap();
         let m = seg.max();
-        let Some(b) = seg.batches.iter().find(|b| b.max == m) else { return (-1, -1) };
+        let Some(b) = seg.batches.iter().find(|b| b.max == m) else {
+            return (-1, -1);
+        };
         match b.ts.iter().position(|&t| t == m) {
             Some(i) if b.base + (i as i64) < self.hw => (b.base + i as i64, m),
             _ => (-1, -1),
@@ -256,18 +289,30 @@ fn ts_delta() -> impl Strategy<Value = i64> {
 
 fn op() -> impl Strategy<Value = Op> {
     let set = prop_oneof![
-        (prop::sample::select(vec![-1i64, 1000, 60_000, 604_800_000])).prop_map(|v| Op::Set("retention.ms", ConfigValue::Number(v))),
-        (prop::sample::select(vec![-1i64, 0, 500, 3000])).prop_map(|v| Op::Set("retention.bytes", ConfigValue::Number(v))),
-        (prop::sample::select(vec![300i64, 1000, 5000, 1 << 30])).prop_map(|v| Op::Set("segment.bytes", ConfigValue::Number(v))),
-        (prop::sample::select(vec![1000i64, 60_000, 604_800_000])).prop_map(|v| Op::Set("segment.ms", ConfigValue::Number(v))),
-        (prop::sample::select(vec![0i64, 700])).prop_map(|v| Op::Set("segment.jitter.ms", ConfigValue::Number(v))),
-        (prop::sample::select(vec![0i64, 1, 200, 4096])).prop_map(|v| Op::Set("index.interval.bytes", ConfigValue::Number(v))),
-        (prop::sample::select(vec![12i64, 36, 100, 10_485_760])).prop_map(|v| Op::Set("segment.index.bytes", ConfigValue::Number(v))),
-        (prop::sample::select(vec!["CreateTime", "LogAppendTime"])).prop_map(|v| Op::Set("message.timestamp.type", ConfigValue::Text(v.into()))),
-        (prop::sample::select(vec![0i64, 3_600_000, i64::MAX])).prop_map(|v| Op::Set("message.timestamp.after.max.ms", ConfigValue::Number(v))),
-        (prop::sample::select(vec![1000i64, 86_400_000, i64::MAX])).prop_map(|v| Op::Set("message.timestamp.before.max.ms", ConfigValue::Number(v))),
-        (prop::sample::select(vec!["delete", "compact", "compact,delete"])).prop_map(|v| Op::Set("cleanup.policy", ConfigValue::Text(v.into()))),
-        (prop::sample::select(vec![1000i64, 300_000])).prop_map(|v| Op::Set("log.retention.check.interval.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![-1i64, 1000, 60_000, 604_800_000]))
+            .prop_map(|v| Op::Set("retention.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![-1i64, 0, 500, 3000]))
+            .prop_map(|v| Op::Set("retention.bytes", ConfigValue::Number(v))),
+        (prop::sample::select(vec![300i64, 1000, 5000, 1 << 30]))
+            .prop_map(|v| Op::Set("segment.bytes", ConfigValue::Number(v))),
+        (prop::sample::select(vec![1000i64, 60_000, 604_800_000]))
+            .prop_map(|v| Op::Set("segment.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![0i64, 700]))
+            .prop_map(|v| Op::Set("segment.jitter.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![0i64, 1, 200, 4096]))
+            .prop_map(|v| Op::Set("index.interval.bytes", ConfigValue::Number(v))),
+        (prop::sample::select(vec![12i64, 36, 100, 10_485_760]))
+            .prop_map(|v| Op::Set("segment.index.bytes", ConfigValue::Number(v))),
+        (prop::sample::select(vec!["CreateTime", "LogAppendTime"]))
+            .prop_map(|v| Op::Set("message.timestamp.type", ConfigValue::Text(v.into()))),
+        (prop::sample::select(vec![0i64, 3_600_000, i64::MAX]))
+            .prop_map(|v| Op::Set("message.timestamp.after.max.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![1000i64, 86_400_000, i64::MAX]))
+            .prop_map(|v| Op::Set("message.timestamp.before.max.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec!["delete", "compact", "compact,delete"]))
+            .prop_map(|v| Op::Set("cleanup.policy", ConfigValue::Text(v.into()))),
+        (prop::sample::select(vec![1000i64, 300_000]))
+            .prop_map(|v| Op::Set("log.retention.check.interval.ms", ConfigValue::Number(v))),
     ];
     prop_oneof![
         8 => prop::collection::vec((ts_delta(), any::<bool>(), 0u32..300), 0..4).prop_map(Op::Produce),
@@ -288,13 +333,45 @@ fn check(p: &Partition, n: &Naive) {
     assert_eq!(p.log_start_offset().0, n.lso, "log start offset");
     assert_eq!(p.high_watermark().0, n.hw, "high watermark");
     assert_eq!(p.log_end_offset().0, n.leo(), "log end offset");
-    let real: Vec<_> = p.segments().iter().map(|s| (s.base_offset().0, s.size().0, s.record_count(), s.largest_timestamp().0)).collect();
-    let naive: Vec<_> = n.segs.iter().map(|s| (s.base, s.size(), s.next() as u64 - s.base as u64, s.largest())).collect();
+    let real: Vec<_> = p
+        .segments()
+        .iter()
+        .map(|s| {
+            (
+                s.base_offset().0,
+                s.size().0,
+                s.record_count(),
+                s.largest_timestamp().0,
+            )
+        })
+        .collect();
+    let naive: Vec<_> = n
+        .segs
+        .iter()
+        .map(|s| {
+            (
+                s.base,
+                s.size(),
+                s.next() as u64 - s.base as u64,
+                s.largest(),
+            )
+        })
+        .collect();
     assert_eq!(real, naive, "segments (base, size, records, largest)");
     for (s, ns) in p.segments().iter().zip(&n.segs) {
-        assert_eq!((s.offset_index().len(), s.time_index().len()), ns.index_counts(), "index entries of segment {}", ns.base);
+        assert_eq!(
+            (s.offset_index().len(), s.time_index().len()),
+            ns.index_counts(),
+            "index entries of segment {}",
+            ns.base
+        );
     }
-    let mut targets: Vec<i64> = n.segs.iter().flat_map(|s| s.batches.iter().flat_map(|b| b.ts.iter().copied())).take(60).collect();
+    let mut targets: Vec<i64> = n
+        .segs
+        .iter()
+        .flat_map(|s| s.batches.iter().flat_map(|b| b.ts.iter().copied()))
+        .take(60)
+        .collect();
     targets.extend([0, T0, T0 + 1, i64::MAX, n.clock]);
     for t in targets {
         for t in [t.saturating_sub(1), t, t.saturating_add(1)] {
@@ -304,7 +381,11 @@ fn check(p: &Partition, n: &Naive) {
             let (o, ts) = p.offset_for(OffsetSpec::Timestamp(Timestamp(t))).unwrap();
             assert_eq!((o.0, ts.0), n.find(t), "lookup {t}");
             let traced = p.lookup(OffsetSpec::Timestamp(Timestamp(t))).unwrap();
-            assert_eq!((traced.offset, traced.timestamp), (o, ts), "traced lookup {t}");
+            assert_eq!(
+                (traced.offset, traced.timestamp),
+                (o, ts),
+                "traced lookup {t}"
+            );
         }
     }
     let (o, ts) = p.offset_for(OffsetSpec::MaxTimestamp).unwrap();
@@ -315,9 +396,19 @@ fn check(p: &Partition, n: &Naive) {
 
 fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
     let mut cfg = Config::defaults(version);
-    cfg.set("segment.bytes", &ConfigValue::Number(if version == KafkaVersion::V3_6 { 1000 } else { 1 << 20 })).unwrap();
-    cfg.set("index.interval.bytes", &ConfigValue::Number(200)).unwrap();
-    cfg.set("retention.ms", &ConfigValue::Number(60_000)).unwrap();
+    cfg.set(
+        "segment.bytes",
+        &ConfigValue::Number(if version == KafkaVersion::V3_6 {
+            1000
+        } else {
+            1 << 20
+        }),
+    )
+    .unwrap();
+    cfg.set("index.interval.bytes", &ConfigValue::Number(200))
+        .unwrap();
+    cfg.set("retention.ms", &ConfigValue::Number(60_000))
+        .unwrap();
     let mut p = Partition::new(cfg.clone(), "t-0", Timestamp(T0), seed);
     let mut n = Naive::new(cfg, seed);
     let mut now = T0;
@@ -327,11 +418,25 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                 let records: Vec<Record> = rs
                     .iter()
                     .map(|&(d, key, v)| {
-                        let ts = if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 { d } else { now.wrapping_add(d) };
-                        Record { timestamp: Timestamp(ts), key_bytes: if key { 4 } else { 0 }, value_bytes: v, headers: vec![] }
+                        let ts = if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 {
+                            d
+                        } else {
+                            now.wrapping_add(d)
+                        };
+                        Record {
+                            timestamp: Timestamp(ts),
+                            key_bytes: if key { 4 } else { 0 },
+                            value_bytes: v,
+                            headers: vec![],
+                        }
                     })
                     .collect();
-                let real = p.apply(Timestamp(now), Command::Produce { records: records.clone() });
+                let real = p.apply(
+                    Timestamp(now),
+                    Command::Produce {
+                        records: records.clone(),
+                    },
+                );
                 let naive = n.produce(now, &records);
                 match (&real, &naive) {
                     (Ok(_), Ok(())) => {}
@@ -360,7 +465,13 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                 }
             }
             Op::Set(name, v) => {
-                let real = p.apply(Timestamp(now), Command::SetConfig { name: name.into(), value: v.clone() });
+                let real = p.apply(
+                    Timestamp(now),
+                    Command::SetConfig {
+                        name: name.into(),
+                        value: v.clone(),
+                    },
+                );
                 let mut c = n.cfg.clone();
                 let naive = c.set(name, &v);
                 assert_eq!(real.is_ok(), naive.is_ok());
@@ -370,10 +481,23 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                 }
             }
             Op::HighWatermark(h) => {
-                let mut probe = Naive { cfg: n.cfg.clone(), segs: n.segs.clone(), lso: n.lso, hw: n.hw, clock: n.clock, next_check: n.next_check, rng: n.rng.clone() };
+                let mut probe = Naive {
+                    cfg: n.cfg.clone(),
+                    segs: n.segs.clone(),
+                    lso: n.lso,
+                    hw: n.hw,
+                    clock: n.clock,
+                    next_check: n.next_check,
+                    rng: n.rng.clone(),
+                };
                 probe.due(now);
                 let ok = h >= probe.lso && h <= n.leo();
-                let real = p.apply(Timestamp(now), Command::SetHighWatermark { offset: logtime_core::Offset(h) });
+                let real = p.apply(
+                    Timestamp(now),
+                    Command::SetHighWatermark {
+                        offset: logtime_core::Offset(h),
+                    },
+                );
                 assert_eq!(real.is_ok(), ok, "high watermark {h}: {real:?}");
                 if ok {
                     n.due(now);
