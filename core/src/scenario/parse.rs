@@ -204,6 +204,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let mut p = StepParser {
         config: config.clone(),
         now: start,
+        records_written: 0,
     };
     let mut steps = Vec::with_capacity(raw_steps.len());
     for (i, s) in raw_steps.iter().enumerate() {
@@ -271,6 +272,7 @@ fn duration_value(v: &Value) -> Result<i64, String> {
 struct StepParser {
     config: Config,
     now: i64,
+    records_written: u128,
 }
 
 impl StepParser {
@@ -520,6 +522,17 @@ impl StepParser {
                 record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?,
             );
         }
+        let written = (batches as u128) * (records.len().max(1) as u128);
+        self.records_written += written;
+        if self.records_written > MAX_RECORDS as u128 {
+            return Err(e(
+                "produce.batches",
+                format!(
+                    "the scenario writes {} records by this step; a scenario may write at most {MAX_RECORDS}",
+                    self.records_written
+                ),
+            ));
+        }
         let span = (batches as i64 - 1)
             .checked_mul(every_ms)
             .and_then(|s| self.now.checked_add(s));
@@ -538,6 +551,10 @@ impl StepParser {
         }))
     }
 }
+
+/// The most records one scenario may write, so that a file cannot hang or exhaust a browser tab
+/// (ten times the one-million-record partition the explorer is measured on).
+pub const MAX_RECORDS: u64 = 10_000_000;
 
 const RECORD_KEYS: &[&str] = &["timestamp", "key_bytes", "value_bytes", "unit"];
 
@@ -632,6 +649,14 @@ mod tests {
 
     fn with_steps(steps: &str) -> String {
         format!("{{{HEAD}, \"steps\": [{steps}]}}")
+    }
+
+    #[test]
+    fn too_many_records_is_an_error() {
+        assert_eq!(
+            e(&with_steps(r#"{"produce": {"batches": 100000000, "records": [{"timestamp": "now"}]}}"#)),
+            "step 0: produce.batches: the scenario writes 100000000 records by this step; a scenario may write at most 10000000"
+        );
     }
 
     #[test]
