@@ -112,7 +112,40 @@ async fn fetch_text(url: &str) -> Result<String, String> {
 pub fn app(props: &AppProps) -> Html {
     let state = use_reducer(Explorer::default);
     let source = use_state(|| props.scenario.clone());
-    let (reduced_motion, dark) = *use_memo((), |_| media());
+    let prefs = use_state(media);
+    let (reduced_motion, dark) = *prefs;
+    // follow theme / motion changes while the page is open
+    {
+        let prefs = prefs.clone();
+        use_effect_with((), move |_| {
+            #[cfg(target_arch = "wasm32")]
+            let keep = {
+                use wasm_bindgen::closure::Closure;
+                use wasm_bindgen::JsCast;
+                let cb = Closure::<dyn Fn()>::new(move || prefs.set(media()));
+                let lists: Vec<web_sys::MediaQueryList> = ["(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)"]
+                    .iter()
+                    .filter_map(|q| web_sys::window()?.match_media(q).ok().flatten())
+                    .collect();
+                for l in &lists {
+                    let _ = l.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+                }
+                (cb, lists)
+            };
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = prefs;
+            move || {
+                #[cfg(target_arch = "wasm32")]
+                {
+                    use wasm_bindgen::JsCast;
+                    let (cb, lists) = keep;
+                    for l in &lists {
+                        let _ = l.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+                    }
+                }
+            }
+        });
+    }
 
     // the host changed the prop: follow it
     {

@@ -152,7 +152,7 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
             let label = if b.active {
                 format!("▶ {} active", format::count(b.base))
             } else if b.pinned {
-                format!("📌 {}", format::count(b.base))
+                format!("⚓ {}", format::count(b.base))
             } else {
                 format::count(b.base)
             };
@@ -248,7 +248,7 @@ mod charts {
             .x_labels(6)
             .y_labels(5)
             .x_label_formatter(&|v| format::count(*v))
-            .y_label_formatter(&|v| format::date_minute(*v))
+            .y_label_formatter(&|v| format::axis_time(*v, y1 - y0))
             .draw();
         let fresh = rgb(p.fresh);
         let future = rgb(p.future);
@@ -318,7 +318,7 @@ mod charts {
             .label_style(("sans-serif", font).into_font().color(&fg))
             .x_labels(4)
             .y_labels(4)
-            .x_label_formatter(&|v| format::date_minute(*v))
+            .x_label_formatter(&|v| format::axis_time(*v, x1 - x0))
             .y_label_formatter(&|v| logtime_core::human::bytes(*v))
             .draw();
         let accent = rgb(p.accent);

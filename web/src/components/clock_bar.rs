@@ -38,19 +38,19 @@ pub fn clock_bar(p: &PanelProps) -> Html {
     html! {
         <section class="lt-clockbar" aria-label="Broker clock and playback">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
-                <span class="lt-clock-icon" aria-hidden="true">{ "🕘" }</span>
+                <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
                 <time datetime={human::rfc3339(now)}>{ human::date(now) }</time>
                 <span class="lt-muted">{ " UTC" }</span>
             </div>
             <div class="lt-transport" role="group" aria-label="Playback">
                 <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || st.done == 0}
-                        title="Step back (←)" aria-label="Step back" data-testid="step-back">{ "⏮" }</button>
+                        title="Step back (←)" aria-label="Step back" data-testid="step-back">{ "◀ Back" }</button>
                 <button type="button" class="lt-btn lt-btn-primary" onclick={on(Action::TogglePlay)} disabled={disabled}
                         title="Play or pause (space)" aria-pressed={if st.playing {"true"} else {"false"}} data-testid="play">
-                    { if st.playing { "⏸ Pause" } else if at_end && st.total > 0 { "⟲ Replay" } else { "▶ Play" } }
+                    { if st.playing { "‖ Pause" } else if at_end && st.total > 0 { "↻ Replay" } else { "▶ Play" } }
                 </button>
                 <button type="button" class="lt-btn" onclick={on(Action::Step)} disabled={disabled || at_end}
-                        title="Step forward (→)" aria-label="Step forward" data-testid="step">{ "⏭" }</button>
+                        title="Step forward (→)" aria-label="Step forward" data-testid="step">{ "Step ▶" }</button>
                 <label class="lt-speed" for={sid.clone()}>
                     <span>{ "Speed" }</span>
                     <select id={sid} onchange={on_speed} data-testid="speed">

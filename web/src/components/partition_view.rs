@@ -163,7 +163,7 @@ pub fn partition_view(p: &PanelProps) -> Html {
             <>
                 <DensityCanvas state={p.state.clone()} reduced_motion={p.reduced_motion} dark={p.dark} />
                 <p class="lt-legend-line lt-muted">
-                    { format!("{} records in view as density bars (bar height = records still in the log; colour and the ⏩ cap = age). Zoom in to {} or fewer to see single records.",
+                    { format!("{} records in view as density bars (bar height = records still in the log; colour and the ▲ cap = age). Zoom in to {} or fewer to see single records.",
                         format::count(visible_records), TILE_LIMIT) }
                 </p>
                 if chips {
@@ -201,9 +201,9 @@ pub fn partition_view(p: &PanelProps) -> Html {
                 <h3 id="lt-part-h">{ format!("Partition {}", part.topic_partition()) }</h3>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(-0.5)} aria-label="Pan to older offsets" title="Older">{ "◀" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="Zoom in" title="Zoom in" data-testid="zoom-in">{ "＋" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(4.0)} aria-label="Zoom out" title="Zoom out">{ "－" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={fit} aria-label="Show the whole log" title="Whole log">{ "⤢" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="Zoom in" title="Zoom in" data-testid="zoom-in">{ "+" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(4.0)} aria-label="Zoom out" title="Zoom out">{ "−" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={fit} aria-label="Show the whole log" title="Whole log">{ "Fit" }</button>
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(0.5)} aria-label="Pan to newer offsets" title="Newer">{ "▶" }</button>
                 </div>
             </div>
@@ -327,10 +327,10 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
             <header class="lt-seg-head">
                 <strong>{ format!("Segment {}", format::count(s.base)) }</strong>
                 if s.active { <span class="lt-badge lt-badge-active">{ "▶ active" }</span> }
-                if pinned { <span class="lt-badge lt-badge-pinned">{ "📌 pinned" }</span> }
-                if let Some(b) = chained { <span class="lt-badge lt-badge-chained">{ format!("⛓ behind {}", format::count(b)) }</span> }
-                if future && !pinned { <span class="lt-badge lt-badge-future">{ "⏩ future" }</span> }
-                if chosen { <span class="lt-badge lt-badge-lookup">{ "🔍 searched" }</span> }
+                if pinned { <span class="lt-badge lt-badge-pinned">{ "⚓ pinned" }</span> }
+                if let Some(b) = chained { <span class="lt-badge lt-badge-chained">{ format!("⇠ behind {}", format::count(b)) }</span> }
+                if future && !pinned { <span class="lt-badge lt-badge-future">{ "▲ future" }</span> }
+                if chosen { <span class="lt-badge lt-badge-lookup">{ "◎ searched" }</span> }
                 else if passed { <span class="lt-badge">{ "passed over" }</span> }
             </header>
             <p class="lt-seg-meta">
@@ -347,7 +347,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
             if s.partial { <p class="lt-seg-meta lt-muted">{ "(partly in view)" }</p> }
             <div class="lt-tiles" role="list">{ tiles }</div>
             <div class="lt-ti" aria-label={format!("time index of segment {}: {} entries", s.base, s.time_index.len())}>
-                <span class="lt-ti-label">{ format!("⏱ time index ({})", s.time_index.len()) }</span>
+                <span class="lt-ti-label">{ format!("time index ({})", s.time_index.len()) }</span>
                 { for s.time_index.iter().enumerate().take(shown_ti).map(|(i, (t, o))| {
                     let probed = s.marks.probed.contains(&(s.base, i as u32));
                     let found = chosen && s.marks.found_entry == Some((*t, *o));

@@ -169,7 +169,7 @@ fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
                 }) }
                 if e.record_errors.len() > 5 { <li class="lt-muted">{ format!("and {} more", e.record_errors.len() - 5) }</li> }
             </ul>
-            { for e.diagnoses.iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "💡 " }{ dg.text() }</p> }) }
+            { for e.diagnoses.iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ dg.text() }</p> }) }
             if let Some((lower, upper)) = e.window {
                 { window_axis(lower.0, upper.0, e.now.0, e.diagnoses.first().map(|d| d.timestamp.0)) }
             }

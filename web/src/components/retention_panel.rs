@@ -15,7 +15,7 @@ pub fn verdict_text(v: &SegmentVerdict) -> (String, &'static str) {
             ..
         } => (
             format!(
-                "📌 pinned: stamped in the future, kept until {}",
+                "⚓ pinned: stamped in the future, kept until {}",
                 format::date_minute(eligible_at.0)
             ),
             "pinned",
@@ -37,7 +37,7 @@ pub fn verdict_text(v: &SegmentVerdict) -> (String, &'static str) {
             expired: true,
         } => (
             format!(
-                "⛓ kept behind {}: expired on its own, but the walk stopped at {}",
+                "⇠ kept behind {}: expired on its own, but the walk stopped at {}",
                 blocker.0, blocker.0
             ),
             "chained",

@@ -23,7 +23,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
     html! {
         <header class="lt-head">
             <div class="lt-brand">
-                <span class="lt-logo" aria-hidden="true">{ "⏱" }</span>
+                <span class="lt-logo" aria-hidden="true">{ "◷" }</span>
                 <div>
                     <h2 class="lt-title" data-testid="scenario-title">{ p.title.clone() }</h2>
                     <p class="lt-desc">{ p.description.clone() }</p>

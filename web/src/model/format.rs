@@ -36,6 +36,22 @@ pub fn date_minute(ms: i64) -> String {
     human::date(ms - ms.rem_euclid(MIN))
 }
 
+/// An axis label for a time on an axis spanning `span_ms`: seconds when the span is short,
+/// the date when it is long.
+pub fn axis_time(ms: i64, span_ms: i64) -> String {
+    if span_ms < 2 * HOUR {
+        time_of_day(ms)
+    } else if span_ms < 2 * DAY {
+        let rem = ms.rem_euclid(DAY);
+        let (_, mo, d) = human::civil_from_days(ms.div_euclid(DAY));
+        format!("{d} {} {:02}:{:02}", MONTHS[mo as usize - 1], rem / HOUR, rem / MIN % 60)
+    } else {
+        date_minute(ms)
+    }
+}
+
+const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
 /// `10:00:09` — time of day, UTC.
 pub fn time_of_day(ms: i64) -> String {
     let rem = ms.rem_euclid(DAY);
@@ -145,10 +161,10 @@ impl AgeClass {
     /// A glyph shown on the tile.
     pub fn icon(self) -> &'static str {
         match self {
-            AgeClass::Future => "⏩",
+            AgeClass::Future => "▲",
             AgeClass::Fresh => "",
             AgeClass::Ageing => "◔",
-            AgeClass::Expired => "⌛",
+            AgeClass::Expired => "◌",
             AgeClass::NoStamp => "∅",
         }
     }
@@ -228,6 +244,14 @@ mod tests {
             time_of_day(human::parse_rfc3339("2025-11-04T10:00:09Z").unwrap()),
             "10:00:09"
         );
+    }
+
+    #[test]
+    fn axis_labels_adapt_to_the_span() {
+        let t = human::parse_rfc3339("2025-11-04T10:00:05Z").unwrap();
+        assert_eq!(axis_time(t, 9000), "10:00:05");
+        assert_eq!(axis_time(t, 10 * HOUR), "4 Nov 10:00");
+        assert_eq!(axis_time(t, 30 * DAY), "4 Nov 2025 10:00");
     }
 
     #[test]
