@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Fuzz the core for a given number of minutes per target:
+#   scripts/fuzz.sh [MINUTES] [TARGET...]
+# Targets: ops (arbitrary operation sequences against a partition, invariants checked after each)
+# and scenario (arbitrary text parsed and replayed as a scenario file). Default: 5 minutes, both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes="${1:-5}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(ops scenario)
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  echo "installing cargo-fuzz (once)"
+  cargo install cargo-fuzz --locked
+fi
+cd core
+for t in "${targets[@]}"; do
+  echo "fuzzing $t for $minutes minute(s)"
+  cargo +nightly fuzz run "$t" -- -max_total_time=$((minutes * 60)) -max_len=4096 -rss_limit_mb=4096
+done
+echo "fuzz: no crash in ${#targets[@]} target(s), $minutes minute(s) each"
