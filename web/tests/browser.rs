@@ -17,17 +17,38 @@ fn host() -> Element {
     el
 }
 
-/// Yew renders on its scheduler; give it a few turns of the event loop.
+/// Yew renders on its scheduler; give it turns of the event loop (and animation frames).
 async fn settle() {
-    for _ in 0..3 {
-        gloo_timers::future::TimeoutFuture::new(0).await;
+    for _ in 0..5 {
+        gloo_timers::future::TimeoutFuture::new(20).await;
     }
 }
 
-fn app_root(el: &Element) -> Element {
-    el.query_selector("[data-testid=app-root]")
-        .unwrap()
-        .expect("app root rendered")
+/// Waits (up to ~5 s) for the explorer's root wrapper inside `el`.
+async fn wait_root(el: &Element) -> Element {
+    for _ in 0..250 {
+        if let Some(root) = el.query_selector("[data-testid=app-root]").unwrap() {
+            return root;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!(
+        "no [data-testid=app-root] rendered in 5 s; host contains: {}",
+        el.inner_html().chars().take(300).collect::<String>()
+    );
+}
+
+/// Waits (up to ~5 s) until the root's `attr` equals `want`.
+async fn wait_attr(el: &Element, attr: &str, want: &str) {
+    for _ in 0..250 {
+        if let Some(root) = el.query_selector("[data-testid=app-root]").unwrap() {
+            if root.get_attribute(attr).as_deref() == Some(want) {
+                return;
+            }
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("app root's {attr} never became {want:?}");
 }
 
 fn options(pairs: &[(&str, &str)]) -> JsValue {
@@ -43,7 +64,7 @@ async fn mounts_default_scenario() {
     let el = host();
     let _x = mount(el.clone(), JsValue::UNDEFINED).unwrap();
     settle().await;
-    let root = app_root(&el);
+    let root = wait_root(&el).await;
     assert_eq!(
         root.get_attribute("data-scenario-kind").as_deref(),
         Some("builtin")
@@ -62,22 +83,27 @@ async fn two_instances_are_independent() {
     let _xb = mount(b.clone(), options(&[("src", "scenarios/b.json")])).unwrap();
     settle().await;
     assert_eq!(
-        app_root(&a).get_attribute("data-scenario").as_deref(),
+        wait_root(&a)
+            .await
+            .get_attribute("data-scenario")
+            .as_deref(),
         Some("lookup-scan")
     );
     assert_eq!(
-        app_root(&b).get_attribute("data-scenario-kind").as_deref(),
+        wait_root(&b)
+            .await
+            .get_attribute("data-scenario-kind")
+            .as_deref(),
         Some("url")
     );
 
     xa.update(JsValue::from_str("landing")).unwrap();
-    settle().await;
+    wait_attr(&a, "data-scenario", "landing").await;
     assert_eq!(
-        app_root(&a).get_attribute("data-scenario").as_deref(),
-        Some("landing")
-    );
-    assert_eq!(
-        app_root(&b).get_attribute("data-scenario").as_deref(),
+        wait_root(&b)
+            .await
+            .get_attribute("data-scenario")
+            .as_deref(),
         Some("scenarios/b.json"),
         "updating one explorer must not touch the other"
     );
@@ -100,7 +126,10 @@ async fn inline_json_option() {
     let _x = mount(el.clone(), options(&[("inline", r#"{"partitions":[]}"#)])).unwrap();
     settle().await;
     assert_eq!(
-        app_root(&el).get_attribute("data-scenario-kind").as_deref(),
+        wait_root(&el)
+            .await
+            .get_attribute("data-scenario-kind")
+            .as_deref(),
         Some("inline")
     );
 }
@@ -141,7 +170,10 @@ async fn update_with_bad_value_keeps_explorer() {
         .is_err());
     settle().await;
     assert_eq!(
-        app_root(&el).get_attribute("data-scenario").as_deref(),
+        wait_root(&el)
+            .await
+            .get_attribute("data-scenario")
+            .as_deref(),
         Some("lookup-scan")
     );
 }
