@@ -123,12 +123,16 @@ pub fn app(props: &AppProps) -> Html {
                 use wasm_bindgen::closure::Closure;
                 use wasm_bindgen::JsCast;
                 let cb = Closure::<dyn Fn()>::new(move || prefs.set(media()));
-                let lists: Vec<web_sys::MediaQueryList> = ["(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)"]
-                    .iter()
-                    .filter_map(|q| web_sys::window()?.match_media(q).ok().flatten())
-                    .collect();
+                let lists: Vec<web_sys::MediaQueryList> = [
+                    "(prefers-color-scheme: dark)",
+                    "(prefers-reduced-motion: reduce)",
+                ]
+                .iter()
+                .filter_map(|q| web_sys::window()?.match_media(q).ok().flatten())
+                .collect();
                 for l in &lists {
-                    let _ = l.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+                    let _ =
+                        l.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
                 }
                 (cb, lists)
             };
@@ -140,7 +144,10 @@ pub fn app(props: &AppProps) -> Html {
                     use wasm_bindgen::JsCast;
                     let (cb, lists) = keep;
                     for l in &lists {
-                        let _ = l.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
+                        let _ = l.remove_event_listener_with_callback(
+                            "change",
+                            cb.as_ref().unchecked_ref(),
+                        );
                     }
                 }
             }

@@ -347,9 +347,11 @@ impl Explorer {
                     segment.0,
                     human::date(largest_timestamp.0)
                 )),
-                Event::RetentionChecked(report) => {
-                    // Quiet scheduled checks that changed nothing are not worth a walk.
-                    if !report.scheduled || !report.deleted.is_empty() || !report.future_timestamp_segments.is_empty() {
+                // Quiet scheduled checks that changed nothing are not worth a walk.
+                Event::RetentionChecked(report)
+                    if !report.scheduled || !report.deleted.is_empty() || !report.future_timestamp_segments.is_empty() =>
+                {
+                    {
                         self.retention = Some(report.clone());
                         self.retention_rev += 1;
                         self.retention_cursor = 0;

@@ -75,6 +75,8 @@ pub fn retention_panel(p: &PanelProps) -> Html {
     let d = p.state.dispatcher();
     let del_id = super::use_uid("lt-del");
     let ret_id = super::use_uid("lt-ret");
+    let delete_to = use_state(|| None::<String>);
+    let raise_to = use_state(|| "7d".to_string());
     let Some(runner) = st.runner.clone() else {
         return html! {};
     };
@@ -102,8 +104,6 @@ pub fn retention_panel(p: &PanelProps) -> Html {
             after_pinned.unwrap_or(part.high_watermark().0),
         )
     };
-    let delete_to = use_state(|| None::<String>);
-    let raise_to = use_state(|| "7d".to_string());
     let delete_value = (*delete_to)
         .clone()
         .unwrap_or_else(|| default_delete.to_string());
@@ -246,7 +246,7 @@ mod tests {
                 blocker: Offset(20000),
                 expired: true,
             },
-            ..v.clone()
+            ..v
         };
         assert!(verdict_text(&chained).0.contains("behind 20000"));
         let del = SegmentVerdict {

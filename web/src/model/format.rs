@@ -44,13 +44,20 @@ pub fn axis_time(ms: i64, span_ms: i64) -> String {
     } else if span_ms < 2 * DAY {
         let rem = ms.rem_euclid(DAY);
         let (_, mo, d) = human::civil_from_days(ms.div_euclid(DAY));
-        format!("{d} {} {:02}:{:02}", MONTHS[mo as usize - 1], rem / HOUR, rem / MIN % 60)
+        format!(
+            "{d} {} {:02}:{:02}",
+            MONTHS[mo as usize - 1],
+            rem / HOUR,
+            rem / MIN % 60
+        )
     } else {
         date_minute(ms)
     }
 }
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// `10:00:09` — time of day, UTC.
 pub fn time_of_day(ms: i64) -> String {
@@ -90,7 +97,7 @@ pub fn count(n: i64) -> String {
     let s = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -32,11 +32,9 @@ pub fn scrub_to_step(value: f64, total: usize) -> usize {
 
 /// Progress through the scenario, 0..=100 %.
 pub fn progress_percent(done: usize, total: usize) -> u32 {
-    if total == 0 {
-        100
-    } else {
-        ((done.min(total) * 100) / total) as u32
-    }
+    (done.min(total) * 100)
+        .checked_div(total)
+        .map_or(100, |p| p as u32)
 }
 
 /// Where to go for "step back" from `done` steps: one fewer, never below zero.
