@@ -415,9 +415,10 @@ impl Config {
         Bytes(self.topic.segment_bytes)
     }
 
-    /// The retention task's first due instant after `start`.
+    /// The retention task's first due instant after `start`; `Long.MAX` (never) when that is
+    /// beyond the clock's range.
     pub fn first_retention_check(&self, start: Timestamp) -> Timestamp {
-        start.wrapping_add(self.broker.log_retention_check_interval_ms)
+        Timestamp(start.0.saturating_add(self.broker.log_retention_check_interval_ms))
     }
 
     /// Sets a config by its Kafka name, validating type and range for this version.
