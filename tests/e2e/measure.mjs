@@ -17,6 +17,9 @@ const ENFORCE = process.argv.includes('--enforce');
 const WAIT_MS = Number(process.env.MEASURE_TIMEOUT_MS || 20_000);
 const SAMPLE_MS = 5_000;
 const BUDGET = { page_gzip_bytes_total: 250 * 1024, frame_p95_ms: 16.7, axe_violations: 0 };
+// Headless Chromium's rAF clock is coarsened (0.1 ms): an idle page measures p95 = 16.8 ms at
+// 60 Hz. Over budget means beyond that jitter, i.e. a dropped or long frame.
+const TOLERANCE = { frame_p95_ms: 0.5 };
 const PARTITION = '[data-testid=partition]';
 const PLAY = ['[data-testid=play]', 'button[aria-label^="Play" i]', 'button:has-text("Play")'];
 
@@ -28,7 +31,7 @@ const fail = (name, reason) => {
   out(name, `FAIL (${reason})`);
 };
 const budget = (name, value) => {
-  if (name in BUDGET && value > BUDGET[name]) {
+  if (name in BUDGET && value > BUDGET[name] + (TOLERANCE[name] || 0)) {
     overBudget++;
     console.error(`[measure] ${name} = ${value} is over its budget of ${BUDGET[name]}`);
   }
