@@ -273,7 +273,12 @@ fn narrate(step: &Step, r: &StepReport, events: &[Event], config: &Config) -> St
                         date(b["log_append_time"].as_i64().unwrap_or(0))
                     );
                 } else {
-                    let _ = write!(s, ", batch max timestamp {}", b["max_timestamp"]);
+                    let max = b["max_timestamp"].as_i64().unwrap_or(-1);
+                    if max >= 0 {
+                        let _ = write!(s, ", batch max timestamp {} ({max})", date(max));
+                    } else {
+                        let _ = write!(s, ", no record timestamp (NO_TIMESTAMP, -1)");
+                    }
                 }
                 parts.push(s);
                 let rolled = rolls(events);
