@@ -5,7 +5,6 @@
 //! `Rc<RefCell<…>>` so a state change never copies it; `rev` tells components it changed.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use logtime_core::human;
@@ -63,8 +62,8 @@ pub struct Explorer {
     pub announce: String,
     /// Offsets of the last appended batch (landing animation).
     pub landed: Option<(i64, i64)>,
-    /// Why each closed segment rolled: old base → reason.
-    pub rolls: BTreeMap<i64, String>,
+    /// Why each closed segment rolled: (old base, reason), in roll order.
+    pub rolls: Vec<(i64, String)>,
     /// Latest retention check, with the counter that restarts its walk animation.
     pub retention: Option<RetentionReport>,
     pub retention_rev: u64,
@@ -105,7 +104,7 @@ impl Default for Explorer {
             log: Vec::new(),
             announce: String::new(),
             landed: None,
-            rolls: BTreeMap::new(),
+            rolls: Vec::new(),
             retention: None,
             retention_rev: 0,
             lookup: None,
@@ -168,6 +167,11 @@ pub enum Action {
 }
 
 impl Explorer {
+    /// Why segment `base` rolled, if it did.
+    pub fn roll_of(&self, base: i64) -> Option<&String> {
+        self.rolls.iter().rev().find(|(b, _)| *b == base).map(|(_, r)| r)
+    }
+
     /// The broker clock.
     pub fn now(&self) -> i64 {
         self.runner
@@ -331,7 +335,8 @@ impl Explorer {
                     self.landed = Some((a.base_offset.0, a.last_offset.0));
                 }
                 Event::SegmentRolled { old_base, new_base, reason, replaced_empty, .. } => {
-                    self.rolls.insert(old_base.0, roll_text(reason));
+                    self.rolls.retain(|(b, _)| *b != old_base.0);
+                    self.rolls.push((old_base.0, roll_text(reason)));
                     if !replaced_empty {
                         rolls.push(format!("segment {} rolled on {}; segment {} is now active", old_base.0, reason.label(), new_base.0));
                     }

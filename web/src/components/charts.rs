@@ -74,8 +74,8 @@ pub fn timestamp_chart(p: &PanelProps) -> Html {
         });
     }
     html! {
-        <section class="lt-panel lt-chart" aria-labelledby="lt-tsc-h">
-            <h3 id="lt-tsc-h">{ "Timestamp against offset" }</h3>
+        <section class="lt-panel lt-chart" aria-label="Timestamp against offset">
+            <h3>{ "Timestamp against offset" }</h3>
             <canvas ref={canvas} class="lt-chart-canvas" data-testid="timestamp-chart" role="img"
                     aria-label="Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" />
             <p class="lt-muted lt-chart-key">{ "● stamp · ▲ future stamp · ─ lookup T · │ answer" }</p>
@@ -107,8 +107,8 @@ pub fn disk_chart(p: &PanelProps) -> Html {
         .map(|(_, b)| logtime_core::human::bytes(*b))
         .unwrap_or_default();
     html! {
-        <section class="lt-panel lt-chart" aria-labelledby="lt-disk-h">
-            <h3 id="lt-disk-h">{ "Disk usage over simulated time" }</h3>
+        <section class="lt-panel lt-chart" aria-label="Disk usage">
+            <h3>{ "Disk usage over simulated time" }</h3>
             <canvas ref={canvas} class="lt-chart-canvas lt-chart-small" data-testid="disk-chart" role="img"
                     aria-label={format!("Partition size over broker time; now {last}")} />
         </section>

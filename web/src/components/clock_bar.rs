@@ -44,13 +44,13 @@ pub fn clock_bar(p: &PanelProps) -> Html {
             </div>
             <div class="lt-transport" role="group" aria-label="Playback">
                 <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || st.done == 0}
-                        title="Step back (←)" aria-label="Step back" data-testid="step-back">{ "◀ Back" }</button>
+                        title="Step back (←)" data-testid="step-back">{ "◀ Back" }</button>
                 <button type="button" class="lt-btn lt-btn-primary" onclick={on(Action::TogglePlay)} disabled={disabled}
                         title="Play or pause (space)" aria-pressed={if st.playing {"true"} else {"false"}} data-testid="play">
                     { if st.playing { "‖ Pause" } else if at_end && st.total > 0 { "↻ Replay" } else { "▶ Play" } }
                 </button>
                 <button type="button" class="lt-btn" onclick={on(Action::Step)} disabled={disabled || at_end}
-                        title="Step forward (→)" aria-label="Step forward" data-testid="step">{ "Step ▶" }</button>
+                        title="Step forward (→)" data-testid="step">{ "Step ▶" }</button>
                 <label class="lt-speed" for={sid.clone()}>
                     <span>{ "Speed" }</span>
                     <select id={sid} onchange={on_speed} data-testid="speed">

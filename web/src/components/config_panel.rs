@@ -67,8 +67,8 @@ pub fn config_panel(p: &PanelProps) -> Html {
         }
     });
     html! {
-        <section class="lt-panel lt-config" aria-labelledby="lt-cfg-h">
-            <h3 id="lt-cfg-h">{ "Topic config" }</h3>
+        <section class="lt-panel lt-config" aria-label="Topic config">
+            <h3>{ "Topic config" }</h3>
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>
                 <select id={vid.clone()} onchange={on_version} data-testid="kafka-version">

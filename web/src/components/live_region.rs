@@ -7,8 +7,8 @@ use super::PanelProps;
 pub fn live_region(p: &PanelProps) -> Html {
     let st = &*p.state;
     html! {
-        <section class="lt-panel lt-log" aria-labelledby="lt-log-h">
-            <h3 id="lt-log-h">{ "What happened" }</h3>
+        <section class="lt-panel lt-log" aria-label="What happened">
+            <h3>{ "What happened" }</h3>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
                 { st.announce.clone() }
             </p>

@@ -237,8 +237,8 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
         }
     });
     html! {
-        <section class="lt-panel lt-lookup" aria-labelledby="lt-lk-h">
-            <h3 id="lt-lk-h">{ "Lookup (offsetsForTimes)" }</h3>
+        <section class="lt-panel lt-lookup" aria-label="Lookup">
+            <h3>{ "Lookup (offsetsForTimes)" }</h3>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 <label for={tid.clone()}>{ "Time T" }</label>
                 <input id={tid} value={(*text).clone()} {oninput} placeholder="now-1h, 2025-11-04T10:00:05Z, epoch ms" data-testid="lookup-time" />

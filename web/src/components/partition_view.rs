@@ -1,5 +1,3 @@
-use std::collections::{BTreeMap, BTreeSet};
-
 use logtime_core::{human, Lookup, TraceStep, Verdict};
 use yew::prelude::*;
 
@@ -12,11 +10,11 @@ use crate::app::state::Action;
 /// What the lookup animation has shown so far, for highlighting records and index entries.
 #[derive(Default, Clone, PartialEq)]
 pub struct LookupMarks {
-    pub passed: BTreeSet<i64>,
+    pub passed: Vec<i64>,
     pub chosen: Option<i64>,
-    pub probed: BTreeSet<(i64, u32)>,
+    pub probed: Vec<(i64, u32)>,
     pub found_entry: Option<(i64, i64)>,
-    pub scanned: BTreeSet<i64>,
+    pub scanned: Vec<i64>,
     pub answer: Option<i64>,
     pub target: Option<i64>,
 }
@@ -30,7 +28,7 @@ impl LookupMarks {
         for step in l.trace.iter().take(cursor) {
             match step {
                 TraceStep::SegmentPassed { segment, .. } => {
-                    m.passed.insert(segment.0);
+                    m.passed.push(segment.0);
                 }
                 TraceStep::SegmentChosen { segment, .. }
                 | TraceStep::MaxTimestampSegment { segment, .. } => m.chosen = Some(segment.0),
@@ -41,12 +39,12 @@ impl LookupMarks {
                     found_timestamp,
                 } => {
                     for pr in probes {
-                        m.probed.insert((segment.0, pr.slot));
+                        m.probed.push((segment.0, pr.slot));
                     }
                     m.found_entry = Some((found_timestamp.0, found_offset.0));
                 }
                 TraceStep::RecordScanned { offset, .. } => {
-                    m.scanned.insert(offset.0);
+                    m.scanned.push(offset.0);
                 }
                 _ => {}
             }
@@ -82,16 +80,9 @@ pub fn partition_view(p: &PanelProps) -> Html {
     let (va, vb) = vp.visible();
     let (va, vb) = (va.max(lo), vb.min(leo));
     let visible_records = (vb - va).max(0);
-    let verdicts: BTreeMap<i64, Verdict> = st
-        .retention
-        .as_ref()
-        .map(|rep| {
-            rep.verdicts
-                .iter()
-                .map(|v| (v.base_offset.0, v.verdict))
-                .collect()
-        })
-        .unwrap_or_default();
+    let verdict_of = |base: i64| -> Option<Verdict> {
+        st.retention.as_ref()?.verdicts.iter().find(|v| v.base_offset.0 == base).map(|v| v.verdict)
+    };
     let marks = st
         .lookup
         .as_ref()
@@ -147,8 +138,8 @@ pub fn partition_view(p: &PanelProps) -> Html {
                         largest: s.largest_timestamp().0,
                         record_time: s.largest_timestamp_is_record_time(),
                         active: Some(base) == active_base,
-                        roll: st.rolls.get(&base).cloned(),
-                        verdict: verdicts.get(&base).copied(),
+                        roll: st.roll_of(base).cloned(),
+                        verdict: verdict_of(base),
                         now,
                         time_index: ti,
                         marks: &marks,
@@ -179,8 +170,8 @@ pub fn partition_view(p: &PanelProps) -> Html {
                                 largest: s.largest_timestamp().0,
                                 record_time: s.largest_timestamp_is_record_time(),
                                 active: Some(base) == active_base,
-                                roll: st.rolls.get(&base).cloned(),
-                                verdict: verdicts.get(&base).copied(),
+                                roll: st.roll_of(base).cloned(),
+                                verdict: verdict_of(base),
                                 now,
                                 time_index: ti,
                                 marks: &marks,
@@ -196,14 +187,14 @@ pub fn partition_view(p: &PanelProps) -> Html {
     };
 
     html! {
-        <section class="lt-panel lt-partition" data-testid="partition" aria-labelledby="lt-part-h">
+        <section class="lt-panel lt-partition" data-testid="partition" aria-label="Partition">
             <div class="lt-panel-head">
-                <h3 id="lt-part-h">{ format!("Partition {}", part.topic_partition()) }</h3>
+                <h3>{ format!("Partition {}", part.topic_partition()) }</h3>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(-0.5)} aria-label="Pan to older offsets" title="Older">{ "◀" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="Zoom in" title="Zoom in" data-testid="zoom-in">{ "+" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(4.0)} aria-label="Zoom out" title="Zoom out">{ "−" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={fit} aria-label="Show the whole log" title="Whole log">{ "Fit" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="+ Zoom in" title="Zoom in" data-testid="zoom-in">{ "+" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={zoom(4.0)} aria-label="− Zoom out" title="Zoom out">{ "−" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={fit} aria-label="Fit the whole log" title="Fit the whole log">{ "Fit" }</button>
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(0.5)} aria-label="Pan to newer offsets" title="Newer">{ "▶" }</button>
                 </div>
             </div>
@@ -320,7 +311,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     let chosen = s.marks.chosen == Some(s.base);
     let shown_ti = s.time_index.len().min(12);
     html! {
-        <article role="listitem" data-testid={format!("segment-{}", s.base)}
+        <div role="listitem" data-testid={format!("segment-{}", s.base)}
                  class={classes!("lt-seg", s.active.then_some("active"), pinned.then_some("pinned"), future.then_some("future"),
                         passed.then_some("passed"), chosen.then_some("chosen"), chained.map(|_| "chained"))}
                  aria-label={format!("segment {}", s.base)}>
@@ -356,7 +347,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                 }) }
                 if s.time_index.len() > shown_ti { <span class="lt-muted">{ format!("+{} more", s.time_index.len() - shown_ti) }</span> }
             </div>
-        </article>
+        </div>
     }
 }
 

@@ -101,8 +101,8 @@ pub fn producer_panel(p: &PanelProps) -> Html {
     };
     let disabled = st.runner.is_none();
     html! {
-        <section class="lt-panel lt-producer" aria-labelledby="lt-prod-h">
-            <h3 id="lt-prod-h">{ "Producer" }</h3>
+        <section class="lt-panel lt-producer" aria-label="Producer">
+            <h3>{ "Producer" }</h3>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
                 <label for={ids[0].clone()}>{ "Timestamp" }</label>
                 <select id={ids[0].clone()} onchange={bind(&mode)} data-testid="ts-mode">

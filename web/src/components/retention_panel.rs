@@ -149,9 +149,9 @@ pub fn retention_panel(p: &PanelProps) -> Html {
         .as_ref()
         .map(|rep| walk_view(rep, st.retention_cursor, p.reduced_motion, retention_ms));
     html! {
-        <section class="lt-panel lt-retention" aria-labelledby="lt-ret-h">
+        <section class="lt-panel lt-retention" aria-label="Retention">
             <div class="lt-panel-head">
-                <h3 id="lt-ret-h">{ "Retention" }</h3>
+                <h3>{ "Retention" }</h3>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
             </div>
             <p class="lt-muted">

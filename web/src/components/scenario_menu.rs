@@ -25,7 +25,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
             <div class="lt-brand">
                 <span class="lt-logo" aria-hidden="true">{ "◷" }</span>
                 <div>
-                    <h2 class="lt-title" data-testid="scenario-title">{ p.title.clone() }</h2>
+                    <h1 class="lt-title" data-testid="scenario-title">{ p.title.clone() }</h1>
                     <p class="lt-desc">{ p.description.clone() }</p>
                 </div>
             </div>
