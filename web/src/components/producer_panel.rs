@@ -149,7 +149,7 @@ fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
             <div key={rev.to_string()} class={classes!("lt-ok", (!reduced).then_some("fly"))} data-testid="produce-ok" role="status">
                 <p><strong>{ "✓ Appended" }</strong>{ format!(" at offsets {}–{} in segment {} (batch max timestamp {})",
                     a.base_offset.0, a.last_offset.0, a.segment.0, human::date(a.max_timestamp.0)) }</p>
-                { for a.diagnoses.iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ dg.text() }</p> }) }
+                { for dedup(&a.diagnoses).into_iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ dg.text() }</p> }) }
             </div>
         },
         Some(ProduceOutcome::Rejected(e)) => rejected(e, rev, reduced),
@@ -169,12 +169,25 @@ fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
                 }) }
                 if e.record_errors.len() > 5 { <li class="lt-muted">{ format!("and {} more", e.record_errors.len() - 5) }</li> }
             </ul>
-            { for e.diagnoses.iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ dg.text() }</p> }) }
+            { for dedup(&e.diagnoses).into_iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ dg.text() }</p> }) }
             if let Some((lower, upper)) = e.window {
                 { window_axis(lower.0, upper.0, e.now.0, e.diagnoses.first().map(|d| d.timestamp.0)) }
             }
         </div>
     }
+}
+
+/// Diagnosis sentences without repeats (a batch of identical mistakes says it once).
+fn dedup(ds: &[logtime_core::Diagnosis]) -> Vec<&logtime_core::Diagnosis> {
+    let mut seen: Vec<String> = Vec::new();
+    ds.iter()
+        .filter(|d| {
+            let t = d.text();
+            let new = !seen.contains(&t);
+            seen.push(t);
+            new
+        })
+        .collect()
 }
 
 /// The acceptable window on a time axis: the broker clock, the window and the stamp sent.
@@ -186,8 +199,10 @@ fn window_axis(lower: i64, upper: i64, now: i64, stamp: Option<i64>) -> Html {
         .max(2 * 3_600_000) as f64;
     let (a, b) = (now as f64 - reach * 1.25, now as f64 + reach * 1.25);
     let pos = |t: f64| ((t - a) / (b - a) * 100.0).clamp(0.0, 100.0);
-    let lower_open = lower > now;
-    let upper_open = upper < now;
+    // wrapped (3.x) or Long.MIN/MAX-derived (4.x) bounds more than 1000 years away are "no limit"
+    let far: i128 = 1000 * 365 * 86_400_000;
+    let lower_open = lower > now || (now as i128 - lower as i128) > far;
+    let upper_open = upper < now || (upper as i128 - now as i128) > far;
     let l = if lower_open { 0.0 } else { pos(lower as f64) };
     let u = if upper_open { 100.0 } else { pos(upper as f64) };
     html! {
