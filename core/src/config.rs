@@ -418,7 +418,11 @@ impl Config {
     /// The retention task's first due instant after `start`; `Long.MAX` (never) when that is
     /// beyond the clock's range.
     pub fn first_retention_check(&self, start: Timestamp) -> Timestamp {
-        Timestamp(start.0.saturating_add(self.broker.log_retention_check_interval_ms))
+        Timestamp(
+            start
+                .0
+                .saturating_add(self.broker.log_retention_check_interval_ms),
+        )
     }
 
     /// Sets a config by its Kafka name, validating type and range for this version.

@@ -905,8 +905,18 @@ fn c6_earliest_local_and_latest_tiered() {
 /// Found by fuzzing: a start near Long.MAX must not wrap the first retention check into the past.
 #[test]
 fn start_near_long_max() {
-    let mut p = Partition::new(Config::defaults(KafkaVersion::V4_0), "t-0", Timestamp(i64::MAX - 8), 0);
+    let mut p = Partition::new(
+        Config::defaults(KafkaVersion::V4_0),
+        "t-0",
+        Timestamp(i64::MAX - 8),
+        0,
+    );
     p.check_invariants();
-    assert!(p.apply(Timestamp(i64::MAX - 8), Command::Produce { records: vec![] }).is_ok());
+    assert!(p
+        .apply(
+            Timestamp(i64::MAX - 8),
+            Command::Produce { records: vec![] }
+        )
+        .is_ok());
     p.check_invariants();
 }
