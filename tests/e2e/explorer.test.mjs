@@ -34,6 +34,8 @@ async function shots(page, name) {
       await page.setViewportSize(size);
       await page.waitForTimeout(150);
       await screenshot(page, `${name}-${vp}-${scheme}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name} ${vp}: page scrolls sideways by ${overflow} px`);
     }
   }
   await page.setViewportSize({ width: 1280, height: 800 });
