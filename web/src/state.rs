@@ -169,7 +169,11 @@ pub enum Action {
 impl Explorer {
     /// Why segment `base` rolled, if it did.
     pub fn roll_of(&self, base: i64) -> Option<&String> {
-        self.rolls.iter().rev().find(|(b, _)| *b == base).map(|(_, r)| r)
+        self.rolls
+            .iter()
+            .rev()
+            .find(|(b, _)| *b == base)
+            .map(|(_, r)| r)
     }
 
     /// The broker clock.

@@ -75,7 +75,7 @@ pub fn timestamp_chart(p: &PanelProps) -> Html {
     }
     html! {
         <section class="lt-panel lt-chart" aria-label="Timestamp against offset">
-            <h3>{ "Timestamp against offset" }</h3>
+            <h2>{ "Timestamp against offset" }</h2>
             <canvas ref={canvas} class="lt-chart-canvas" data-testid="timestamp-chart" role="img"
                     aria-label="Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" />
             <p class="lt-muted lt-chart-key">{ "● stamp · ▲ future stamp · ─ lookup T · │ answer" }</p>
@@ -108,7 +108,7 @@ pub fn disk_chart(p: &PanelProps) -> Html {
         .unwrap_or_default();
     html! {
         <section class="lt-panel lt-chart" aria-label="Disk usage">
-            <h3>{ "Disk usage over simulated time" }</h3>
+            <h2>{ "Disk usage over simulated time" }</h2>
             <canvas ref={canvas} class="lt-chart-canvas lt-chart-small" data-testid="disk-chart" role="img"
                     aria-label={format!("Partition size over broker time; now {last}")} />
         </section>

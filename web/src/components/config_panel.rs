@@ -68,7 +68,7 @@ pub fn config_panel(p: &PanelProps) -> Html {
     });
     html! {
         <section class="lt-panel lt-config" aria-label="Topic config">
-            <h3>{ "Topic config" }</h3>
+            <h2>{ "Topic config" }</h2>
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>
                 <select id={vid.clone()} onchange={on_version} data-testid="kafka-version">

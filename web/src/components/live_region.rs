@@ -8,7 +8,7 @@ pub fn live_region(p: &PanelProps) -> Html {
     let st = &*p.state;
     html! {
         <section class="lt-panel lt-log" aria-label="What happened">
-            <h3>{ "What happened" }</h3>
+            <h2>{ "What happened" }</h2>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
                 { st.announce.clone() }
             </p>

@@ -238,7 +238,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
     });
     html! {
         <section class="lt-panel lt-lookup" aria-label="Lookup">
-            <h3>{ "Lookup (offsetsForTimes)" }</h3>
+            <h2>{ "Lookup (offsetsForTimes)" }</h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 <label for={tid.clone()}>{ "Time T" }</label>
                 <input id={tid} value={(*text).clone()} {oninput} placeholder="now-1h, 2025-11-04T10:00:05Z, epoch ms" data-testid="lookup-time" />

@@ -81,7 +81,12 @@ pub fn partition_view(p: &PanelProps) -> Html {
     let (va, vb) = (va.max(lo), vb.min(leo));
     let visible_records = (vb - va).max(0);
     let verdict_of = |base: i64| -> Option<Verdict> {
-        st.retention.as_ref()?.verdicts.iter().find(|v| v.base_offset.0 == base).map(|v| v.verdict)
+        st.retention
+            .as_ref()?
+            .verdicts
+            .iter()
+            .find(|v| v.base_offset.0 == base)
+            .map(|v| v.verdict)
     };
     let marks = st
         .lookup
@@ -189,7 +194,7 @@ pub fn partition_view(p: &PanelProps) -> Html {
     html! {
         <section class="lt-panel lt-partition" data-testid="partition" aria-label="Partition">
             <div class="lt-panel-head">
-                <h3>{ format!("Partition {}", part.topic_partition()) }</h3>
+                <h2>{ format!("Partition {}", part.topic_partition()) }</h2>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(-0.5)} aria-label="Pan to older offsets" title="Older">{ "◀" }</button>
                     <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="+ Zoom in" title="Zoom in" data-testid="zoom-in">{ "+" }</button>

@@ -102,7 +102,7 @@ pub fn producer_panel(p: &PanelProps) -> Html {
     let disabled = st.runner.is_none();
     html! {
         <section class="lt-panel lt-producer" aria-label="Producer">
-            <h3>{ "Producer" }</h3>
+            <h2>{ "Producer" }</h2>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
                 <label for={ids[0].clone()}>{ "Timestamp" }</label>
                 <select id={ids[0].clone()} onchange={bind(&mode)} data-testid="ts-mode">

@@ -151,7 +151,7 @@ pub fn retention_panel(p: &PanelProps) -> Html {
     html! {
         <section class="lt-panel lt-retention" aria-label="Retention">
             <div class="lt-panel-head">
-                <h3>{ "Retention" }</h3>
+                <h2>{ "Retention" }</h2>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
             </div>
             <p class="lt-muted">
