@@ -511,7 +511,8 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 256 cases by default; PROPTEST_CASES overrides (an explicit `cases` here would not let it).
+    #![proptest_config(ProptestConfig::default())]
 
     #[test]
     fn model_matches_reference_3_6(seed in any::<u64>(), ops in prop::collection::vec(op(), 1..60)) {
