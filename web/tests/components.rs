@@ -32,7 +32,12 @@ fn text(el: &Element, sel: &str) -> String {
 }
 
 fn click(el: &Element, sel: &str) {
-    el.query_selector(sel).unwrap().unwrap().dyn_into::<HtmlElement>().unwrap().click();
+    el.query_selector(sel)
+        .unwrap()
+        .unwrap()
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
 }
 
 #[wasm_bindgen_test]
@@ -45,7 +50,10 @@ async fn error_box_names_the_problem() {
     };
     let _h = yew::Renderer::<ErrorBox>::with_root_and_props(el.clone(), props).render();
     settle().await;
-    let bx = el.query_selector("[data-testid=scenario-error]").unwrap().unwrap();
+    let bx = el
+        .query_selector("[data-testid=scenario-error]")
+        .unwrap()
+        .unwrap();
     assert_eq!(bx.get_attribute("role").as_deref(), Some("alert"));
     assert!(text(&el, "pre").contains("step 3"));
 }
@@ -63,21 +71,34 @@ async fn lookup_scan_steps_to_offset_3() {
     }
     // the walk animates; wait for the answer
     for _ in 0..60 {
-        if el.query_selector("[data-testid=lookup-answer]").unwrap().is_some() {
+        if el
+            .query_selector("[data-testid=lookup-answer]")
+            .unwrap()
+            .is_some()
+        {
             break;
         }
         gloo_timers::future::TimeoutFuture::new(100).await;
     }
     assert!(text(&el, "[data-testid=lookup-answer]").contains("offset 3"));
-    assert!(el.query_selector("[data-testid=segment-0]").unwrap().is_some());
-    let late = el.query_selector("[data-testid=record-5]").unwrap().unwrap();
+    assert!(el
+        .query_selector("[data-testid=segment-0]")
+        .unwrap()
+        .is_some());
+    let late = el
+        .query_selector("[data-testid=record-5]")
+        .unwrap()
+        .unwrap();
     assert!(late.class_name().contains("late"), "{}", late.class_name());
 }
 
 #[wasm_bindgen_test]
 async fn bad_inline_scenario_shows_its_error_line() {
     let el = host();
-    let _x = mount_source(el.clone(), ScenarioSource::Inline(r#"{"title":"x","steps":[]}"#.into()));
+    let _x = mount_source(
+        el.clone(),
+        ScenarioSource::Inline(r#"{"title":"x","steps":[]}"#.into()),
+    );
     settle().await;
     let msg = text(&el, "[data-testid=scenario-error]");
     assert!(msg.contains("start"), "{msg}");
