@@ -41,28 +41,38 @@ pub fn duration(ms: i64) -> String {
     format!("{sign}{}", out.join(" "))
 }
 
-/// Formats a duration as one rounded figure with an "about": `about 3 y`, `about 10 min`.
+/// One decimal of `a / u`, rounded half up, without a trailing `.0`: `3`, `1.5`, `12`.
+/// Integer arithmetic only: float formatting would add its tables to the wasm.
+fn tenths(a: u64, u: u64) -> String {
+    let t = (a as u128 * 10 + u as u128 / 2) / u as u128;
+    if t % 10 == 0 {
+        format!("{}", t / 10)
+    } else {
+        format!("{}.{}", t / 10, t % 10)
+    }
+}
+
+/// Formats a duration as one rounded figure: `3 y`, `1.5 h`, `10 min` (callers add "about").
 pub fn approx_duration(ms: i64) -> String {
-    let a = ms.unsigned_abs() as f64;
-    let units = [
-        (365.0 * 86_400_000.0, "y"),
-        (86_400_000.0, "d"),
-        (3_600_000.0, "h"),
-        (60_000.0, "min"),
-        (1000.0, "s"),
+    let a = ms.unsigned_abs();
+    const UNITS: [(u64, &str); 5] = [
+        (365 * 86_400_000, "y"),
+        (86_400_000, "d"),
+        (3_600_000, "h"),
+        (60_000, "min"),
+        (1000, "s"),
     ];
-    for (u, name) in units {
+    for (u, name) in UNITS {
         if a >= u {
-            let v = a / u;
-            return if v >= 10.0 {
-                format!("{:.0} {name}", v)
+            let whole = if a / u >= 10 {
+                ((a as u128 + u as u128 / 2) / u as u128).to_string()
             } else {
-                let s = format!("{:.1}", v);
-                format!("{} {name}", s.trim_end_matches(".0"))
+                tenths(a, u)
             };
+            return format!("{whole} {name}");
         }
     }
-    format!("{} ms", ms.unsigned_abs())
+    format!("{a} ms")
 }
 
 /// Formats a byte count: `1 GiB`, `1.5 MiB`, `4096 B` stays exact below 10 KiB.
@@ -79,9 +89,7 @@ pub fn bytes(n: i64) -> String {
     let a = n as u64;
     for (u, name) in units {
         if a >= u && (a >= 10 * 1024 || a.is_multiple_of(u)) {
-            let v = a as f64 / u as f64;
-            let s = format!("{:.1}", v);
-            return format!("{} {name}", s.trim_end_matches(".0"));
+            return format!("{} {name}", tenths(a, u));
         }
     }
     format!("{n} B")

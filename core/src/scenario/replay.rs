@@ -1,6 +1,15 @@
 //! Replaying a [`Scenario`] against a [`Partition`].
 //!
 //! INTERFACE (fixed; the scenario/CLI teammate implements the bodies): see `mod.rs`.
+//!
+//! The report's JSON bodies are built only with the `report` feature (on by default, used by
+//! the CLI). Without it, as in the web explorer, which animates events and never prints a
+//! report, every body is `null`: the serialisation code then stays out of the wasm.
+
+#![cfg_attr(
+    not(feature = "report"),
+    allow(unused_variables, unused_mut, dead_code, unused_imports)
+)]
 
 use super::narrate::verdict_text;
 use super::time::{apply_unit, overflow_reason, resolve};
@@ -17,7 +26,30 @@ use crate::segment::RollReason;
 use crate::units::{Offset, Timestamp};
 use crate::validation::ProduceError;
 use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
+
+#[cfg(feature = "report")]
+macro_rules! json {
+    ($($t:tt)+) => { serde_json::json!($($t)+) };
+}
+
+#[cfg(not(feature = "report"))]
+macro_rules! json {
+    ($($t:tt)+) => {
+        serde_json::Value::Null
+    };
+}
+
+/// `serde_json::to_value`, or `null` without the `report` feature.
+#[cfg(feature = "report")]
+fn to_json<T: Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).expect("report values serialise")
+}
+
+#[cfg(not(feature = "report"))]
+fn to_json<T>(_: &T) -> Value {
+    Value::Null
+}
 
 /// What one step did.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,7 +191,7 @@ fn verdicts_json(r: &RetentionReport, config: &Config) -> Value {
         r.verdicts
             .iter()
             .map(|v| {
-                let mut o = serde_json::to_value(v).expect("verdicts serialise");
+                let mut o = to_json(v);
                 o["reason"] = Value::String(verdict_text(v, config, r.at));
                 o
             })
@@ -324,9 +356,7 @@ impl Ctx<'_, '_> {
                 }
                 json!({ "changed": changed })
             }
-            Step::Snapshot => {
-                serde_json::to_value(self.partition.state()).expect("state serialises")
-            }
+            Step::Snapshot => to_json(&self.partition.state()),
             Step::HighWatermark(o) => {
                 self.apply(*now, Command::SetHighWatermark { offset: *o }, &mut passes)
                     .map_err(|e| self.err("high_watermark.offset", e.to_string()))?;
@@ -569,7 +599,7 @@ pub fn run(scenario: &Scenario) -> Result<Report, ScenarioError> {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "report"))]
 mod tests {
     use super::*;
     use crate::scenario::parse;

@@ -29,7 +29,8 @@ pub fn clock_bar(p: &PanelProps) -> Html {
         let d = d.clone();
         let total = st.total;
         Callback::from(move |e: Event| {
-            let v: f64 = input_value(&e).parse().unwrap_or(0.0);
+            // Range inputs report integers; parsing as an integer keeps float parsing out of the wasm.
+            let v = input_value(&e).trim().parse::<i64>().unwrap_or(0) as f64;
             d.dispatch(Action::Seek(timeline::scrub_to_step(v, total)));
         })
     };

@@ -208,10 +208,10 @@ fn window_axis(lower: i64, upper: i64, now: i64, stamp: Option<i64>) -> Html {
     html! {
         <figure class="lt-window" aria-label="Acceptable timestamp window">
             <div class="lt-window-axis">
-                <div class="lt-window-band" style={format!("left:{l:.2}%;width:{:.2}%", (u - l).max(0.5))}></div>
-                <div class="lt-window-now" style={format!("left:{:.2}%", pos(now as f64))} title="broker clock"></div>
+                <div class="lt-window-band" style={format!("left:{};width:{}", format::css_pct(l), format::css_pct((u - l).max(0.5)))}></div>
+                <div class="lt-window-now" style={format!("left:{}", format::css_pct(pos(now as f64)))} title="broker clock"></div>
                 if let Some(s) = stamp {
-                    <div class="lt-window-stamp" style={format!("left:{:.2}%", pos(s as f64))} title="stamp sent">{ "✕" }</div>
+                    <div class="lt-window-stamp" style={format!("left:{}", format::css_pct(pos(s as f64)))} title="stamp sent">{ "✕" }</div>
                 }
             </div>
             <figcaption class="lt-muted">

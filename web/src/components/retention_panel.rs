@@ -210,7 +210,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
                             data-testid={format!("verdict-{}", v.base_offset.0)} aria-hidden={if pending {"true"} else {"false"}}>
                             <span class="lt-verdict-seg">{ format!("Segment {}", format::count(v.base_offset.0)) }</span>
                             <span class="lt-verdict-largest">{ format!("largest {} · {}", human::date(v.largest_timestamp.0), format::age(age)) }</span>
-                            <span class="lt-agebar" aria-hidden="true"><span style={format!("width:{pct:.1}%")}></span></span>
+                            <span class="lt-agebar" aria-hidden="true"><span style={format!("width:{}", format::css_pct(pct))}></span></span>
                             <span class="lt-verdict-text">{ text }</span>
                         </li>
                     }

@@ -9,6 +9,19 @@ const DAY: i64 = 24 * HOUR;
 const YEAR: i64 = 365 * DAY;
 
 /// A stamp's distance from the broker clock in one truncated unit: `+3 y`, `-11 d`, `now`.
+/// A CSS percentage with two decimals, `12.35%`, by integer arithmetic (float formatting would
+/// add its tables to the wasm). Non-finite values read as 0%.
+pub fn css_pct(v: f64) -> String {
+    let h = if v.is_finite() {
+        (v * 100.0).round() as i64
+    } else {
+        0
+    };
+    let sign = if h < 0 { "-" } else { "" };
+    let h = h.unsigned_abs();
+    format!("{sign}{}.{:02}%", h / 100, h % 100)
+}
+
 pub fn relative(delta_ms: i64) -> String {
     if delta_ms == 0 {
         return "now".into();
@@ -232,6 +245,15 @@ pub fn parse_time(s: &str, now: i64) -> Result<i64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn css_percentages() {
+        assert_eq!(css_pct(12.345), "12.35%");
+        assert_eq!(css_pct(0.5), "0.50%");
+        assert_eq!(css_pct(-0.004), "0.00%");
+        assert_eq!(css_pct(f64::NAN), "0.00%");
+        assert_eq!(css_pct(100.0), "100.00%");
+    }
 
     #[test]
     fn relative_readings() {
