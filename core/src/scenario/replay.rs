@@ -8,7 +8,13 @@
 
 #![cfg_attr(
     not(feature = "report"),
-    allow(unused_variables, unused_mut, dead_code, unused_imports)
+    allow(
+        unused_variables,
+        unused_assignments,
+        unused_mut,
+        dead_code,
+        unused_imports
+    )
 )]
 
 use super::narrate::verdict_text;
