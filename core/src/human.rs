@@ -45,7 +45,7 @@ pub fn duration(ms: i64) -> String {
 /// Integer arithmetic only: float formatting would add its tables to the wasm.
 fn tenths(a: u64, u: u64) -> String {
     let t = (a as u128 * 10 + u as u128 / 2) / u as u128;
-    if t % 10 == 0 {
+    if t.is_multiple_of(10) {
         format!("{}", t / 10)
     } else {
         format!("{}.{}", t / 10, t % 10)
