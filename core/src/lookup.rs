@@ -10,7 +10,7 @@
 
 use crate::config::KafkaVersion;
 use crate::index::Probe;
-use crate::segment::Segment;
+use crate::segment::{Segment, StoredBatch};
 use crate::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -246,6 +246,29 @@ fn push(trace: &mut Trace<'_>, step: impl FnOnce() -> TraceStep) {
     }
 }
 
+/// Records a batch the scan skipped whole or opened.
+fn push_batch(trace: &mut Trace<'_>, b: &StoredBatch, opened: bool) {
+    push(trace, || {
+        let (base_offset, last_offset, position, max_timestamp) =
+            (b.base_offset, b.last_offset, b.position, b.max_timestamp);
+        if opened {
+            TraceStep::BatchOpened {
+                base_offset,
+                last_offset,
+                position,
+                max_timestamp,
+            }
+        } else {
+            TraceStep::BatchSkipped {
+                base_offset,
+                last_offset,
+                position,
+                max_timestamp,
+            }
+        }
+    });
+}
+
 /// Runs a lookup. `trace` collects the steps when given.
 pub fn lookup(
     log: &LogView<'_>,
@@ -360,20 +383,10 @@ pub fn find_offset_by_timestamp(
     let stamps = seg.record_timestamps();
     for b in &seg.batches()[first_batch..] {
         if b.max_timestamp < target {
-            push(trace, || TraceStep::BatchSkipped {
-                base_offset: b.base_offset,
-                last_offset: b.last_offset,
-                position: b.position,
-                max_timestamp: b.max_timestamp,
-            });
+            push_batch(trace, b, false);
             continue;
         }
-        push(trace, || TraceStep::BatchOpened {
-            base_offset: b.base_offset,
-            last_offset: b.last_offset,
-            position: b.position,
-            max_timestamp: b.max_timestamp,
-        });
+        push_batch(trace, b, true);
         for o in b.base_offset.0..=b.last_offset.0 {
             let t = Timestamp(stamps[(o - base.0) as usize]);
             let result = if t < target {
@@ -424,20 +437,10 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
     let stamps = seg.record_timestamps();
     for b in &seg.batches()[first_batch..] {
         if b.max_timestamp != max {
-            push(trace, || TraceStep::BatchSkipped {
-                base_offset: b.base_offset,
-                last_offset: b.last_offset,
-                position: b.position,
-                max_timestamp: b.max_timestamp,
-            });
+            push_batch(trace, b, false);
             continue;
         }
-        push(trace, || TraceStep::BatchOpened {
-            base_offset: b.base_offset,
-            last_offset: b.last_offset,
-            position: b.position,
-            max_timestamp: b.max_timestamp,
-        });
+        push_batch(trace, b, true);
         for o in b.base_offset.0..=b.last_offset.0 {
             let t = Timestamp(stamps[(o - seg.base_offset().0) as usize]);
             let hit = t == max;
