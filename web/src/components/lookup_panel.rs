@@ -7,7 +7,8 @@ use crate::app::model::format;
 use crate::app::state::{describe_spec, Action};
 
 /// One trace step in words.
-pub fn step_text(s: &TraceStep) -> String {
+pub fn step_text(s: &TraceStep, spec: &OffsetSpec) -> String {
+    let max = matches!(spec, OffsetSpec::MaxTimestamp);
     match s {
         TraceStep::SegmentPassed {
             segment,
@@ -79,10 +80,15 @@ pub fn step_text(s: &TraceStep) -> String {
             max_timestamp,
             ..
         } => format!(
-            "skip batch {}–{}: its max {} is before T",
+            "skip batch {}–{}: its max {} {}",
             base_offset.0,
             last_offset.0,
-            human::date(max_timestamp.0)
+            human::date(max_timestamp.0),
+            if max {
+                "is not the largest timestamp"
+            } else {
+                "is before T"
+            }
         ),
         TraceStep::BatchOpened {
             base_offset,
@@ -102,10 +108,12 @@ pub fn step_text(s: &TraceStep) -> String {
             "read offset {} stamped {}: {}",
             offset.0,
             human::date(timestamp.0),
-            match result {
-                RecordMatch::Match => "at or after T, the answer",
-                RecordMatch::Earlier => "before T, keep scanning",
-                RecordMatch::BelowLogStart => "below the log start offset, skip",
+            match (result, max) {
+                (RecordMatch::Match, false) => "at or after T, the answer",
+                (RecordMatch::Match, true) => "it carries the largest timestamp, the answer",
+                (RecordMatch::Earlier, false) => "before T, keep scanning",
+                (RecordMatch::Earlier, true) => "not the largest timestamp, keep scanning",
+                (RecordMatch::BelowLogStart, _) => "below the log start offset, skip",
             }
         ),
         TraceStep::MaxTimestampSegment {
@@ -212,7 +220,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
                 <p class="lt-muted">{ format!("ListOffsets for {}", describe_spec(&l.spec)) }</p>
                 <ol class="lt-trace">
                     { for l.trace.iter().take(shown).enumerate().map(|(i, s)| html!{
-                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ step_text(s) }</li>
+                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ step_text(s, &l.spec) }</li>
                     }) }
                 </ol>
                 if finished {

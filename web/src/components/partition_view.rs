@@ -330,7 +330,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                 else if passed { <span class="lt-badge">{ "passed over" }</span> }
             </header>
             <p class="lt-seg-meta">
-                { format!("offsets {}–{} · {} records · {}", format::count(s.base), if s.active { "…".to_string() } else { format::count(s.next - 1) }, format::count(s.records), human::bytes(s.size)) }
+                { format!("{} · {} records · {}", offset_range(s.base, s.next, s.active), format::count(s.records), human::bytes(s.size)) }
             </p>
             <p class="lt-seg-meta">
                 { "largest timestamp " }
@@ -463,4 +463,24 @@ fn draw_density(
         marks: &marks,
     });
     crate::app::draw::partition(&c, &scene, dark);
+}
+
+/// "offsets 0–5", "offsets 40,000–40,099 (open)" for the active segment, "offsets from 40,100
+/// (empty)" for an empty one.
+fn offset_range(base: i64, next: i64, active: bool) -> String {
+    if next <= base {
+        format!("offsets from {} (empty)", format::count(base))
+    } else if active {
+        format!(
+            "offsets {}–{} (open)",
+            format::count(base),
+            format::count(next - 1)
+        )
+    } else {
+        format!(
+            "offsets {}–{}",
+            format::count(base),
+            format::count(next - 1)
+        )
+    }
 }
