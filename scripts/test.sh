@@ -37,7 +37,7 @@ step() {
 step fmt cargo fmt --all --check || true
 step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 step native-tests cargo test --workspace || true
-step wasm-tests cargo test -p logtime-web --target wasm32-unknown-unknown --test browser || true
+step wasm-tests cargo test -p logtime-web --target wasm32-unknown-unknown --test browser --test components || true
 if step web-build trunk build --release --offline; then
   step e2e node --test tests/e2e/ || true
 else
