@@ -191,6 +191,65 @@ mod charts {
         RGBColor((v >> 16) as u8, (v >> 8) as u8, v as u8)
     }
 
+    type Root = DrawingArea<CanvasBackend, plotters::coord::Shift>;
+    type Chart<'a> = ChartContext<
+        'a,
+        CanvasBackend,
+        Cartesian2d<plotters::coord::types::RangedCoordi64, plotters::coord::types::RangedCoordi64>,
+    >;
+
+    /// The canvas sized to its box and cleared to the theme's background, or `None` when it
+    /// cannot be drawn on.
+    fn open(canvas: &HtmlCanvasElement, p: &super::Palette) -> Option<Root> {
+        fit(canvas);
+        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
+        let _ = root.fill(&rgb(p.bg));
+        Some(root)
+    }
+
+    /// One axis: its range, how many labels and how to print them.
+    struct Axis<'f> {
+        from: i64,
+        to: i64,
+        labels: usize,
+        label: &'f dyn Fn(&i64) -> String,
+    }
+
+    /// Both axes, and the width of the y label area in CSS pixels.
+    struct Axes<'f> {
+        x: Axis<'f>,
+        y: Axis<'f>,
+        y_label_width: f64,
+    }
+
+    /// Both charts' frame: margins, label areas and a themed mesh, scaled to the device pixel
+    /// ratio. Returns the chart and the ratio.
+    fn frame<'a>(root: &'a Root, p: &super::Palette, axes: Axes<'_>) -> Option<(Chart<'a>, f64)> {
+        let dpr = web_sys::window()
+            .map(|w| w.device_pixel_ratio())
+            .unwrap_or(1.0);
+        let font = (12.0 * dpr) as u32;
+        let mut chart = ChartBuilder::on(root)
+            .margin((8.0 * dpr) as u32)
+            .x_label_area_size((24.0 * dpr) as u32)
+            .y_label_area_size((axes.y_label_width * dpr) as u32)
+            .build_cartesian_2d(axes.x.from..axes.x.to, axes.y.from..axes.y.to)
+            .ok()?;
+        let fg = rgb(p.fg);
+        let _ = chart
+            .configure_mesh()
+            .light_line_style(rgb(p.grid))
+            .bold_line_style(rgb(p.grid))
+            .axis_style(rgb(p.muted))
+            .label_style((FontFamily::SansSerif, font).into_font().color(&fg))
+            .x_labels(axes.x.labels)
+            .y_labels(axes.y.labels)
+            .x_label_formatter(axes.x.label)
+            .y_label_formatter(axes.y.label)
+            .draw();
+        Some((chart, dpr))
+    }
+
     /// Timestamp against offset: every point sampled, future stamps as triangles, the lookup
     /// target as a dashed line and the answer as a vertical line.
     pub fn timestamp_chart(
@@ -201,13 +260,10 @@ mod charts {
         answer: Option<i64>,
         dark: bool,
     ) {
-        fit(canvas);
         let p = palette(dark);
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+        let Some(root) = open(canvas, &p) else {
             return;
         };
-        let root = backend.into_drawing_area();
-        let _ = root.fill(&rgb(p.bg));
         if points.is_empty() {
             return;
         }
@@ -226,30 +282,28 @@ mod charts {
         let pad = ((y1 - y0) / 20).max(1000);
         let (y0, y1) = (y0 - pad, y1 + pad);
         let x1 = x1.max(x0 + 1);
-        let dpr = web_sys::window()
-            .map(|w| w.device_pixel_ratio())
-            .unwrap_or(1.0);
-        let font = (12.0 * dpr) as u32;
-        let Ok(mut chart) = ChartBuilder::on(&root)
-            .margin((8.0 * dpr) as u32)
-            .x_label_area_size((24.0 * dpr) as u32)
-            .y_label_area_size((112.0 * dpr) as u32)
-            .build_cartesian_2d(x0..x1, y0..y1)
-        else {
+        let span = y1 - y0;
+        let Some((mut chart, dpr)) = frame(
+            &root,
+            &p,
+            Axes {
+                x: Axis {
+                    from: x0,
+                    to: x1,
+                    labels: 6,
+                    label: &|v| format::count(*v),
+                },
+                y: Axis {
+                    from: y0,
+                    to: y1,
+                    labels: 5,
+                    label: &|v| format::axis_time(*v, span),
+                },
+                y_label_width: 112.0,
+            },
+        ) else {
             return;
         };
-        let fg = rgb(p.fg);
-        let _ = chart
-            .configure_mesh()
-            .light_line_style(rgb(p.grid))
-            .bold_line_style(rgb(p.grid))
-            .axis_style(rgb(p.muted))
-            .label_style((FontFamily::SansSerif, font).into_font().color(&fg))
-            .x_labels(6)
-            .y_labels(5)
-            .x_label_formatter(&|v| format::count(*v))
-            .y_label_formatter(&|v| format::axis_time(*v, y1 - y0))
-            .draw();
         let fresh = rgb(p.fresh);
         let future = rgb(p.future);
         let r = (2.0 * dpr) as i32;
@@ -284,43 +338,37 @@ mod charts {
 
     /// Disk usage over simulated time.
     pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(i64, i64)], dark: bool) {
-        fit(canvas);
         let p = palette(dark);
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+        let Some(root) = open(canvas, &p) else {
             return;
         };
-        let root = backend.into_drawing_area();
-        let _ = root.fill(&rgb(p.bg));
         if points.len() < 2 {
             return;
         }
         let x0 = points.first().map(|p| p.0).unwrap_or(0);
         let x1 = points.last().map(|p| p.0).unwrap_or(1).max(x0 + 1);
         let y1 = points.iter().map(|p| p.1).max().unwrap_or(1).max(1);
-        let dpr = web_sys::window()
-            .map(|w| w.device_pixel_ratio())
-            .unwrap_or(1.0);
-        let font = (12.0 * dpr) as u32;
-        let Ok(mut chart) = ChartBuilder::on(&root)
-            .margin((8.0 * dpr) as u32)
-            .x_label_area_size((24.0 * dpr) as u32)
-            .y_label_area_size((64.0 * dpr) as u32)
-            .build_cartesian_2d(x0..x1, 0..(y1 + y1 / 10))
-        else {
+        let Some((mut chart, dpr)) = frame(
+            &root,
+            &p,
+            Axes {
+                x: Axis {
+                    from: x0,
+                    to: x1,
+                    labels: 4,
+                    label: &|v| format::axis_time(*v, x1 - x0),
+                },
+                y: Axis {
+                    from: 0,
+                    to: y1 + y1 / 10,
+                    labels: 4,
+                    label: &|v| logtime_core::human::bytes(*v),
+                },
+                y_label_width: 64.0,
+            },
+        ) else {
             return;
         };
-        let fg = rgb(p.fg);
-        let _ = chart
-            .configure_mesh()
-            .light_line_style(rgb(p.grid))
-            .bold_line_style(rgb(p.grid))
-            .axis_style(rgb(p.muted))
-            .label_style((FontFamily::SansSerif, font).into_font().color(&fg))
-            .x_labels(4)
-            .y_labels(4)
-            .x_label_formatter(&|v| format::axis_time(*v, x1 - x0))
-            .y_label_formatter(&|v| logtime_core::human::bytes(*v))
-            .draw();
         let accent = rgb(p.accent);
         let _ = chart.draw_series(LineSeries::new(
             points.iter().copied(),
