@@ -1,4 +1,4 @@
-use logtime_core::{human, Lookup, TraceStep, Verdict};
+use logtime_core::{human, Lookup, Segment, TraceStep, Verdict};
 use yew::prelude::*;
 
 use super::PanelProps;
@@ -121,6 +121,25 @@ pub fn partition_view(p: &PanelProps) -> Html {
         .min(segs.len());
     let visible_segs = &segs[first..last];
     let active_base = segs.last().map(|s| s.base_offset().0);
+    // What a segment card shows of a segment; `partial` when only some of its records are in view.
+    let info = |s: &Segment, partial: bool| {
+        let base = s.base_offset().0;
+        SegmentInfo {
+            base,
+            next: s.next_offset().0,
+            records: s.record_count() as i64,
+            size: s.size().0,
+            largest: s.largest_timestamp().0,
+            record_time: s.largest_timestamp_is_record_time(),
+            active: Some(base) == active_base,
+            roll: st.roll_of(base).cloned(),
+            verdict: verdict_of(base),
+            now,
+            time_index: s.time_index().entries().map(|(t, o)| (t.0, o.0)).collect(),
+            marks: &marks,
+            partial,
+        }
+    };
 
     let body = if visible_records <= TILE_LIMIT {
         html! {
@@ -134,22 +153,7 @@ pub fn partition_view(p: &PanelProps) -> Html {
                         let t = ts.get((o - base) as usize).copied().unwrap_or(-1);
                         tile(o, t, now, retention_ms, lso, st.landed, &marks, p.reduced_motion)
                     }).collect();
-                    let ti: Vec<(i64, i64)> = s.time_index().entries().map(|(t, o)| (t.0, o.0)).collect();
-                    segment_card(SegmentInfo {
-                        base,
-                        next: s.next_offset().0,
-                        records: s.record_count() as i64,
-                        size: s.size().0,
-                        largest: s.largest_timestamp().0,
-                        record_time: s.largest_timestamp_is_record_time(),
-                        active: Some(base) == active_base,
-                        roll: st.roll_of(base).cloned(),
-                        verdict: verdict_of(base),
-                        now,
-                        time_index: ti,
-                        marks: &marks,
-                        partial: from > base || to < s.next_offset().0,
-                    }, tiles)
+                    segment_card(info(s, from > base || to < s.next_offset().0), tiles)
                 }) }
             </div>
         }
@@ -164,25 +168,7 @@ pub fn partition_view(p: &PanelProps) -> Html {
                 </p>
                 if chips {
                     <div class="lt-segments lt-segments-compact" role="list">
-                        { for visible_segs.iter().map(|s| {
-                            let base = s.base_offset().0;
-                            let ti: Vec<(i64, i64)> = s.time_index().entries().map(|(t, o)| (t.0, o.0)).collect();
-                            segment_card(SegmentInfo {
-                                base,
-                                next: s.next_offset().0,
-                                records: s.record_count() as i64,
-                                size: s.size().0,
-                                largest: s.largest_timestamp().0,
-                                record_time: s.largest_timestamp_is_record_time(),
-                                active: Some(base) == active_base,
-                                roll: st.roll_of(base).cloned(),
-                                verdict: verdict_of(base),
-                                now,
-                                time_index: ti,
-                                marks: &marks,
-                                partial: false,
-                            }, html!{})
-                        }) }
+                        { for visible_segs.iter().map(|s| segment_card(info(s, false), html!{})) }
                     </div>
                 } else {
                     <p class="lt-muted">{ format!("{} segments in view; zoom in to list them.", format::count(visible_segs.len() as i64)) }</p>
