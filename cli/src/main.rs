@@ -3,25 +3,32 @@
 mod explain;
 
 use logtime_core::scenario::{parse, run, Report, Scenario, ScenarioError, Step};
+use logtime_core::KafkaVersion;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
+/// The `--help` text; the version presets come from core's table.
+fn usage_text() -> String {
+    format!(
+        "\
 logtime: replay scenarios of a Kafka partition's record timestamps
 
 USAGE:
-    logtime run FILE         replay FILE and print the JSON report {\"steps\": [...], \"final\": STATE}
+    logtime run FILE         replay FILE and print the JSON report {{\"steps\": [...], \"final\": STATE}}
     logtime check FILE...    replay each FILE and print a one-line summary; exit 1 if any fails
     logtime explain FILE     narrate what happened at each step of FILE, and why
     logtime --help           print this help
 
-A scenario is a JSON file: the Kafka version (\"3.6\" or \"4.0\"), topic and broker configs by
+A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
 lookup, delete_records, config, snapshot, high_watermark). See docs/scenarios.md.
 
 Kafka's refusals (a rejected batch, a refused DeleteRecords or lookup) are part of the report.
 Bad input (unknown config or step, malformed time, clock moving backwards, JSON syntax) makes
 the command exit 1 with one line on stderr naming the step, the field and the reason.
-";
+",
+        KafkaVersion::keys_for_people()
+    )
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,7 +38,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Some("-h" | "--help" | "help") => {
-            print!("{USAGE}");
+            print!("{}", usage_text());
             ExitCode::SUCCESS
         }
         Some("run") => match &args[1..] {

@@ -293,7 +293,7 @@ pub fn lookup(
             push(&mut trace, || TraceStep::Special { spec });
             return Ok(none);
         }
-        OffsetSpec::Timestamp(t) if t.0 < 0 && log.version == KafkaVersion::V4_0 => {
+        OffsetSpec::Timestamp(t) if t.0 < 0 && log.version.refuses_negative_lookup_target() => {
             return Err(LookupError {
                 error_code: 35,
                 message: format!(

@@ -7,7 +7,7 @@
 //! eligible), kept behind an earlier survivor (the "pinned" chain), beyond the high watermark, or
 //! the empty active segment.
 
-use crate::config::{Config, KafkaVersion};
+use crate::config::Config;
 use crate::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -338,7 +338,7 @@ pub fn plan(
     }
     let retention = t.retention_ms;
     let now = inputs.now;
-    let warn = config.version == KafkaVersion::V4_0;
+    let warn = config.version.warns_future_timestamps();
     let mut future = Vec::new();
     let n = walk(&p.view, &p.inputs(), |s, _| {
         if warn && now < s.largest {

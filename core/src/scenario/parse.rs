@@ -112,18 +112,17 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let title = text("title")?;
     let description = text("description")?;
     let kafka = match text("kafka")? {
-        None => KafkaVersion::V4_0,
-        Some(s) => match s.as_str() {
-            "3.6" => KafkaVersion::V3_6,
-            "4.0" => KafkaVersion::V4_0,
-            _ => KafkaVersion::parse(&s).ok_or_else(|| {
-                err(
-                    None,
-                    "kafka",
-                    format!("unknown version {s:?} (expected \"3.6\" or \"4.0\")"),
-                )
-            })?,
-        },
+        None => KafkaVersion::default(),
+        Some(s) => KafkaVersion::parse(&s).ok_or_else(|| {
+            err(
+                None,
+                "kafka",
+                format!(
+                    "unknown version {s:?} (expected {})",
+                    KafkaVersion::keys_for_people()
+                ),
+            )
+        })?,
     };
     let topic_partition = text("topic_partition")?.unwrap_or_else(|| "clicks-0".to_string());
     let mut config = Config::defaults(kafka);

@@ -72,8 +72,9 @@ pub fn config_panel(p: &PanelProps) -> Html {
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>
                 <select id={vid.clone()} onchange={on_version} data-testid="kafka-version">
-                    <option value="3.6" selected={cfg.version == KafkaVersion::V3_6}>{ KafkaVersion::V3_6.label() }</option>
-                    <option value="4.0" selected={cfg.version == KafkaVersion::V4_0}>{ KafkaVersion::V4_0.label() }</option>
+                    { for KafkaVersion::ALL.iter().map(|v| html! {
+                        <option value={v.key()} selected={cfg.version == *v}>{ v.label() }</option>
+                    }) }
                 </select>
             </label>
             if let Some((n, m)) = st.config_error.as_ref().filter(|(n, _)| n == "version") {

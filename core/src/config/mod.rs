@@ -1,60 +1,20 @@
-//! Topic and broker configuration under Kafka's own names, with the defaults and valid ranges of
-//! two version presets.
-//!
-//! * [`KafkaVersion::V3_6`] covers 3.6 to 3.9: `message.timestamp.after.max.ms` defaults to
-//!   `Long.MAX`, and the deprecated `message.timestamp.difference.max.ms` is the fallback for
-//!   whichever of before/after is still `Long.MAX` (`LogConfig.java:458-478`).
-//! * [`KafkaVersion::V4_0`] covers 4.x: after defaults to 1 h (KIP-1030), `difference.max.ms` is
-//!   gone (KAFKA-17997) and `segment.bytes` must be at least 1 MiB.
+//! Topic and broker configuration under Kafka's own names ([`keys`]), with the defaults and
+//! rules of each version preset ([`preset`]: one table row per release line).
 //!
 //! Values are validated the way Kafka's `ConfigDef` validates them, and an error names the
 //! config, the value and the range ([`ConfigError`]).
+
+mod keys;
+mod preset;
+
+pub use keys::{ConfigKey, ConfigKind, ConfigUnit, CONFIG_KEYS};
+pub use preset::KafkaVersion;
 
 use crate::units::{Bytes, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 const LONG_MAX: i64 = i64::MAX;
-const INT_MAX: i64 = i32::MAX as i64;
-
-/// Which Kafka release line's defaults and ranges are in force.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum KafkaVersion {
-    /// Kafka 3.6 to 3.9.
-    #[serde(rename = "3.6")]
-    V3_6,
-    /// Kafka 4.x.
-    #[default]
-    #[serde(rename = "4.0")]
-    V4_0,
-}
-
-impl KafkaVersion {
-    /// Parses `"3.6"` or `"4.0"` (also `"3.6-3.9"`, `"3.9"`, `"4.x"`, `"4"`).
-    pub fn parse(s: &str) -> Option<KafkaVersion> {
-        match s.trim() {
-            "3.6" | "3.7" | "3.8" | "3.9" | "3.6-3.9" | "3.x" => Some(KafkaVersion::V3_6),
-            "4.0" | "4" | "4.x" | "4.1" => Some(KafkaVersion::V4_0),
-            _ => None,
-        }
-    }
-
-    /// The short key used in scenario files: `"3.6"` or `"4.0"`.
-    pub fn key(self) -> &'static str {
-        match self {
-            KafkaVersion::V3_6 => "3.6",
-            KafkaVersion::V4_0 => "4.0",
-        }
-    }
-
-    /// The release range the preset stands for, for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            KafkaVersion::V3_6 => "Kafka 3.6–3.9",
-            KafkaVersion::V4_0 => "Kafka 4.x",
-        }
-    }
-}
 
 /// `message.timestamp.type`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -154,113 +114,6 @@ pub struct Config {
     pub broker: BrokerConfig,
 }
 
-/// What kind of value a config takes, which decides how it is parsed and validated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigKind {
-    /// A Java `long` in `[min, max]`.
-    Long,
-    /// A Java `int` in `[min, max]`.
-    Int,
-    /// One of a fixed set of words.
-    Choice(&'static [&'static str]),
-    /// A comma-separated, non-empty list of words from a fixed set.
-    List(&'static [&'static str]),
-}
-
-/// How to read a config's numeric value, for people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigUnit {
-    /// Milliseconds.
-    Millis,
-    /// Bytes.
-    Bytes,
-    /// Not a number.
-    None,
-}
-
-/// Static description of one config: its name, type, unit, scope and documentation.
-#[derive(Clone, Copy, Debug)]
-pub struct ConfigKey {
-    /// Kafka's name.
-    pub name: &'static str,
-    /// Value type.
-    pub kind: ConfigKind,
-    /// How to read the value.
-    pub unit: ConfigUnit,
-    /// `true` for a broker config, `false` for a topic config.
-    pub broker: bool,
-    /// One sentence on what it does here.
-    pub doc: &'static str,
-}
-
-const TS_TYPES: &[&str] = &["CreateTime", "LogAppendTime"];
-const POLICIES: &[&str] = &["compact", "delete"];
-
-/// Every config the model knows, in display order. `message.timestamp.difference.max.ms` is
-/// listed but exists only under [`KafkaVersion::V3_6`] (see [`ConfigKey::exists_in`]).
-pub const CONFIG_KEYS: &[ConfigKey] = &[
-    ConfigKey { name: "message.timestamp.type", kind: ConfigKind::Choice(TS_TYPES), unit: ConfigUnit::None, broker: false,
-        doc: "Whose clock stamps records: the producer's (CreateTime) or the broker's at append (LogAppendTime)." },
-    ConfigKey { name: "message.timestamp.before.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "How far behind the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
-    ConfigKey { name: "message.timestamp.after.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "How far ahead of the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
-    ConfigKey { name: "message.timestamp.difference.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "Deprecated symmetric limit; in 3.6–3.9 it stands in for before/after when those are Long.MAX. Removed in 4.0." },
-    ConfigKey { name: "retention.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "A segment is deleted once now minus its largest timestamp exceeds this; -1 means no time limit." },
-    ConfigKey { name: "retention.bytes", kind: ConfigKind::Long, unit: ConfigUnit::Bytes, broker: false,
-        doc: "Oldest segments are deleted while the partition is larger than this; negative means no size limit." },
-    ConfigKey { name: "segment.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
-        doc: "The active segment rolls when the next batch would take it past this size." },
-    ConfigKey { name: "segment.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "The active segment rolls on append when the incoming stamp is this far past its first batch's stamp." },
-    ConfigKey { name: "segment.jitter.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
-        doc: "A random amount, drawn per segment, subtracted from segment.ms to spread rolls out." },
-    ConfigKey { name: "segment.index.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
-        doc: "Size of each index file: 8-byte offset entries, 12-byte time entries; a full index rolls the segment." },
-    ConfigKey { name: "index.interval.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
-        doc: "Bytes appended between index entries (strict >, counted before the current append)." },
-    ConfigKey { name: "max.message.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
-        doc: "The largest record batch the broker accepts." },
-    ConfigKey { name: "cleanup.policy", kind: ConfigKind::List(POLICIES), unit: ConfigUnit::None, broker: false,
-        doc: "delete runs time and size retention; compact alone keeps only the log-start-offset pass." },
-    ConfigKey { name: "log.retention.check.interval.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: true,
-        doc: "How often the broker's retention task runs." },
-];
-
-impl ConfigKey {
-    /// Looks a config up by its Kafka name.
-    pub fn find(name: &str) -> Option<&'static ConfigKey> {
-        CONFIG_KEYS.iter().find(|k| k.name == name)
-    }
-
-    /// Whether the config exists in the given version.
-    pub fn exists_in(&self, version: KafkaVersion) -> bool {
-        self.name != "message.timestamp.difference.max.ms" || version == KafkaVersion::V3_6
-    }
-
-    /// The valid numeric range `[min, max]` in the given version (numbers only).
-    pub fn range(&self, version: KafkaVersion) -> (i64, i64) {
-        match self.name {
-            "retention.ms" => (-1, LONG_MAX),
-            "retention.bytes" => (i64::MIN, LONG_MAX),
-            "segment.bytes" => match version {
-                KafkaVersion::V3_6 => (14, INT_MAX),
-                KafkaVersion::V4_0 => (1_048_576, INT_MAX),
-            },
-            "segment.ms" | "log.retention.check.interval.ms" => (1, LONG_MAX),
-            // Kafka's validator says at least 4, but a file smaller than one 12-byte time-index
-            // entry makes segment creation throw `Invalid max index size`, so the model refuses it.
-            "segment.index.bytes" => (12, INT_MAX),
-            _ => match self.kind {
-                ConfigKind::Int => (0, INT_MAX),
-                _ => (0, LONG_MAX),
-            },
-        }
-    }
-}
-
 /// Why a config could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ConfigError {
@@ -298,13 +151,10 @@ pub enum ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::Unknown { name, version } => {
-                if name == "message.timestamp.difference.max.ms" {
-                    write!(f, "unknown config {name}: it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms")
-                } else {
-                    write!(f, "unknown config {name} for {}", version.label())
-                }
-            }
+            ConfigError::Unknown { name, version } => match version.removal_note(name) {
+                Some(note) => write!(f, "unknown config {name}: {note}"),
+                None => write!(f, "unknown config {name} for {}", version.label()),
+            },
             ConfigError::NotParsable {
                 name,
                 value,
@@ -366,10 +216,7 @@ impl Config {
             topic: TopicConfig {
                 message_timestamp_type: TimestampType::CreateTime,
                 message_timestamp_before_max_ms: LONG_MAX,
-                message_timestamp_after_max_ms: match version {
-                    KafkaVersion::V3_6 => LONG_MAX,
-                    KafkaVersion::V4_0 => 3_600_000,
-                },
+                message_timestamp_after_max_ms: version.after_max_ms_default(),
                 message_timestamp_difference_max_ms: LONG_MAX,
                 retention_ms: 604_800_000,
                 retention_bytes: -1,
@@ -387,26 +234,22 @@ impl Config {
         }
     }
 
-    /// The before bound validation uses: in 3.6–3.9 a `Long.MAX` before falls back to
-    /// `message.timestamp.difference.max.ms`.
+    /// The before bound validation uses: where the preset keeps
+    /// `message.timestamp.difference.max.ms` (3.6–3.9), a `Long.MAX` before falls back to it.
     pub fn effective_before_max_ms(&self) -> i64 {
-        let t = &self.topic;
-        match self.version {
-            KafkaVersion::V3_6 if t.message_timestamp_before_max_ms == LONG_MAX => {
-                t.message_timestamp_difference_max_ms
-            }
-            _ => t.message_timestamp_before_max_ms,
-        }
+        self.with_fallback(self.topic.message_timestamp_before_max_ms)
     }
 
     /// The after bound validation uses (same fallback rule as the before bound).
     pub fn effective_after_max_ms(&self) -> i64 {
-        let t = &self.topic;
-        match self.version {
-            KafkaVersion::V3_6 if t.message_timestamp_after_max_ms == LONG_MAX => {
-                t.message_timestamp_difference_max_ms
-            }
-            _ => t.message_timestamp_after_max_ms,
+        self.with_fallback(self.topic.message_timestamp_after_max_ms)
+    }
+
+    fn with_fallback(&self, bound: i64) -> i64 {
+        if bound == LONG_MAX && self.version.difference_is_fallback() {
+            self.topic.message_timestamp_difference_max_ms
+        } else {
+            bound
         }
     }
 

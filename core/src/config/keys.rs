@@ -1,0 +1,110 @@
+//! Every config the model knows: its Kafka name, value type, unit, scope and valid range.
+
+use super::preset::{KafkaVersion, DIFFERENCE_MAX_MS};
+
+const LONG_MAX: i64 = i64::MAX;
+const INT_MAX: i64 = i32::MAX as i64;
+
+/// What kind of value a config takes, which decides how it is parsed and validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigKind {
+    /// A Java `long` in `[min, max]`.
+    Long,
+    /// A Java `int` in `[min, max]`.
+    Int,
+    /// One of a fixed set of words.
+    Choice(&'static [&'static str]),
+    /// A comma-separated, non-empty list of words from a fixed set.
+    List(&'static [&'static str]),
+}
+
+/// How to read a config's numeric value, for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigUnit {
+    /// Milliseconds.
+    Millis,
+    /// Bytes.
+    Bytes,
+    /// Not a number.
+    None,
+}
+
+/// Static description of one config: its name, type, unit, scope and documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfigKey {
+    /// Kafka's name.
+    pub name: &'static str,
+    /// Value type.
+    pub kind: ConfigKind,
+    /// How to read the value.
+    pub unit: ConfigUnit,
+    /// `true` for a broker config, `false` for a topic config.
+    pub broker: bool,
+    /// One sentence on what it does here.
+    pub doc: &'static str,
+}
+
+const TS_TYPES: &[&str] = &["CreateTime", "LogAppendTime"];
+const POLICIES: &[&str] = &["compact", "delete"];
+
+/// Every config the model knows, in display order. A preset may lack some of them
+/// (`message.timestamp.difference.max.ms` is gone from 4.0; see [`ConfigKey::exists_in`]).
+pub const CONFIG_KEYS: &[ConfigKey] = &[
+    ConfigKey { name: "message.timestamp.type", kind: ConfigKind::Choice(TS_TYPES), unit: ConfigUnit::None, broker: false,
+        doc: "Whose clock stamps records: the producer's (CreateTime) or the broker's at append (LogAppendTime)." },
+    ConfigKey { name: "message.timestamp.before.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "How far behind the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
+    ConfigKey { name: "message.timestamp.after.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "How far ahead of the broker clock a CreateTime stamp may be before the batch is rejected (strict >)." },
+    ConfigKey { name: DIFFERENCE_MAX_MS, kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "Deprecated symmetric limit; in 3.6–3.9 it stands in for before/after when those are Long.MAX. Removed in 4.0." },
+    ConfigKey { name: "retention.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "A segment is deleted once now minus its largest timestamp exceeds this; -1 means no time limit." },
+    ConfigKey { name: "retention.bytes", kind: ConfigKind::Long, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Oldest segments are deleted while the partition is larger than this; negative means no size limit." },
+    ConfigKey { name: "segment.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "The active segment rolls when the next batch would take it past this size." },
+    ConfigKey { name: "segment.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "The active segment rolls on append when the incoming stamp is this far past its first batch's stamp." },
+    ConfigKey { name: "segment.jitter.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
+        doc: "A random amount, drawn per segment, subtracted from segment.ms to spread rolls out." },
+    ConfigKey { name: "segment.index.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Size of each index file: 8-byte offset entries, 12-byte time entries; a full index rolls the segment." },
+    ConfigKey { name: "index.interval.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "Bytes appended between index entries (strict >, counted before the current append)." },
+    ConfigKey { name: "max.message.bytes", kind: ConfigKind::Int, unit: ConfigUnit::Bytes, broker: false,
+        doc: "The largest record batch the broker accepts." },
+    ConfigKey { name: "cleanup.policy", kind: ConfigKind::List(POLICIES), unit: ConfigUnit::None, broker: false,
+        doc: "delete runs time and size retention; compact alone keeps only the log-start-offset pass." },
+    ConfigKey { name: "log.retention.check.interval.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: true,
+        doc: "How often the broker's retention task runs." },
+];
+
+impl ConfigKey {
+    /// Looks a config up by its Kafka name.
+    pub fn find(name: &str) -> Option<&'static ConfigKey> {
+        CONFIG_KEYS.iter().find(|k| k.name == name)
+    }
+
+    /// Whether the config exists in the given version.
+    pub fn exists_in(&self, version: KafkaVersion) -> bool {
+        version.has_config(self.name)
+    }
+
+    /// The valid numeric range `[min, max]` in the given version (numbers only).
+    pub fn range(&self, version: KafkaVersion) -> (i64, i64) {
+        match self.name {
+            "retention.ms" => (-1, LONG_MAX),
+            "retention.bytes" => (i64::MIN, LONG_MAX),
+            "segment.bytes" => (version.segment_bytes_min(), INT_MAX),
+            "segment.ms" | "log.retention.check.interval.ms" => (1, LONG_MAX),
+            // Kafka's validator says at least 4, but a file smaller than one 12-byte time-index
+            // entry makes segment creation throw `Invalid max index size`, so the model refuses it.
+            "segment.index.bytes" => (12, INT_MAX),
+            _ => match self.kind {
+                ConfigKind::Int => (0, INT_MAX),
+                _ => (0, LONG_MAX),
+            },
+        }
+    }
+}
