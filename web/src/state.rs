@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use logtime_core::config::ConfigKey;
 use logtime_core::human;
 use logtime_core::scenario::{self, Runner, StepReport};
 use logtime_core::{
@@ -617,11 +618,10 @@ impl Reducible for Explorer {
                 s.rev += 1;
             }
             Action::SetConfig(name, value) => {
-                let v = value.trim();
-                let value = v
-                    .parse::<i64>()
-                    .map(ConfigValue::Number)
-                    .unwrap_or_else(|_| ConfigValue::Text(v.to_string()));
+                let value = match ConfigKey::find(&name) {
+                    Some(key) => key.parse_input(&value),
+                    None => ConfigValue::Text(value.trim().to_string()),
+                };
                 let now = s.now();
                 match s.apply_and_absorb(
                     now,

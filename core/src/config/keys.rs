@@ -1,6 +1,8 @@
 //! Every config the model knows: its Kafka name, value type, unit, scope and valid range.
 
 use super::preset::{KafkaVersion, DIFFERENCE_MAX_MS};
+use super::ConfigValue;
+use crate::scenario::parse_duration;
 
 const LONG_MAX: i64 = i64::MAX;
 const INT_MAX: i64 = i32::MAX as i64;
@@ -86,6 +88,20 @@ impl ConfigKey {
         CONFIG_KEYS.iter().find(|k| k.name == name)
     }
 
+    /// A value as a person types it: a number as Kafka takes it (`604800000`), or, for a
+    /// millisecond config, a duration in the scenario grammar (`7d`, `1h30m`); anything else is
+    /// passed on as text for [`super::Config::set`] to refuse or accept.
+    pub fn parse_input(&self, text: &str) -> ConfigValue {
+        let t = text.trim();
+        if let Ok(n) = t.parse::<i64>() {
+            return ConfigValue::Number(n);
+        }
+        match (self.unit, parse_duration(t)) {
+            (ConfigUnit::Millis, Ok(ms)) => ConfigValue::Number(ms),
+            _ => ConfigValue::Text(t.to_string()),
+        }
+    }
+
     /// Whether the config exists in the given version.
     pub fn exists_in(&self, version: KafkaVersion) -> bool {
         version.has_config(self.name)
@@ -106,5 +122,39 @@ impl ConfigKey {
                 _ => (0, LONG_MAX),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_values_take_durations_for_millisecond_configs() {
+        let key = |n| ConfigKey::find(n).unwrap();
+        assert_eq!(
+            key("retention.ms").parse_input(" 7d "),
+            ConfigValue::Number(604_800_000)
+        );
+        assert_eq!(
+            key("retention.ms").parse_input("-1"),
+            ConfigValue::Number(-1)
+        );
+        assert_eq!(
+            key("segment.bytes").parse_input("1000"),
+            ConfigValue::Number(1000)
+        );
+        assert_eq!(
+            key("segment.bytes").parse_input("1h"),
+            ConfigValue::Text("1h".into())
+        );
+        assert_eq!(
+            key("cleanup.policy").parse_input("compact, delete"),
+            ConfigValue::Text("compact, delete".into())
+        );
+        assert_eq!(
+            key("segment.ms").parse_input("soon"),
+            ConfigValue::Text("soon".into())
+        );
     }
 }

@@ -25,6 +25,7 @@ pub mod time;
 
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner, StepReport};
+pub use time::{parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,16 +37,6 @@ pub enum UnitMistake {
     Us,
     /// Nanoseconds: the ms value times 1,000,000.
     Ns,
-}
-
-/// A record timestamp as a scenario writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "ms", rename_all = "snake_case")]
-pub enum TimeSpec {
-    /// An absolute value in ms (including `-1`, NO_TIMESTAMP).
-    Absolute(i64),
-    /// `now`, `now+D`, `now-D`: the broker clock plus this many ms.
-    Now(i64),
 }
 
 /// One record of a produce step.

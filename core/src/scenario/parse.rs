@@ -5,7 +5,7 @@
 //! that would move backwards is reported with its step index. Config changes are validated here
 //! against the config in force at that step.
 
-use super::time::{apply_unit, overflow_reason, parse_duration, parse_time_str};
+use super::time::{apply_unit, overflow_reason, parse_duration, parse_time};
 use super::{ProduceStep, RecordSpec, Scenario, ScenarioError, Step, TimeSpec, UnitMistake};
 use crate::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
 use crate::lookup::OffsetSpec;
@@ -247,7 +247,7 @@ fn int(v: &Value) -> Result<i64, String> {
 /// A time: integer ms, RFC 3339, `now`, `now+D`, `now-D`.
 fn time_value(v: &Value) -> Result<TimeSpec, String> {
     match v {
-        Value::String(s) => parse_time_str(s),
+        Value::String(s) => parse_time(s),
         Value::Number(_) => int(v).map(TimeSpec::Absolute),
         other => Err(format!(
             "expected a time (ms, RFC 3339, now, now+D or now-D), got {}",
@@ -348,7 +348,8 @@ impl StepParser {
             }
             "at" => {
                 let t = time_value(body).map_err(|r| e("at", r))?;
-                let t = super::time::resolve(t, self.now)
+                let t = t
+                    .resolve(self.now)
                     .ok_or_else(|| e("at", "the time overflows a 64-bit long".into()))?;
                 if t < self.now {
                     return Err(e(
@@ -376,7 +377,7 @@ impl StepParser {
                 match (b.get("timestamp"), b.get("spec")) {
                     (Some(t), None) => {
                         let spec = time_value(t).map_err(|r| e("lookup.timestamp", r))?;
-                        let t = super::time::resolve(spec, self.now).ok_or_else(|| {
+                        let t = spec.resolve(self.now).ok_or_else(|| {
                             e(
                                 "lookup.timestamp",
                                 "the time overflows a 64-bit long".into(),

@@ -18,7 +18,7 @@
 )]
 
 use super::narrate::verdict_text;
-use super::time::{apply_unit, overflow_reason, resolve};
+use super::time::{apply_unit, overflow_reason};
 use super::{ProduceStep, Scenario, ScenarioError, Step, TimedEvent};
 use crate::batch::Record;
 use crate::config::Config;
@@ -419,7 +419,9 @@ impl Ctx<'_, '_> {
         let mut out = Vec::with_capacity(p.records.len());
         for (j, r) in p.records.iter().enumerate() {
             let field = || format!("produce.records[{j}].timestamp");
-            let base = resolve(r.timestamp, ms(now))
+            let base = r
+                .timestamp
+                .resolve(ms(now))
                 .ok_or_else(|| self.err(&field(), overflow_reason(None)))?;
             let intended = if base == -1 || shift == 0 {
                 Some(base)

@@ -1,12 +1,38 @@
-//! Time and duration forms of scenario files.
+//! The one grammar of times and durations, shared by scenario files, the command line and every
+//! input of the web explorer (documented in `docs/scenarios.md`, "Times and durations").
 //!
-//! * Durations: `500ms`, `90s`, `5m` (or `5min`), `1h`, `7d`, `2w`, `3y` (y = 365 d), and
-//!   concatenations such as `1h30m`; a JSON integer is a number of milliseconds.
-//! * Times: an integer (ms since the epoch; `-1` is NO_TIMESTAMP), an RFC 3339 string, `now`,
-//!   `now+D` or `now-D`.
+//! * A **duration** is an optional sign, then either an integer (milliseconds, as a JSON number
+//!   is) or one or more parts `<number><unit>`: `500ms`, `90s`, `5m` (or `5min`), `1h`, `7d`,
+//!   `2w`, `3y` (y = 365 d), combined as in `1h30m`; a part may have a decimal fraction (`1.5h`)
+//!   as long as the whole is a whole number of milliseconds.
+//! * A **time** is an integer (ms since the epoch; `-1` is NO_TIMESTAMP), an RFC 3339 string,
+//!   `now`, `now+D` or `now-D`.
+//!
+//! Only integer arithmetic is used: parsing floats would add their tables to the wasm.
 
-use super::{TimeSpec, UnitMistake};
+use super::UnitMistake;
 use crate::human::parse_rfc3339;
+use serde::{Deserialize, Serialize};
+
+/// A time as written: absolute, or relative to the broker clock where it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "ms", rename_all = "snake_case")]
+pub enum TimeSpec {
+    /// An absolute value in ms (including `-1`, NO_TIMESTAMP).
+    Absolute(i64),
+    /// `now`, `now+D`, `now-D`: the broker clock plus this many ms.
+    Now(i64),
+}
+
+impl TimeSpec {
+    /// The instant this names when the broker clock reads `now`; `None` on overflow.
+    pub fn resolve(self, now: i64) -> Option<i64> {
+        match self {
+            TimeSpec::Absolute(ms) => Some(ms),
+            TimeSpec::Now(d) => now.checked_add(d),
+        }
+    }
+}
 
 const UNITS: &[(&str, i64)] = &[
     ("ms", 1),
@@ -19,8 +45,8 @@ const UNITS: &[(&str, i64)] = &[
     ("y", 365 * 86_400_000),
 ];
 
-/// Parses a duration string such as `90s`, `1h30m` or `-2d` into milliseconds. Returns a lowercase
-/// reason on failure.
+/// Parses a duration such as `90s`, `1h30m`, `1.5h`, `-2d` or `250` (ms) into milliseconds.
+/// Returns a lowercase reason on failure.
 pub fn parse_duration(s: &str) -> Result<i64, String> {
     let t = s.trim();
     let (neg, body) = match t.strip_prefix('-') {
@@ -30,52 +56,88 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
     if body.is_empty() {
         return Err(format!("malformed duration {s:?}: expected a number and a unit, like 500ms, 90s, 5m, 1h, 7d or 3y"));
     }
+    let overflow = || format!("duration {s:?} overflows 64-bit milliseconds");
     let b = body.as_bytes();
-    let mut i = 0;
-    let mut total: i64 = 0;
-    while i < b.len() {
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
+    let total = if b.iter().all(u8::is_ascii_digit) {
+        body.parse::<i64>().map_err(|_| overflow())?
+    } else {
+        let mut i = 0;
+        let mut total: i128 = 0;
+        while i < b.len() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if start == i {
+                return Err(format!(
+                    "malformed duration {s:?}: expected digits at {:?}",
+                    &body[start..]
+                ));
+            }
+            let whole = &body[start..i];
+            let mut fraction = "";
+            if i < b.len() && b[i] == b'.' {
+                i += 1;
+                let f = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if f == i {
+                    return Err(format!(
+                        "malformed duration {s:?}: expected digits after the '.' in {:?}",
+                        &body[start..]
+                    ));
+                }
+                fraction = &body[f..i];
+            }
+            let number = &body[start..i];
+            let ustart = i;
+            while i < b.len() && b[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            let unit = &body[ustart..i];
+            if unit.is_empty() {
+                return Err(format!(
+                    "malformed duration {s:?}: missing unit after {number} (use ms, s, m, h, d, w or y)"
+                ));
+            }
+            let mult = UNITS
+                .iter()
+                .find(|(name, _)| *name == unit)
+                .map(|(_, m)| *m as i128)
+                .ok_or_else(|| {
+                    format!(
+                        "malformed duration {s:?}: unknown unit {unit:?} (use ms, s, m, h, d, w or y)"
+                    )
+                })?;
+            // Digits beyond what an i64 holds overflow anyway; 19 keeps the i128 maths exact.
+            if whole.len() > 19 || fraction.len() > 19 {
+                return Err(overflow());
+            }
+            let whole: i128 = whole.parse().map_err(|_| overflow())?;
+            let scale = 10i128.pow(fraction.len() as u32);
+            let fraction: i128 = if fraction.is_empty() {
+                0
+            } else {
+                fraction.parse().map_err(|_| overflow())?
+            };
+            if fraction * mult % scale != 0 {
+                return Err(format!(
+                    "malformed duration {s:?}: {number}{unit} is not a whole number of milliseconds"
+                ));
+            }
+            total += whole * mult + fraction * mult / scale;
+            if total > i64::MAX as i128 {
+                return Err(overflow());
+            }
         }
-        if start == i {
-            return Err(format!(
-                "malformed duration {s:?}: expected digits at {:?}",
-                &body[start..]
-            ));
-        }
-        let n: i64 = body[start..i]
-            .parse()
-            .map_err(|_| format!("duration {s:?} overflows 64-bit milliseconds"))?;
-        let ustart = i;
-        while i < b.len() && b[i].is_ascii_alphabetic() {
-            i += 1;
-        }
-        let unit = &body[ustart..i];
-        if unit.is_empty() {
-            return Err(format!(
-                "malformed duration {s:?}: missing unit after {n} (use ms, s, m, h, d, w or y)"
-            ));
-        }
-        let mult = UNITS
-            .iter()
-            .find(|(name, _)| *name == unit)
-            .map(|(_, m)| *m)
-            .ok_or_else(|| {
-                format!(
-                    "malformed duration {s:?}: unknown unit {unit:?} (use ms, s, m, h, d, w or y)"
-                )
-            })?;
-        total = n
-            .checked_mul(mult)
-            .and_then(|v| total.checked_add(v))
-            .ok_or_else(|| format!("duration {s:?} overflows 64-bit milliseconds"))?;
-    }
+        total as i64
+    };
     Ok(if neg { -total } else { total })
 }
 
-/// Parses a time string: RFC 3339, `now`, `now+D`, `now-D`, or an integer in a string.
-pub fn parse_time_str(s: &str) -> Result<TimeSpec, String> {
+/// Parses a time: RFC 3339, `now`, `now+D`, `now-D`, or an integer (ms since the epoch).
+pub fn parse_time(s: &str) -> Result<TimeSpec, String> {
     let t = s.trim();
     if let Some(rest) = t.strip_prefix("now") {
         let rest = rest.trim();
@@ -96,14 +158,6 @@ pub fn parse_time_str(s: &str) -> Result<TimeSpec, String> {
     parse_rfc3339(t)
         .map(TimeSpec::Absolute)
         .map_err(|e| format!("malformed time {s:?}: {e} (expected ms since the epoch, RFC 3339 like 2027-03-12T09:00:00Z, now, now+D or now-D)"))
-}
-
-/// Resolves a time against the clock; `None` on overflow.
-pub fn resolve(spec: TimeSpec, now: i64) -> Option<i64> {
-    match spec {
-        TimeSpec::Absolute(ms) => Some(ms),
-        TimeSpec::Now(d) => now.checked_add(d),
-    }
 }
 
 /// Applies a producer's unit mistake to the intended time in ms; `-1` stays `-1`. `None` on
@@ -151,6 +205,38 @@ mod tests {
         assert_eq!(parse_duration("3y"), Ok(3 * 365 * 86_400_000));
         assert_eq!(parse_duration("1h30m"), Ok(5_400_000));
         assert_eq!(parse_duration("-2d"), Ok(-2 * 86_400_000));
+        assert_eq!(parse_duration("+4s"), Ok(4000));
+        // One grammar for files and the explorer's fields: plain integers are milliseconds, and
+        // a part may have a fraction when the whole is a whole number of milliseconds.
+        assert_eq!(parse_duration("250"), Ok(250));
+        assert_eq!(parse_duration("0"), Ok(0));
+        assert_eq!(parse_duration("-10"), Ok(-10));
+        assert_eq!(parse_duration("1.5h"), Ok(5_400_000));
+        assert_eq!(parse_duration("1.5s"), Ok(1500));
+        assert_eq!(parse_duration("0.25s1ms"), Ok(251));
+        assert_eq!(
+            parse_duration("1.0005s"),
+            Err(
+                "malformed duration \"1.0005s\": 1.0005s is not a whole number of milliseconds"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_duration("1.h"),
+            Err("malformed duration \"1.h\": expected digits after the '.' in \"1.h\"".into())
+        );
+        assert_eq!(
+            parse_duration("1.5"),
+            Err(
+                "malformed duration \"1.5\": missing unit after 1.5 (use ms, s, m, h, d, w or y)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_duration("9223372036854775808"),
+            Err("duration \"9223372036854775808\" overflows 64-bit milliseconds".into())
+        );
+        assert_eq!(parse_duration("9223372036854775807ms"), Ok(i64::MAX));
         assert_eq!(
             parse_duration("5x"),
             Err(
@@ -158,9 +244,9 @@ mod tests {
             )
         );
         assert_eq!(
-            parse_duration("5"),
+            parse_duration("1h30"),
             Err(
-                "malformed duration \"5\": missing unit after 5 (use ms, s, m, h, d, w or y)"
+                "malformed duration \"1h30\": missing unit after 30 (use ms, s, m, h, d, w or y)"
                     .into()
             )
         );
@@ -177,30 +263,30 @@ mod tests {
 
     #[test]
     fn times() {
-        assert_eq!(parse_time_str("now"), Ok(TimeSpec::Now(0)));
-        assert_eq!(parse_time_str("now+500ms"), Ok(TimeSpec::Now(500)));
-        assert_eq!(parse_time_str("now-1h"), Ok(TimeSpec::Now(-3_600_000)));
+        assert_eq!(parse_time("now"), Ok(TimeSpec::Now(0)));
+        assert_eq!(parse_time("now+500ms"), Ok(TimeSpec::Now(500)));
+        assert_eq!(parse_time("now-1h"), Ok(TimeSpec::Now(-3_600_000)));
         assert_eq!(
-            parse_time_str("now+3y"),
+            parse_time("now+3y"),
             Ok(TimeSpec::Now(3 * 365 * 86_400_000))
         );
         assert_eq!(
-            parse_time_str("2027-03-12T09:00:00Z"),
+            parse_time("2027-03-12T09:00:00Z"),
             Ok(TimeSpec::Absolute(1_804_842_000_000))
         );
-        assert_eq!(parse_time_str("-1"), Ok(TimeSpec::Absolute(-1)));
+        assert_eq!(parse_time("-1"), Ok(TimeSpec::Absolute(-1)));
         assert_eq!(
-            parse_time_str("now+5x"),
+            parse_time("now+5x"),
             Err("malformed time \"now+5x\": malformed duration \"+5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)".into())
         );
         assert_eq!(
-            parse_time_str("now5m"),
+            parse_time("now5m"),
             Err("malformed time \"now5m\": expected now, now+D or now-D".into())
         );
-        assert!(parse_time_str("yesterday")
+        assert!(parse_time("yesterday")
             .unwrap_err()
             .starts_with("malformed time \"yesterday\": too short"));
-        assert!(parse_time_str("2027-02-30T00:00:00Z")
+        assert!(parse_time("2027-02-30T00:00:00Z")
             .unwrap_err()
             .contains("day 30 does not exist in month 2"));
     }
@@ -219,7 +305,8 @@ mod tests {
             Some(-1),
             "Java truncates toward zero"
         );
-        assert_eq!(resolve(TimeSpec::Now(1), i64::MAX), None);
+        assert_eq!(TimeSpec::Now(1).resolve(i64::MAX), None);
+        assert_eq!(TimeSpec::Now(-5).resolve(10), Some(5));
         assert_eq!(
             overflow_reason(Some(UnitMistake::Ns)),
             "timestamp overflows a 64-bit long when written in ns"

@@ -1,4 +1,5 @@
 use logtime_core::index::Comparison;
+use logtime_core::scenario::parse_time;
 use logtime_core::{human, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use yew::prelude::*;
 
@@ -164,7 +165,11 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
         let err = err.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match format::parse_time(&text, now) {
+            let parsed = parse_time(&text).and_then(|t| {
+                t.resolve(now)
+                    .ok_or_else(|| "the time overflows a 64-bit long".to_string())
+            });
+            match parsed {
                 Ok(t) => {
                     err.set(None);
                     d.dispatch(Action::Lookup(OffsetSpec::Timestamp(Timestamp(t))));

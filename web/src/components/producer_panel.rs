@@ -1,3 +1,4 @@
+use logtime_core::scenario::{parse_duration, parse_time};
 use logtime_core::{human, ProduceError};
 use yew::prelude::*;
 
@@ -11,6 +12,7 @@ use crate::app::state::{Action, ProduceOutcome};
 pub fn producer_panel(p: &PanelProps) -> Html {
     let st = &*p.state;
     let d = p.state.dispatcher();
+    let now = st.now();
     let mode = use_state(|| "now".to_string());
     let amount = use_state(|| "1h".to_string());
     let absolute = use_state(|| "2030-03-14T11:20:00Z".to_string());
@@ -62,19 +64,16 @@ pub fn producer_panel(p: &PanelProps) -> Html {
             e.prevent_default();
             let build = || -> Result<BatchSpec, String> {
                 let when = match mode.as_str() {
-                    "plus" => When::Offset(format::parse_duration(&amount)?),
-                    "minus" => When::Offset(-format::parse_duration(&amount)?),
-                    "abs" => When::Absolute(format::parse_time(&absolute, 0)?),
+                    "plus" => When::Offset(parse_duration(&amount)?),
+                    "minus" => When::Offset(parse_duration(&amount)?.saturating_neg()),
+                    "abs" => When::Absolute(
+                        parse_time(&absolute)?
+                            .resolve(now)
+                            .ok_or("the time overflows a 64-bit long")?,
+                    ),
                     _ => When::Now,
                 };
-                let skew_ms = {
-                    let s = skew.trim();
-                    if let Some(rest) = s.strip_prefix('-') {
-                        -format::parse_duration(rest)?
-                    } else {
-                        format::parse_duration(s.trim_start_matches('+'))?
-                    }
-                };
+                let skew_ms = parse_duration(&skew)?;
                 let n = |s: &str, what: &str| {
                     s.trim()
                         .parse::<u32>()

@@ -1,3 +1,4 @@
+use logtime_core::scenario::parse_duration;
 use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
@@ -136,7 +137,7 @@ pub fn retention_panel(p: &PanelProps) -> Html {
         let d = d.clone();
         let v = (*raise_to).clone();
         Callback::from(move |_: MouseEvent| {
-            if let Ok(ms) = format::parse_duration(&v) {
+            if let Ok(ms) = parse_duration(&v) {
                 d.dispatch(Action::Remedy {
                     name: "retention.ms".into(),
                     value: ms,

@@ -8,7 +8,6 @@ const HOUR: i64 = 60 * MIN;
 const DAY: i64 = 24 * HOUR;
 const YEAR: i64 = 365 * DAY;
 
-/// A stamp's distance from the broker clock in one truncated unit: `+3 y`, `-11 d`, `now`.
 /// A CSS percentage with two decimals, `12.35%`, by integer arithmetic (float formatting would
 /// add its tables to the wasm). Non-finite values read as 0%.
 pub fn css_pct(v: f64) -> String {
@@ -22,6 +21,7 @@ pub fn css_pct(v: f64) -> String {
     format!("{sign}{}.{:02}%", h / 100, h % 100)
 }
 
+/// A stamp's distance from the broker clock in one truncated unit: `+3 y`, `−11 d`, `now`.
 pub fn relative(delta_ms: i64) -> String {
     if delta_ms == 0 {
         return "now".into();
@@ -190,58 +190,6 @@ impl AgeClass {
     }
 }
 
-/// Parses a duration as people write it: `90s`, `5m`, `5min`, `1h`, `7d`, `2y`, `250ms`, or a bare
-/// number of milliseconds. Lowercase reason on failure.
-pub fn parse_duration(s: &str) -> Result<i64, String> {
-    let t = s.trim();
-    if t.is_empty() {
-        return Err("empty duration".into());
-    }
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("malformed duration {t:?}"))?;
-    let mult = match unit.trim() {
-        "" | "ms" => 1,
-        "s" => SEC,
-        "m" | "min" => MIN,
-        "h" => HOUR,
-        "d" => DAY,
-        "w" => 7 * DAY,
-        "y" => YEAR,
-        u => {
-            return Err(format!(
-                "unknown unit {u:?} in {t:?} (use ms, s, min, h, d, y)"
-            ))
-        }
-    };
-    Ok((n * mult as f64).round() as i64)
-}
-
-/// Parses a time as people write it: `now`, `now+1h`, `now-7d`, RFC 3339, or epoch ms.
-pub fn parse_time(s: &str, now: i64) -> Result<i64, String> {
-    let t = s.trim();
-    if let Some(rest) = t.strip_prefix("now") {
-        let rest = rest.trim();
-        if rest.is_empty() {
-            return Ok(now);
-        }
-        let (sign, d) = match rest.as_bytes()[0] {
-            b'+' => (1, &rest[1..]),
-            b'-' => (-1, &rest[1..]),
-            _ => return Err(format!("malformed time {t:?}: use now+D or now-D")),
-        };
-        return Ok(now.saturating_add(sign * parse_duration(d)?));
-    }
-    if let Ok(n) = t.parse::<i64>() {
-        return Ok(n);
-    }
-    human::parse_rfc3339(t).map_err(|e| format!("malformed time {t:?}: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,21 +260,5 @@ mod tests {
         assert_eq!(AgeClass::of(0, 8 * DAY, r), AgeClass::Expired);
         assert_eq!(AgeClass::of(0, 80 * DAY, -1), AgeClass::Fresh);
         assert_eq!(AgeClass::of(-1, 0, r), AgeClass::NoStamp);
-    }
-
-    #[test]
-    fn durations_and_times() {
-        assert_eq!(parse_duration("1h"), Ok(HOUR));
-        assert_eq!(parse_duration("5min"), Ok(5 * MIN));
-        assert_eq!(parse_duration("5m"), Ok(5 * MIN));
-        assert_eq!(parse_duration("250"), Ok(250));
-        assert_eq!(parse_duration("1.5s"), Ok(1500));
-        assert!(parse_duration("5x").unwrap_err().contains("unknown unit"));
-        assert_eq!(parse_time("now", 42), Ok(42));
-        assert_eq!(parse_time("now+1h", 0), Ok(HOUR));
-        assert_eq!(parse_time("now-7d", 7 * DAY), Ok(0));
-        assert_eq!(parse_time("1762250405000", 0), Ok(1_762_250_405_000));
-        assert_eq!(parse_time("2025-11-04T10:00:05Z", 0), Ok(1_762_250_405_000));
-        assert!(parse_time("yesterday", 0).is_err());
     }
 }
