@@ -1,12 +1,14 @@
 //! `logtime explain`: a narration for people of what each step did, and why, built from the
 //! step reports and the core's events (no Kafka logic is re-derived here).
 
+use logtime_core::event::Roll;
 use logtime_core::human::{approx_duration, date, duration};
 use logtime_core::retention::{RetentionPass, RetentionReport, Verdict};
 use logtime_core::scenario::narrate::verdict_text;
-use logtime_core::scenario::{Runner, Scenario, ScenarioError, Step, StepReport};
-use logtime_core::{Config, Event, Lookup, RecordMatch, TraceStep};
-use serde_json::Value;
+use logtime_core::scenario::{
+    ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome, StepReport,
+};
+use logtime_core::{ConfigValue, Lookup, ProduceError, RecordMatch, Timestamp, TraceStep};
 use std::fmt::Write;
 
 /// Narrates a whole replay.
@@ -33,28 +35,18 @@ pub fn explain(s: &Scenario) -> Result<String, ScenarioError> {
     let mut runner = Runner::new(s.clone());
     let mut prev = s.start;
     loop {
-        // Keep only the events a narration needs (generated traffic can append millions).
-        let mut kept: Vec<Event> = Vec::new();
-        let step = runner.step(&mut |t| match t.event {
-            Event::SegmentRolled { .. } | Event::SegmentDeleted { .. } => {
-                kept.push(t.event.clone())
-            }
-            Event::RetentionChecked(r) if !r.deleted.is_empty() => kept.push(t.event.clone()),
-            _ => {}
-        });
-        let report = match step {
+        let report = match runner.step(&mut |_| {}) {
             None => break,
             Some(r) => r?,
         };
         let idx = report.index;
-        let config = runner.partition().config().clone();
         let delta = report.now.0 - prev.0;
         let when = if delta > 0 {
             format!(" (+{})", duration(delta))
         } else {
             String::new()
         };
-        let text = narrate(&s.steps[idx], &report, &kept, &config);
+        let text = narrate(&s.steps[idx], &report);
         let _ = writeln!(out, "step {idx} at {}{when}: {text}", date(report.now.0));
         prev = report.now;
     }
@@ -83,26 +75,22 @@ fn list(items: &[String]) -> String {
     }
 }
 
-fn rolls(events: &[Event]) -> Vec<String> {
-    events
+fn rolls(rolls: &[Roll]) -> Vec<String> {
+    rolls
         .iter()
-        .filter_map(|e| match e {
-            Event::SegmentRolled {
-                old_base,
-                new_base,
-                reason,
-                ..
-            } => Some(format!(
-                "segment {old_base} rolled to a new segment {new_base} ({})",
-                reason.label()
-            )),
-            _ => None,
+        .map(|r| {
+            format!(
+                "segment {} rolled to a new segment {} ({})",
+                r.old_base,
+                r.new_base,
+                r.reason.label()
+            )
         })
         .collect()
 }
 
 /// "retention deleted segments 0 and 10000 (...); segment 20000 ... pins 30000 until ...".
-fn retention_story(r: &RetentionReport, config: &Config) -> String {
+fn retention_story(r: &RetentionReport) -> String {
     let mut parts = Vec::new();
     let deleted: Vec<String> = r
         .deleted
@@ -123,7 +111,7 @@ fn retention_story(r: &RetentionReport, config: &Config) -> String {
                     date(v.largest_timestamp.0),
                     duration(r.at.wrapping_since(v.largest_timestamp))
                 ),
-                _ => format!("{}: {}", v.base_offset, verdict_text(v, config, r.at)),
+                _ => format!("{}: {}", v.base_offset, verdict_text(v, r)),
             })
             .collect();
         let word = if deleted.len() == 1 {
@@ -137,7 +125,7 @@ fn retention_story(r: &RetentionReport, config: &Config) -> String {
             p
         };
         let limit = if passes == ["retention.ms"] {
-            format!("retention.ms {}", duration(config.topic.retention_ms))
+            format!("retention.ms {}", duration(r.retention_ms))
         } else {
             passes.join(" and ")
         };
@@ -191,141 +179,134 @@ fn retention_story(r: &RetentionReport, config: &Config) -> String {
     parts.join("; ")
 }
 
-fn rejection(b: &Value) -> String {
+fn rejection(e: &ProduceError) -> String {
     let mut s = format!(
         "the broker rejected the batch with error {} {}: \"{}\"",
-        b["error_code"],
-        b["error_name"].as_str().unwrap_or(""),
-        b["error_message"].as_str().unwrap_or("")
+        e.error.code(),
+        e.error.name(),
+        e.error_message
     );
-    if let Some(errs) = b["record_errors"].as_array() {
-        if let Some(first) = errs.first() {
-            let _ = write!(
-                s,
-                "; {} record error(s), first: \"{}\"",
-                errs.len(),
-                first["message"].as_str().unwrap_or("")
-            );
-        }
+    if let Some(first) = e.record_errors.first() {
+        let _ = write!(
+            s,
+            "; {} record error(s), first: \"{}\"",
+            e.record_errors.len(),
+            first.message
+        );
     }
-    if let Some(d) = b["diagnoses"].as_array().and_then(|d| d.first()) {
-        let _ = write!(s, "; {}", d["text"].as_str().unwrap_or(""));
+    if let Some(d) = e.diagnoses.first() {
+        let _ = write!(s, "; {}", d.text());
     }
     s.push_str("; nothing was appended");
     s
 }
 
-fn narrate(step: &Step, r: &StepReport, events: &[Event], config: &Config) -> String {
-    let b = &r.body;
+/// A config value as the JSON report prints it: numbers bare, text quoted.
+fn json_value(v: &ConfigValue) -> String {
+    match v {
+        ConfigValue::Number(n) => n.to_string(),
+        ConfigValue::Text(t) => serde_json::to_string(t).expect("strings serialise"),
+    }
+}
+
+fn narrate(step: &Step, r: &StepReport) -> String {
     let mut parts: Vec<String> = Vec::new();
-    match step {
-        Step::Produce(p) if p.generated => {
+    match (step, &r.outcome) {
+        (Step::Produce(p), StepOutcome::Produce(ProduceOutcome::Traffic(t))) => {
             let mut s = format!(
                 "generated traffic: {} batches of {} record(s), every {}: {} appended ({} records",
                 p.batches,
                 p.records.len(),
                 duration(p.every_ms),
-                b["appended_batches"],
-                b["records_appended"]
+                t.appended_batches,
+                t.records_appended
             );
-            if b["appended_batches"].as_u64().unwrap_or(0) > 0 {
-                let _ = write!(s, ", offsets {} to {}", b["first_offset"], b["last_offset"]);
+            if t.appended_batches > 0 {
+                let _ = write!(s, ", offsets {} to {}", t.first_offset, t.last_offset);
             }
-            let _ = write!(s, "), {} rejected", b["rejected_batches"]);
+            let _ = write!(s, "), {} rejected", t.rejected_batches);
             parts.push(s);
-            if b["first_rejection"].is_object() {
+            if let Some(f) = &t.first_rejection {
                 parts.push(format!(
                     "first rejection at batch {}: {}",
-                    b["first_rejection"]["batch"],
-                    rejection(&b["first_rejection"])
+                    f.batch,
+                    rejection(&f.error)
                 ));
             }
-            let n = b["rolled"].as_array().map_or(0, Vec::len);
+            let n = r.rolled_by_appends().count();
             if n > 0 {
-                let r = rolls(events);
+                let all = rolls(&r.rolls);
                 if n <= 4 {
-                    parts.push(list(&r));
+                    parts.push(list(&all));
                 } else {
-                    parts.push(format!("{n} segment rolls, the first: {}", r[0]));
+                    parts.push(format!("{n} segment rolls, the first: {}", all[0]));
                 }
             }
-            if let Some(d) = b["first_diagnoses"].as_array().and_then(|d| d.first()) {
+            if let Some(d) = t.first_diagnoses.first() {
                 parts.push(format!(
                     "{} batch(es) had suspicious stamps, e.g. {}",
-                    b["diagnosed_batches"],
-                    d["text"].as_str().unwrap_or("")
+                    t.diagnosed_batches,
+                    d.text()
                 ));
             }
         }
-        Step::Produce(p) => {
-            if b["appended"] == true {
-                let mut s = format!(
-                    "produced a batch of {} record(s): offsets {} to {} in segment {}",
-                    p.records.len(),
-                    b["base_offset"],
-                    b["last_offset"],
-                    b["segment"]
+        (Step::Produce(p), StepOutcome::Produce(ProduceOutcome::Appended(a))) => {
+            let mut s = format!(
+                "produced a batch of {} record(s): offsets {} to {} in segment {}",
+                p.records.len(),
+                a.base_offset,
+                a.last_offset,
+                a.segment
+            );
+            let log_append_time = a.log_append_time.unwrap_or(Timestamp::NONE).0;
+            if log_append_time >= 0 {
+                let _ = write!(
+                    s,
+                    ", stamped by the broker (LogAppendTime) at {}",
+                    date(log_append_time)
                 );
-                if b["log_append_time"].as_i64().unwrap_or(-1) >= 0 {
-                    let _ = write!(
-                        s,
-                        ", stamped by the broker (LogAppendTime) at {}",
-                        date(b["log_append_time"].as_i64().unwrap_or(0))
-                    );
-                } else {
-                    let max = b["max_timestamp"].as_i64().unwrap_or(-1);
-                    if max >= 0 {
-                        let _ = write!(s, ", batch max timestamp {} ({max})", date(max));
-                    } else {
-                        let _ = write!(s, ", no record timestamp (NO_TIMESTAMP, -1)");
-                    }
-                }
-                parts.push(s);
-                let rolled = rolls(events);
-                if !rolled.is_empty() {
-                    parts.push(list(&rolled));
-                }
-                if let Some(ds) = b["diagnoses"].as_array() {
-                    for d in ds {
-                        parts.push(format!(
-                            "record {} accepted but suspicious: {}",
-                            d["batch_index"],
-                            d["text"].as_str().unwrap_or("")
-                        ));
-                    }
-                }
-            } else if b.get("error_code").is_some() {
-                parts.push(rejection(b));
             } else {
-                parts.push("an empty record set: Kafka returns early and nothing changes".into());
+                let max = a.max_timestamp.0;
+                if max >= 0 {
+                    let _ = write!(s, ", batch max timestamp {} ({max})", date(max));
+                } else {
+                    let _ = write!(s, ", no record timestamp (NO_TIMESTAMP, -1)");
+                }
+            }
+            parts.push(s);
+            let rolled = rolls(&r.rolls);
+            if !rolled.is_empty() {
+                parts.push(list(&rolled));
+            }
+            for d in &a.diagnoses {
+                parts.push(format!(
+                    "record {} accepted but suspicious: {}",
+                    d.batch_index,
+                    d.text()
+                ));
             }
         }
-        Step::Advance(_) | Step::At(_) => {
-            let n = b["checks"].as_u64().unwrap_or(0);
-            parts.push(format!(
-                "the clock moved on; {n} scheduled retention check(s) ran"
-            ));
+        (_, StepOutcome::Produce(ProduceOutcome::Rejected(e))) => parts.push(rejection(e)),
+        (_, StepOutcome::Produce(_)) => {
+            parts.push("an empty record set: Kafka returns early and nothing changes".into())
         }
-        Step::Retention if !events.is_empty() => parts.push("a retention check ran".into()),
-        Step::Retention => {
-            let verdicts: Vec<String> = b["verdicts"]
-                .as_array()
-                .map(|vs| {
-                    vs.iter()
-                        .map(|v| {
-                            format!(
-                                "{}: {}",
-                                v["base_offset"],
-                                v["reason"].as_str().unwrap_or("")
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+        (_, StepOutcome::Advance(c) | StepOutcome::At(c)) => parts.push(format!(
+            "the clock moved on; {} scheduled retention check(s) ran",
+            c.checks
+        )),
+        (_, StepOutcome::Retention(_)) if !r.rolls.is_empty() || !r.retention.is_empty() => {
+            parts.push("a retention check ran".into())
+        }
+        (_, StepOutcome::Retention(rep)) => {
+            let verdicts: Vec<String> = rep
+                .verdicts
+                .iter()
+                .map(|v| format!("{}: {}", v.base_offset, verdict_text(v, rep)))
+                .collect();
             parts.push(format!("a retention check ran: {}", verdicts.join("; ")));
         }
-        Step::Lookup(spec) => match &r.lookup {
-            Some(Ok(l)) => {
+        (_, StepOutcome::Lookup { spec, result }) => match result {
+            Ok(l) => {
                 let what = match spec {
                     logtime_core::OffsetSpec::Timestamp(t) if t.0 >= 0 => {
                         format!("{} ({t})", date(t.0))
@@ -334,78 +315,60 @@ fn narrate(step: &Step, r: &StepReport, events: &[Event], config: &Config) -> St
                 };
                 parts.push(lookup_story(&what, l))
             }
-            Some(Err(e)) => parts.push(format!(
+            Err(e) => parts.push(format!(
                 "lookup for {spec} refused with error {} UNSUPPORTED_VERSION: {}",
                 e.error_code, e.message
             )),
-            None => {}
         },
-        Step::DeleteRecords(o) => {
-            if b.get("error_code").is_some() {
-                parts.push(format!(
-                    "DeleteRecords to {o} refused with error {} {}: \"{}\"",
-                    b["error_code"],
-                    b["error_name"].as_str().unwrap_or(""),
-                    b["error_message"].as_str().unwrap_or("")
-                ));
-            } else {
-                parts.push(format!(
-                    "DeleteRecords to {o}: the log start offset (low watermark) is now {}; the files go at the next retention check",
-                    b["low_watermark"]
-                ));
-            }
-        }
-        Step::Config(_) => {
-            let changes: Vec<String> = b["changed"]
-                .as_array()
-                .map(|cs| {
-                    cs.iter()
-                        .map(|c| {
-                            format!(
-                                "{} {} → {}",
-                                c["name"].as_str().unwrap_or(""),
-                                c["old"],
-                                c["new"]
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+        (_, StepOutcome::DeleteRecords { offset, result }) => match result {
+            Err(e) => parts.push(format!(
+                "DeleteRecords to {offset} refused with error {} {}: \"{}\"",
+                e.error.code(),
+                e.error.name(),
+                e.error_message
+            )),
+            Ok(low_watermark) => parts.push(format!(
+                "DeleteRecords to {offset}: the log start offset (low watermark) is now {low_watermark}; the files go at the next retention check"
+            )),
+        },
+        (_, StepOutcome::Config(changes)) => {
+            let changes: Vec<String> = changes
+                .iter()
+                .map(|c| format!("{} {} → {}", c.name, json_value(&c.old), json_value(&c.new)))
+                .collect();
             parts.push(format!("config changed: {}", changes.join(", ")));
         }
-        Step::Snapshot => {
-            let segs: Vec<String> = b["segments"]
-                .as_array()
-                .map(|ss| {
-                    ss.iter()
-                        .map(|g| {
-                            format!(
-                                "{} ({} records, largest timestamp {})",
-                                g["base_offset"],
-                                g["records"],
-                                date(g["largest_timestamp"].as_i64().unwrap_or(-1))
-                            )
-                        })
-                        .collect()
+        (_, StepOutcome::Version(v)) => parts.push(format!(
+            "the broker now behaves as {}",
+            v.to.label()
+        )),
+        (_, StepOutcome::Snapshot(state)) => {
+            let segs: Vec<String> = state
+                .segments
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} ({} records, largest timestamp {})",
+                        g.base_offset,
+                        g.records,
+                        date(g.largest_timestamp.0)
+                    )
                 })
-                .unwrap_or_default();
+                .collect();
             parts.push(format!(
                 "snapshot: log start offset {}, log end offset {}, high watermark {}; segments {}",
-                b["log_start_offset"],
-                b["log_end_offset"],
-                b["high_watermark"],
+                state.log_start_offset,
+                state.log_end_offset,
+                state.high_watermark,
                 segs.join(", ")
             ));
         }
-        Step::HighWatermark(_) => parts.push(format!(
-            "the high watermark is set to {} (a lagging follower)",
-            b["high_watermark"]
+        (_, StepOutcome::HighWatermark(hw)) => parts.push(format!(
+            "the high watermark is set to {hw} (a lagging follower)"
         )),
     }
-    for e in events {
-        if let Event::RetentionChecked(rep) = e {
-            parts.push(retention_story(rep, config));
-        }
+    for rep in &r.retention {
+        parts.push(retention_story(rep));
     }
     parts.join("; ")
 }

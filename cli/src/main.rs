@@ -2,7 +2,9 @@
 
 mod explain;
 
-use logtime_core::scenario::{parse, run, Report, Scenario, ScenarioError, Step};
+use logtime_core::scenario::{
+    parse, run, ProduceOutcome, Report, Scenario, ScenarioError, Step, StepOutcome,
+};
 use logtime_core::KafkaVersion;
 use std::process::ExitCode;
 
@@ -138,16 +140,18 @@ fn check(s: &Scenario) -> Result<String, ScenarioError> {
 fn summary(s: &Scenario, report: &Report) -> String {
     let (mut appended, mut rejected) = (0u64, 0u64);
     for (step, r) in s.steps.iter().zip(&report.steps) {
-        if let Step::Produce(p) = step {
-            let n = p.records.len() as u64;
-            if p.generated {
-                appended += r.body["records_appended"].as_u64().unwrap_or(0);
-                rejected += r.body["rejected_batches"].as_u64().unwrap_or(0) * n;
-            } else if r.body["appended"] == true {
-                appended += n;
-            } else if r.body.get("error_code").is_some() {
-                rejected += n;
+        let (Step::Produce(p), StepOutcome::Produce(outcome)) = (step, &r.outcome) else {
+            continue;
+        };
+        let n = p.records.len() as u64;
+        match outcome {
+            ProduceOutcome::Traffic(t) => {
+                appended += t.records_appended;
+                rejected += t.rejected_batches * n;
             }
+            ProduceOutcome::Appended(_) => appended += n,
+            ProduceOutcome::Rejected(_) => rejected += n,
+            ProduceOutcome::Empty => {}
         }
     }
     let f = &report.final_state;

@@ -42,23 +42,27 @@ pub struct Appended {
     pub diagnoses: Vec<Diagnosis>,
 }
 
+/// The active segment was closed and a new one opened (`LocalLog.roll`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roll {
+    /// The segment that stopped being active.
+    pub old_base: Offset,
+    /// The new active segment's base offset.
+    pub new_base: Offset,
+    /// Why.
+    pub reason: RollReason,
+    /// The old segment was empty with the same base, so it was replaced (KAFKA-6388).
+    pub replaced_empty: bool,
+    /// The jitter drawn for the new segment.
+    pub roll_jitter_ms: i64,
+}
+
 /// Something that happened inside the partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// The active segment was closed and a new one opened at `new_base`.
-    SegmentRolled {
-        /// The segment that stopped being active.
-        old_base: Offset,
-        /// The new active segment's base offset.
-        new_base: Offset,
-        /// Why.
-        reason: RollReason,
-        /// The old segment was empty with the same base, so it was replaced (KAFKA-6388).
-        replaced_empty: bool,
-        /// The jitter drawn for the new segment.
-        roll_jitter_ms: i64,
-    },
+    /// The active segment was closed and a new one opened.
+    SegmentRolled(Roll),
     /// A batch was appended.
     BatchAppended(Appended),
     /// An offset-index entry was written.

@@ -18,7 +18,7 @@
 use crate::batch::Record;
 use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::error::{DeleteRecordsError, Error};
-use crate::event::{Appended, Event, LogStartReason};
+use crate::event::{Appended, Event, LogStartReason, Roll};
 use crate::lookup::{self, LogView, Lookup, LookupError, OffsetSpec};
 use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step, Verdict};
 use crate::rng::SplitMix64;
@@ -459,12 +459,14 @@ impl Partition {
         } else {
             self.segments.push(seg);
         }
-        events.emit(|| Event::SegmentRolled {
-            old_base,
-            new_base,
-            reason,
-            replaced_empty,
-            roll_jitter_ms: jitter,
+        events.emit(|| {
+            Event::SegmentRolled(Roll {
+                old_base,
+                new_base,
+                reason,
+                replaced_empty,
+                roll_jitter_ms: jitter,
+            })
         });
         new_base
     }

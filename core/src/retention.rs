@@ -120,6 +120,10 @@ pub struct RetentionReport {
     /// Scheduled checks before this one that had nothing to delete and were skipped (they would
     /// have found the same verdicts).
     pub idle_checks_before: u64,
+    /// `retention.ms` in force at the check.
+    pub retention_ms: i64,
+    /// `retention.bytes` in force at the check.
+    pub retention_bytes: i64,
 }
 
 /// What retention needs to know of a segment.
@@ -244,6 +248,7 @@ impl Planner {
 
     fn finish(
         mut self,
+        config: &Config,
         scheduled: bool,
         future: Vec<Offset>,
         rest: Option<Verdict>,
@@ -267,6 +272,8 @@ impl Planner {
             future_timestamp_segments: future,
             verdicts: self.verdicts,
             idle_checks_before: 0,
+            retention_ms: config.topic.retention_ms,
+            retention_bytes: config.topic.retention_bytes,
         };
         (self.steps, report)
     }
@@ -314,7 +321,7 @@ pub fn plan(
     });
     p.delete(n, RetentionPass::LogStartOffset);
     if !t.cleanup_policy.delete {
-        return p.finish(scheduled, Vec::new(), Some(Verdict::CompactOnly));
+        return p.finish(config, scheduled, Vec::new(), Some(Verdict::CompactOnly));
     }
 
     // Pass 2: size. `size < retention.bytes` skips; each deletion needs `diff - size >= 0`.
@@ -334,7 +341,7 @@ pub fn plan(
 
     // Pass 3: time. Strict `>` on the wrapping difference `now - largest`.
     if t.retention_ms < 0 {
-        return p.finish(scheduled, Vec::new(), Some(Verdict::NoTimeLimit));
+        return p.finish(config, scheduled, Vec::new(), Some(Verdict::NoTimeLimit));
     }
     let retention = t.retention_ms;
     let now = inputs.now;
@@ -382,7 +389,7 @@ pub fn plan(
         };
         p.verdicts[p.first + k].verdict = v;
     }
-    p.finish(scheduled, future, None)
+    p.finish(config, scheduled, future, None)
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).

@@ -413,10 +413,10 @@ fn tiny_index_rolls_every_append() {
     let ev = p.produce(&[T0]);
     assert!(ev.iter().any(|e| matches!(
         e,
-        Event::SegmentRolled {
+        Event::SegmentRolled(crate::event::Roll {
             replaced_empty: true,
             ..
-        }
+        })
     )));
     p.produce(&[T0]);
     p.produce(&[T0]);

@@ -8,11 +8,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use logtime_core::config::ConfigKey;
+use logtime_core::event::Roll;
 use logtime_core::human;
-use logtime_core::scenario::{self, Runner, StepReport};
+use logtime_core::scenario::{self, ProduceOutcome, Runner, StepOutcome, StepReport};
 use logtime_core::{
-    Appended, Command, ConfigValue, Error, Event, KafkaVersion, Lookup, OffsetSpec, ProduceError,
-    RetentionReport, Timestamp,
+    Command, ConfigValue, Error, Event, KafkaVersion, Lookup, OffsetSpec, RetentionReport,
+    Timestamp,
 };
 use yew::Reducible;
 
@@ -24,15 +25,6 @@ use crate::app::model::viewport::Viewport;
 const LOG_LINES: usize = 40;
 /// Disk samples kept (older ones are thinned out).
 const DISK_SAMPLES: usize = 600;
-
-/// The result of the producer panel's last send.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ProduceOutcome {
-    /// Appended.
-    Accepted(Appended),
-    /// Rejected by the broker.
-    Rejected(ProduceError),
-}
 
 /// Everything the explorer shows.
 #[derive(Clone)]
@@ -280,13 +272,20 @@ impl Explorer {
     }
 
     fn absorb_report(&mut self, report: &StepReport, narrate: bool) {
-        if let Some(l) = &report.lookup {
-            match l {
+        if let StepOutcome::Lookup { result, .. } = &report.outcome {
+            match result {
                 Ok(l) => self.set_lookup(l.clone(), narrate),
                 Err(e) => self.lookup_error = Some(e.to_string()),
             }
         }
-        if let Some(r) = &report.rejection {
+        let rejection = match &report.outcome {
+            StepOutcome::Produce(ProduceOutcome::Rejected(e)) => Some(e),
+            StepOutcome::Produce(ProduceOutcome::Traffic(t)) => {
+                t.first_rejection.as_ref().map(|f| &f.error)
+            }
+            _ => None,
+        };
+        if let Some(r) = rejection {
             if narrate {
                 self.say(format!(
                     "Batch rejected: error {} {}: {}",
@@ -298,7 +297,7 @@ impl Explorer {
             self.produce = Some(ProduceOutcome::Rejected(r.clone()));
             self.produce_rev += 1;
         }
-        if narrate && (report.kind == "advance" || report.kind == "at") {
+        if narrate && matches!(report.outcome, StepOutcome::Advance(_) | StepOutcome::At(_)) {
             self.say(format!(
                 "The broker clock moved to {}.",
                 human::date(report.now.0)
@@ -339,7 +338,7 @@ impl Explorer {
                     first_last = Some((first_last.map_or(a.base_offset.0, |f| f.0), a.last_offset.0));
                     self.landed = Some((a.base_offset.0, a.last_offset.0));
                 }
-                Event::SegmentRolled { old_base, new_base, reason, replaced_empty, .. } => {
+                Event::SegmentRolled(Roll { old_base, new_base, reason, replaced_empty, .. }) => {
                     self.rolls.retain(|(b, _)| *b != old_base.0);
                     self.rolls.push((old_base.0, roll_text(reason)));
                     if !replaced_empty {
@@ -445,28 +444,24 @@ impl Explorer {
         self.say(format!("Rebuilt to step {} of {}.", self.done, self.total));
     }
 
-    /// Applies an interactive command at the broker clock.
-    fn apply(&mut self, now: i64, cmd: Command) -> Result<Vec<Event>, Error> {
-        let Some(runner) = self.runner.clone() else {
-            return Err(Error::ClockWentBackwards {
-                now: Timestamp(now),
-                clock: Timestamp(now),
-            });
-        };
-        let mut r = runner.borrow_mut();
-        let res = r.partition_mut().apply(Timestamp(now), cmd);
-        if res.is_ok() {
-            r.set_now(Timestamp(now));
+    /// Applies an interactive command at `now` through the runner (which moves its one clock),
+    /// recording its events. `None` when no scenario is loaded.
+    fn apply(&mut self, now: i64, cmd: Command) -> Option<Result<StepReport, Error>> {
+        let runner = self.runner.clone()?;
+        let mut events: Vec<(i64, Event)> = Vec::new();
+        let result = runner.borrow_mut().apply(Timestamp(now), cmd, &mut |te| {
+            events.push((te.at.0, te.event.clone()))
+        });
+        if result.is_ok() {
+            self.absorb(&events, true);
+            self.sample_disk();
         }
-        res
+        Some(result)
     }
 
+    /// [`Explorer::apply`] when only an error matters (no scenario loaded: nothing to do).
     fn apply_and_absorb(&mut self, now: i64, cmd: Command) -> Result<(), Error> {
-        let events = self.apply(now, cmd)?;
-        let timed: Vec<(i64, Event)> = events.into_iter().map(|e| (now, e)).collect();
-        self.absorb(&timed, true);
-        self.sample_disk();
-        Ok(())
+        self.apply(now, cmd).map_or(Ok(()), |r| r.map(|_| ()))
     }
 }
 
@@ -592,27 +587,23 @@ impl Reducible for Explorer {
                 let now = s.now();
                 let records = spec.records(now);
                 match s.apply(now, Command::Produce { records }) {
-                    Ok(events) => {
-                        let appended = events.iter().find_map(|e| match e {
-                            Event::BatchAppended(a) => Some(a.clone()),
-                            _ => None,
-                        });
-                        let timed: Vec<(i64, Event)> =
-                            events.into_iter().map(|e| (now, e)).collect();
-                        s.absorb(&timed, true);
-                        s.produce = appended.map(ProduceOutcome::Accepted);
-                        s.sample_disk();
-                    }
-                    Err(Error::Produce(pe)) => {
-                        s.say(format!(
-                            "Batch rejected: error {} {}: {}",
-                            pe.error.code(),
-                            pe.error.name(),
-                            pe.error_message
-                        ));
-                        s.produce = Some(ProduceOutcome::Rejected(pe));
-                    }
-                    Err(e) => s.command_error = Some(e.to_string()),
+                    Some(Ok(report)) => match report.outcome {
+                        StepOutcome::Produce(ProduceOutcome::Appended(a)) => {
+                            s.produce = Some(ProduceOutcome::Appended(a))
+                        }
+                        StepOutcome::Produce(ProduceOutcome::Rejected(pe)) => {
+                            s.say(format!(
+                                "Batch rejected: error {} {}: {}",
+                                pe.error.code(),
+                                pe.error.name(),
+                                pe.error_message
+                            ));
+                            s.produce = Some(ProduceOutcome::Rejected(pe));
+                        }
+                        _ => s.produce = None,
+                    },
+                    Some(Err(e)) => s.command_error = Some(e.to_string()),
+                    None => {}
                 }
                 s.produce_rev += 1;
                 s.rev += 1;
@@ -654,14 +645,24 @@ impl Reducible for Explorer {
             }
             Action::DeleteRecords { offset, then_check } => {
                 let now = s.now();
-                match s.apply_and_absorb(now, Command::DeleteRecords { offset }) {
-                    Ok(()) => {
+                let refused = match s.apply(now, Command::DeleteRecords { offset }) {
+                    Some(Ok(report)) => match report.outcome {
+                        StepOutcome::DeleteRecords { result: Err(e), .. } => {
+                            Some(Error::DeleteRecords(e))
+                        }
+                        _ => None,
+                    },
+                    Some(Err(e)) => Some(e),
+                    None => return self,
+                };
+                match refused {
+                    None => {
                         s.command_error = None;
                         if then_check {
                             let _ = s.apply_and_absorb(now, Command::RunRetention);
                         }
                     }
-                    Err(e) => {
+                    Some(e) => {
                         s.say(format!("DeleteRecords refused: {e}"));
                         s.command_error = Some(e.to_string());
                     }

@@ -19,12 +19,19 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub mod narrate;
+mod outcome;
 mod parse;
 mod replay;
+#[cfg(feature = "report")]
+mod report;
 pub mod time;
 
+pub use outcome::{
+    ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
+    VersionChange,
+};
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
-pub use replay::{run, Report, Runner, StepReport};
+pub use replay::{run, Report, Runner};
 pub use time::{parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.

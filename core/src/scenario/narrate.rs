@@ -1,21 +1,20 @@
 //! Short readings of retention verdicts for people, shared by the report (`reason`) and the
 //! command-line narration.
 
-use crate::config::Config;
 use crate::human::{approx_duration, date, duration};
-use crate::retention::{RetentionPass, SegmentVerdict, Verdict};
-use crate::units::Timestamp;
+use crate::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
 
-/// One line on why a segment was or was not deleted by a check at `now`, e.g. `deleted by
+/// One line on why a segment was or was not deleted by the check `r`, e.g. `deleted by
 /// retention.ms 7 d: largest timestamp 28 Feb 2027 23:58 is 11 d 9 h old`.
-pub fn verdict_text(v: &SegmentVerdict, config: &Config, now: Timestamp) -> String {
+pub fn verdict_text(v: &SegmentVerdict, r: &RetentionReport) -> String {
+    let now = r.at;
     let basis = if v.record_time {
         "largest timestamp"
     } else {
         "last modified (no record timestamp)"
     };
     let largest = date(v.largest_timestamp.0);
-    let retention = config.topic.retention_ms;
+    let retention = r.retention_ms;
     match v.verdict {
         Verdict::Deleted { pass: RetentionPass::Time } => format!(
             "deleted by retention.ms {}: {basis} {largest} is {} old",
@@ -27,7 +26,7 @@ pub fn verdict_text(v: &SegmentVerdict, config: &Config, now: Timestamp) -> Stri
         }
         Verdict::Deleted { pass: RetentionPass::Size } => format!(
             "deleted by retention.bytes {}: the partition was still that much bigger without it",
-            config.topic.retention_bytes
+            r.retention_bytes
         ),
         Verdict::NotOldEnough { age_ms, eligible_at, future: true } => format!(
             "kept: {basis} {largest} is stamped about {} in the future, so it is not old enough until {}",

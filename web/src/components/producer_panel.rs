@@ -5,7 +5,8 @@ use yew::prelude::*;
 use super::{input_value, PanelProps};
 use crate::app::model::format;
 use crate::app::model::producer::{BatchSpec, Unit, When};
-use crate::app::state::{Action, ProduceOutcome};
+use crate::app::state::Action;
+use logtime_core::scenario::ProduceOutcome;
 
 /// Compose and send a batch; shows the append, or Kafka's exact rejection with the window.
 #[function_component(ProducerPanel)]
@@ -144,7 +145,7 @@ pub fn producer_panel(p: &PanelProps) -> Html {
 fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
     match o {
         None => html! {},
-        Some(ProduceOutcome::Accepted(a)) => html! {
+        Some(ProduceOutcome::Appended(a)) => html! {
             <div key={rev.to_string()} class={classes!("lt-ok", (!reduced).then_some("fly"))} data-testid="produce-ok" role="status">
                 <p><strong>{ "✓ Appended" }</strong>{ format!(" at offsets {}–{} in segment {} (batch max timestamp {})",
                     a.base_offset.0, a.last_offset.0, a.segment.0, human::date(a.max_timestamp.0)) }</p>
@@ -152,6 +153,7 @@ fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
             </div>
         },
         Some(ProduceOutcome::Rejected(e)) => rejected(e, rev, reduced),
+        Some(ProduceOutcome::Empty | ProduceOutcome::Traffic(_)) => html! {},
     }
 }
 
