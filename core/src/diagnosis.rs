@@ -6,7 +6,6 @@
 //! more than an hour ahead (KIP-937's proposed threshold) or already older than `retention.ms`.
 
 use crate::config::Config;
-use crate::human::approx_duration;
 use crate::units::Timestamp;
 use serde::{Deserialize, Serialize};
 
@@ -59,52 +58,6 @@ pub struct Diagnosis {
     pub rejected: bool,
     /// What it looks like.
     pub finding: Finding,
-}
-
-impl Diagnosis {
-    /// One sentence for people, e.g. "this looks like nanoseconds: read as ms it is 3 y ahead".
-    pub fn text(&self) -> String {
-        let near = |as_ms: Timestamp| crate::human::date(as_ms.0);
-        match self.finding {
-            Finding::LooksLikeSeconds { as_ms } => {
-                format!(
-                    "this looks like seconds, not milliseconds: ×1000 it is {} UTC",
-                    near(as_ms)
-                )
-            }
-            Finding::LooksLikeMicroseconds { as_ms } => {
-                format!(
-                    "this looks like microseconds, not milliseconds: ÷1000 it is {} UTC",
-                    near(as_ms)
-                )
-            }
-            Finding::LooksLikeNanoseconds { as_ms } => {
-                format!(
-                    "this looks like nanoseconds, not milliseconds: ÷1,000,000 it is {} UTC",
-                    near(as_ms)
-                )
-            }
-            Finding::ClockAhead { by_ms } => {
-                format!(
-                    "a clock ahead of the broker by about {}",
-                    approx_duration(by_ms)
-                )
-            }
-            Finding::ClockBehind {
-                by_ms,
-                older_than_retention,
-            } => {
-                let mut s = format!(
-                    "a clock behind the broker (or a replay) by about {}",
-                    approx_duration(by_ms)
-                );
-                if older_than_retention {
-                    s.push_str("; already older than retention.ms, so retention deletes it soon after its segment closes");
-                }
-                s
-            }
-        }
-    }
 }
 
 fn near_now(candidate: Option<i64>, now: Timestamp) -> Option<Timestamp> {
@@ -207,6 +160,8 @@ mod tests {
         assert!(diagnose(0, NOW, NOW, &c, false).is_none());
         assert!(diagnose(0, Timestamp(NOW.0 + 3 * 365 * 86_400_000), NOW, &c, false).is_some());
         let replay = diagnose(0, Timestamp(NOW.0 - 8 * 86_400_000), NOW, &c, false).unwrap();
-        assert!(replay.text().contains("older than retention.ms"));
+        assert!(crate::scenario::narrate::diagnosis(&replay)
+            .to_string()
+            .contains("older than retention.ms"));
     }
 }

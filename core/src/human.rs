@@ -159,6 +159,32 @@ pub fn date(ms: i64) -> String {
     }
 }
 
+/// Formats epoch milliseconds to the minute (seconds and milliseconds dropped), in UTC:
+/// `21 Mar 2030 11:20`.
+pub fn date_minute(ms: i64) -> String {
+    date(ms - ms.rem_euclid(60_000))
+}
+
+/// `10:00:09`: the time of day, UTC.
+pub fn time_of_day(ms: i64) -> String {
+    let rem = ms.rem_euclid(86_400_000);
+    format!(
+        "{:02}:{:02}:{:02}",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60
+    )
+}
+
+/// An age against the broker clock: `11 d 9 h old`, `3 y in the future`.
+pub fn age(age_ms: i64) -> String {
+    if age_ms < 0 {
+        format!("{} in the future", duration(age_ms.wrapping_neg()))
+    } else {
+        format!("{} old", duration(age_ms))
+    }
+}
+
 /// Parses an RFC 3339 date-time (`2027-03-12T09:00:00Z`, `2027-03-12T09:00:00.250+01:00`, a space
 /// instead of `T` also accepted) into epoch milliseconds. Fractions beyond milliseconds are
 /// truncated. Returns a lowercase reason on failure.
@@ -292,5 +318,13 @@ mod tests {
         assert_eq!(bytes(4096), "4 KiB");
         assert_eq!(bytes(4000), "4000 B");
         assert_eq!(bytes(-1), "-1 (no limit)");
+        assert_eq!(age(-3 * 365 * 86_400_000), "3 y in the future");
+        assert_eq!(age((11 * 24 + 9) * 3_600_000), "11 d 9 h old");
+        let t = parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
+        assert_eq!(date_minute(t), "21 Mar 2030 11:20");
+        assert_eq!(
+            time_of_day(parse_rfc3339("2025-11-04T10:00:09Z").unwrap()),
+            "10:00:09"
+        );
     }
 }

@@ -23,17 +23,6 @@ pub enum RetentionPass {
     Time,
 }
 
-impl RetentionPass {
-    /// A short name for people.
-    pub fn label(self) -> &'static str {
-        match self {
-            RetentionPass::LogStartOffset => "log start offset",
-            RetentionPass::Size => "retention.bytes",
-            RetentionPass::Time => "retention.ms",
-        }
-    }
-}
-
 /// Why a segment is, or is not, deleted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

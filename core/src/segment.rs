@@ -74,20 +74,6 @@ pub enum RollReason {
     RetentionDeletesAll,
 }
 
-impl RollReason {
-    /// A short name for people: "size", "time", "index full", "offset overflow".
-    pub fn label(&self) -> &'static str {
-        match self {
-            RollReason::Size { .. } => "size",
-            RollReason::Time { .. } => "time",
-            RollReason::OffsetIndexFull { .. } => "offset index full",
-            RollReason::TimeIndexFull { .. } => "time index full",
-            RollReason::OffsetOverflow { .. } => "offset overflow",
-            RollReason::RetentionDeletesAll => "retention deletes every segment",
-        }
-    }
-}
-
 /// Index entries one append added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexUpdate {

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use logtime_core::config::ConfigKey;
 use logtime_core::event::Roll;
 use logtime_core::human;
+use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{self, ProduceOutcome, Runner, StepOutcome, StepReport};
 use logtime_core::{
     Command, ConfigValue, Error, Event, KafkaVersion, Lookup, OffsetSpec, RetentionReport,
@@ -17,7 +18,6 @@ use logtime_core::{
 };
 use yew::Reducible;
 
-use crate::app::model::format;
 use crate::app::model::producer::BatchSpec;
 use crate::app::model::viewport::Viewport;
 
@@ -250,6 +250,7 @@ impl Explorer {
             return false;
         };
         let mut events: Vec<(i64, Event)> = Vec::new();
+        let previous = runner.borrow().now();
         let outcome = runner
             .borrow_mut()
             .step(&mut |te| events.push((te.at.0, te.event.clone())));
@@ -263,18 +264,22 @@ impl Explorer {
             }
             Some(Ok(report)) => {
                 self.done = report.index + 1;
-                self.absorb(&events, narrate);
-                self.absorb_report(&report, narrate);
+                self.absorb(&events);
+                self.absorb_report(&report);
                 self.sample_disk();
+                if narrate {
+                    let heading = narrate::heading(report.index, report.now, previous);
+                    self.narrate(heading, &report);
+                }
                 true
             }
         }
     }
 
-    fn absorb_report(&mut self, report: &StepReport, narrate: bool) {
+    fn absorb_report(&mut self, report: &StepReport) {
         if let StepOutcome::Lookup { result, .. } = &report.outcome {
             match result {
-                Ok(l) => self.set_lookup(l.clone(), narrate),
+                Ok(l) => self.set_lookup(l.clone()),
                 Err(e) => self.lookup_error = Some(e.to_string()),
             }
         }
@@ -286,140 +291,51 @@ impl Explorer {
             _ => None,
         };
         if let Some(r) = rejection {
-            if narrate {
-                self.say(format!(
-                    "Batch rejected: error {} {}: {}",
-                    r.error.code(),
-                    r.error.name(),
-                    r.error_message
-                ));
-            }
             self.produce = Some(ProduceOutcome::Rejected(r.clone()));
             self.produce_rev += 1;
         }
-        if narrate && matches!(report.outcome, StepOutcome::Advance(_) | StepOutcome::At(_)) {
-            self.say(format!(
-                "The broker clock moved to {}.",
-                human::date(report.now.0)
-            ));
-        }
     }
 
-    fn set_lookup(&mut self, l: Lookup, narrate: bool) {
-        if narrate {
-            let answer = if l.offset.0 < 0 {
-                "-1 (no record qualifies)".to_string()
-            } else {
-                l.offset.0.to_string()
-            };
-            self.say(format!(
-                "Lookup for {}: the broker answers offset {answer}.",
-                describe_spec(&l.spec)
-            ));
-        }
+    fn set_lookup(&mut self, l: Lookup) {
         self.lookup = Some(l);
         self.lookup_error = None;
         self.lookup_rev += 1;
         self.lookup_cursor = 0;
     }
 
-    /// Records what events say; narrates a summary when `narrate`.
-    fn absorb(&mut self, events: &[(i64, Event)], narrate: bool) {
-        let mut batches = 0u64;
-        let mut records = 0i64;
-        let mut first_last: Option<(i64, i64)> = None;
-        let mut rolls: Vec<String> = Vec::new();
-        let mut other: Vec<String> = Vec::new();
+    /// Records what the events change on screen: the batch that landed, why segments rolled,
+    /// the latest retention check worth a walk.
+    fn absorb(&mut self, events: &[(i64, Event)]) {
         for (_at, e) in events {
             match e {
                 Event::BatchAppended(a) => {
-                    batches += 1;
-                    records += a.last_offset.0 - a.base_offset.0 + 1;
-                    first_last = Some((first_last.map_or(a.base_offset.0, |f| f.0), a.last_offset.0));
                     self.landed = Some((a.base_offset.0, a.last_offset.0));
                 }
-                Event::SegmentRolled(Roll { old_base, new_base, reason, replaced_empty, .. }) => {
+                Event::SegmentRolled(Roll {
+                    old_base, reason, ..
+                }) => {
                     self.rolls.retain(|(b, _)| *b != old_base.0);
-                    self.rolls.push((old_base.0, roll_text(reason)));
-                    if !replaced_empty {
-                        rolls.push(format!("segment {} rolled on {}; segment {} is now active", old_base.0, reason.label(), new_base.0));
-                    }
+                    self.rolls
+                        .push((old_base.0, narrate::roll_reason(reason).to_string()));
                 }
-                Event::SegmentDeleted { base_offset, .. } => {
-                    other.push(format!("retention deleted segment {}", base_offset.0));
-                }
-                Event::LogStartOffsetIncremented { to, .. } => {
-                    other.push(format!("the log start offset moved to {}", to.0));
-                }
-                Event::FutureTimestampWarning { segment, largest_timestamp } => other.push(format!(
-                    "segment {} contains future timestamp(s) ({}), making it ineligible to be deleted",
-                    segment.0,
-                    human::date(largest_timestamp.0)
-                )),
                 // Quiet scheduled checks that changed nothing are not worth a walk.
                 Event::RetentionChecked(report)
-                    if !report.scheduled || !report.deleted.is_empty() || !report.future_timestamp_segments.is_empty() =>
+                    if !report.scheduled
+                        || !report.deleted.is_empty()
+                        || !report.future_timestamp_segments.is_empty() =>
                 {
-                    {
-                        self.retention = Some(report.clone());
-                        self.retention_rev += 1;
-                        self.retention_cursor = 0;
-                        other.push(format!(
-                            "retention check at {}: {} segment(s) deleted",
-                            human::date(report.at.0),
-                            report.deleted.len()
-                        ));
-                    }
+                    self.retention = Some(report.clone());
+                    self.retention_rev += 1;
+                    self.retention_cursor = 0;
                 }
-                Event::RecordsDeleted { requested, low_watermark } => other.push(format!(
-                    "DeleteRecords to offset {}: the low watermark is now {}",
-                    requested.0, low_watermark.0
-                )),
-                Event::ConfigChanged { name, old, new } => other.push(format!("{name} changed from {old} to {new}")),
-                Event::VersionChanged { to, reset, .. } => {
-                    let mut s = format!("the broker now behaves as {}", to.label());
-                    if !reset.is_empty() {
-                        s.push_str(&format!(" (reset to defaults: {})", reset.join(", ")));
-                    }
-                    other.push(s)
-                }
-                Event::EmptyBatchIgnored => other.push("an empty batch was ignored".into()),
                 _ => {}
             }
         }
-        if !narrate {
-            return;
-        }
-        let mut parts = Vec::new();
-        if let Some((f, l)) = first_last {
-            if batches == 1 {
-                parts.push(format!("{} record(s) appended at offsets {f}–{l}", records));
-            } else {
-                parts.push(format!(
-                    "{} batches ({} records) appended at offsets {f}–{l}",
-                    batches,
-                    format::count(records)
-                ));
-            }
-        }
-        let nrolls = rolls.len();
-        parts.extend(rolls.into_iter().take(3));
-        if nrolls > 3 {
-            parts.push(format!("and {} more rolls", nrolls - 3));
-        }
-        let nother = other.len();
-        parts.extend(other.into_iter().take(6));
-        if nother > 6 {
-            parts.push(format!("and {} more events", nother - 6));
-        }
-        if !parts.is_empty() {
-            let mut s = parts.join("; ");
-            if let Some(c) = s.get_mut(0..1) {
-                c.make_ascii_uppercase();
-            }
-            s.push('.');
-            self.say(s);
-        }
+    }
+
+    /// Says what a step or command did, in the narrator's words, under `heading`.
+    fn narrate(&mut self, heading: Sentence, report: &StepReport) {
+        self.say(line(heading, narrate::step(report)));
     }
 
     /// Rebuilds from a fresh runner with `k` steps run (step back, scrubber).
@@ -452,9 +368,12 @@ impl Explorer {
         let result = runner.borrow_mut().apply(Timestamp(now), cmd, &mut |te| {
             events.push((te.at.0, te.event.clone()))
         });
-        if result.is_ok() {
-            self.absorb(&events, true);
+        if let Ok(report) = &result {
+            self.absorb(&events);
             self.sample_disk();
+            let mut heading = Sentence::plain("at ");
+            heading.time(report.now);
+            self.narrate(heading, report);
         }
         Some(result)
     }
@@ -465,53 +384,18 @@ impl Explorer {
     }
 }
 
-fn roll_text(reason: &logtime_core::RollReason) -> String {
-    use logtime_core::RollReason as R;
-    match reason {
-        R::Size {
-            size,
-            incoming,
-            segment_bytes,
-        } => format!(
-            "rolled on size: {} + incoming {} > segment.bytes {}",
-            human::bytes(size.0),
-            human::bytes(incoming.0),
-            human::bytes(segment_bytes.0)
-        ),
-        R::Time {
-            waited_ms,
-            limit_ms,
-            by_record_time,
-        } => format!(
-            "rolled on time: waited {} > segment.ms − jitter {} ({})",
-            human::duration(*waited_ms),
-            human::duration(*limit_ms),
-            if *by_record_time {
-                "record time"
-            } else {
-                "broker clock"
-            }
-        ),
-        R::OffsetIndexFull { max_entries } => {
-            format!("rolled: offset index full ({max_entries} entries)")
-        }
-        R::TimeIndexFull { max_entries } => {
-            format!("rolled: time index full ({max_entries} entries)")
-        }
-        R::OffsetOverflow { last_offset } => format!(
-            "rolled: offset {} overflows a relative offset",
-            last_offset.0
-        ),
-        R::RetentionDeletesAll => "rolled: retention was about to delete every segment".into(),
+/// One entry of the "What happened" list: the heading, capitalised, then the clauses.
+fn line(heading: Sentence, parts: Vec<Sentence>) -> String {
+    let mut s = format!("{heading}: {}", Sentence::join(parts, "; "));
+    if let Some(c) = s.get_mut(0..1) {
+        c.make_ascii_uppercase();
     }
+    s
 }
 
-/// `10:00:05 (1762250405000)`, `earliest`...
+/// `4 Nov 2025 10:00:05 (1762250405000)`, `earliest`...
 pub fn describe_spec(spec: &OffsetSpec) -> String {
-    match spec {
-        OffsetSpec::Timestamp(t) => format!("{} ({})", human::date(t.0), t.0),
-        other => other.to_string(),
-    }
+    narrate::lookup_target(*spec).to_string()
 }
 
 impl Reducible for Explorer {
@@ -580,7 +464,6 @@ impl Reducible for Explorer {
                     .apply_and_absorb(now, Command::Tick)
                     .err()
                     .map(|e| e.to_string());
-                s.say(format!("The broker clock moved to {}.", human::date(now)));
                 s.rev += 1;
             }
             Action::Produce(spec) => {
@@ -588,17 +471,9 @@ impl Reducible for Explorer {
                 let records = spec.records(now);
                 match s.apply(now, Command::Produce { records }) {
                     Some(Ok(report)) => match report.outcome {
-                        StepOutcome::Produce(ProduceOutcome::Appended(a)) => {
-                            s.produce = Some(ProduceOutcome::Appended(a))
-                        }
-                        StepOutcome::Produce(ProduceOutcome::Rejected(pe)) => {
-                            s.say(format!(
-                                "Batch rejected: error {} {}: {}",
-                                pe.error.code(),
-                                pe.error.name(),
-                                pe.error_message
-                            ));
-                            s.produce = Some(ProduceOutcome::Rejected(pe));
+                        StepOutcome::Produce(p @ ProduceOutcome::Appended(_))
+                        | StepOutcome::Produce(p @ ProduceOutcome::Rejected(_)) => {
+                            s.produce = Some(p)
                         }
                         _ => s.produce = None,
                     },
@@ -662,10 +537,7 @@ impl Reducible for Explorer {
                             let _ = s.apply_and_absorb(now, Command::RunRetention);
                         }
                     }
-                    Some(e) => {
-                        s.say(format!("DeleteRecords refused: {e}"));
-                        s.command_error = Some(e.to_string());
-                    }
+                    Some(e) => s.command_error = Some(e.to_string()),
                 }
                 s.rev += 1;
             }
@@ -690,14 +562,18 @@ impl Reducible for Explorer {
                     .runner
                     .as_ref()
                     .map(|r| r.borrow().partition().lookup(spec));
+                let Some(result) = result else {
+                    return self;
+                };
+                let mut heading = Sentence::plain("at ");
+                heading.time(Timestamp(s.now()));
+                s.say(line(heading, vec![narrate::lookup(spec, &result)]));
                 match result {
-                    Some(Ok(l)) => s.set_lookup(l, true),
-                    Some(Err(e)) => {
-                        s.say(format!("Lookup refused: {e}"));
+                    Ok(l) => s.set_lookup(l),
+                    Err(e) => {
                         s.lookup_error = Some(e.to_string());
                         s.lookup = None;
                     }
-                    None => {}
                 }
             }
             Action::WalkTick => {
@@ -751,23 +627,6 @@ mod tests {
             describe_spec(&OffsetSpec::Timestamp(Timestamp(1_762_250_405_000))),
             "4 Nov 2025 10:00:05 (1762250405000)"
         );
-    }
-
-    #[test]
-    fn roll_texts_name_the_reason() {
-        use logtime_core::{Bytes, RollReason};
-        let t = roll_text(&RollReason::Size {
-            size: Bytes(900),
-            incoming: Bytes(200),
-            segment_bytes: Bytes(1000),
-        });
-        assert!(t.starts_with("rolled on size"), "{t}");
-        let t = roll_text(&RollReason::Time {
-            waited_ms: 90_000,
-            limit_ms: 60_000,
-            by_record_time: true,
-        });
-        assert!(t.contains("segment.ms"), "{t}");
     }
 
     #[test]

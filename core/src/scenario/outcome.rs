@@ -116,6 +116,10 @@ pub enum ProduceOutcome {
 pub struct Traffic {
     /// Batches sent.
     pub batches: u64,
+    /// Records in each batch.
+    pub records_per_batch: u64,
+    /// Broker time between two batches, in ms.
+    pub every_ms: i64,
     /// Batches appended.
     pub appended_batches: u64,
     /// Batches rejected.

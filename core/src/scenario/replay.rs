@@ -380,6 +380,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
         let start = self.partition.clock();
         let mut t = Traffic {
             batches: p.batches,
+            records_per_batch: p.records.len() as u64,
+            every_ms: p.every_ms,
             appended_batches: 0,
             rejected_batches: 0,
             records_appended: 0,

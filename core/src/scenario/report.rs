@@ -5,7 +5,7 @@
 //! Step entries are JSON objects with their keys in alphabetical order, the final state in field
 //! order, exactly as the conformance expectations were written against.
 
-use super::narrate::verdict_text;
+use super::narrate;
 use super::outcome::{ProduceOutcome, StepOutcome, StepReport};
 use super::replay::Report;
 use crate::diagnosis::Diagnosis;
@@ -57,7 +57,7 @@ fn verdicts_json(r: &RetentionReport) -> Value {
             .iter()
             .map(|v| {
                 let mut o = to_json(v);
-                o["reason"] = Value::String(verdict_text(v, r).to_string());
+                o["reason"] = Value::String(narrate::verdict(v, r).to_string());
                 o
             })
             .collect(),
@@ -67,7 +67,7 @@ fn verdicts_json(r: &RetentionReport) -> Value {
 fn diagnoses_json(d: &[Diagnosis]) -> Value {
     Value::Array(
         d.iter()
-            .map(|d| json!({"batch_index": d.batch_index, "timestamp": d.timestamp, "rejected": d.rejected, "text": d.text()}))
+            .map(|d| json!({"batch_index": d.batch_index, "timestamp": d.timestamp, "rejected": d.rejected, "text": narrate::diagnosis(d).to_string()}))
             .collect(),
     )
 }

@@ -1,150 +1,11 @@
-use logtime_core::index::Comparison;
+use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_time;
-use logtime_core::{human, OffsetSpec, RecordMatch, Timestamp, TraceStep};
+use logtime_core::{human, OffsetSpec, Timestamp};
 use yew::prelude::*;
 
 use super::PanelProps;
 use crate::app::model::format;
 use crate::app::state::{describe_spec, Action};
-
-/// One trace step in words.
-pub fn step_text(s: &TraceStep, spec: &OffsetSpec) -> String {
-    let max = matches!(spec, OffsetSpec::MaxTimestamp);
-    match s {
-        TraceStep::SegmentPassed {
-            segment,
-            largest_timestamp,
-            ..
-        } => {
-            format!(
-                "pass over segment {}: its largest timestamp {} is before T",
-                segment.0,
-                human::date(largest_timestamp.0)
-            )
-        }
-        TraceStep::SegmentChosen {
-            segment,
-            largest_timestamp,
-            ..
-        } => format!(
-            "choose segment {}: the first whose largest timestamp ({}) is at or after T",
-            segment.0,
-            human::date(largest_timestamp.0)
-        ),
-        TraceStep::TimeIndexSearch {
-            probes,
-            found_timestamp,
-            found_offset,
-            ..
-        } => {
-            let ps: Vec<String> = probes
-                .iter()
-                .map(|p| {
-                    let cmp = match p.comparison {
-                        Comparison::Below => "<",
-                        Comparison::Equal => "=",
-                        Comparison::Above => ">",
-                    };
-                    format!("slot {} ({} {cmp} T)", p.slot, format::stamp(p.key, p.key))
-                })
-                .collect();
-            let found = if found_timestamp.0 < 0 {
-                format!("no entry ≤ T, start at the segment base {}", found_offset.0)
-            } else {
-                format!(
-                    "entry ({}, {})",
-                    format::stamp(found_timestamp.0, found_timestamp.0),
-                    found_offset.0
-                )
-            };
-            if ps.is_empty() {
-                format!("time index is empty: {found}")
-            } else {
-                format!(
-                    "binary search of the time index: {} → {found}",
-                    ps.join(", ")
-                )
-            }
-        }
-        TraceStep::OffsetIndexSearch {
-            target,
-            found_offset,
-            position,
-            ..
-        } => format!(
-            "offset index: largest entry ≤ {} is {} at byte {}",
-            target.0, found_offset.0, position.0
-        ),
-        TraceStep::BatchSkipped {
-            base_offset,
-            last_offset,
-            max_timestamp,
-            ..
-        } => format!(
-            "skip batch {}–{}: its max {} {}",
-            base_offset.0,
-            last_offset.0,
-            human::date(max_timestamp.0),
-            if max {
-                "is not the largest timestamp"
-            } else {
-                "is before T"
-            }
-        ),
-        TraceStep::BatchOpened {
-            base_offset,
-            last_offset,
-            ..
-        } => {
-            format!(
-                "open batch {}–{} and read record by record",
-                base_offset.0, last_offset.0
-            )
-        }
-        TraceStep::RecordScanned {
-            offset,
-            timestamp,
-            result,
-        } => format!(
-            "read offset {} stamped {}: {}",
-            offset.0,
-            human::date(timestamp.0),
-            match (result, max) {
-                (RecordMatch::Match, false) => "at or after T, the answer",
-                (RecordMatch::Match, true) => "it carries the largest timestamp, the answer",
-                (RecordMatch::Earlier, false) => "before T, keep scanning",
-                (RecordMatch::Earlier, true) => "not the largest timestamp, keep scanning",
-                (RecordMatch::BelowLogStart, _) => "below the log start offset, skip",
-            }
-        ),
-        TraceStep::MaxTimestampSegment {
-            segment,
-            max_timestamp,
-            shallow_offset,
-        } => format!(
-            "segment {} holds the largest timestamp {} (first reached by the batch ending at {})",
-            segment.0,
-            human::date(max_timestamp.0),
-            shallow_offset.0
-        ),
-        TraceStep::NoSegment => {
-            "no segment has a largest timestamp at or after T: the answer is -1".into()
-        }
-        TraceStep::NotInSegment => {
-            "the chosen segment held no qualifying record; later segments are not tried".into()
-        }
-        TraceStep::Special { spec } => format!("{spec}: read off the partition"),
-        TraceStep::HighWatermarkFilter {
-            offset,
-            high_watermark,
-        } => {
-            format!(
-                "offset {} is at or above the high watermark {}: a consumer gets -1",
-                offset.0, high_watermark.0
-            )
-        }
-    }
-}
 
 /// Enter a time (or earliest / latest / max-timestamp); watch the broker find the offset.
 #[function_component(LookupPanel)]
@@ -225,7 +86,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
                 <p class="lt-muted">{ format!("ListOffsets for {}", describe_spec(&l.spec)) }</p>
                 <ol class="lt-trace">
                     { for l.trace.iter().take(shown).enumerate().map(|(i, s)| html!{
-                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ step_text(s, &l.spec) }</li>
+                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ narrate::trace_step(s, l.spec).to_string() }</li>
                     }) }
                 </ol>
                 if finished {

@@ -1,3 +1,4 @@
+use logtime_core::scenario::narrate;
 use logtime_core::scenario::{parse_duration, parse_time};
 use logtime_core::{human, ProduceError};
 use yew::prelude::*;
@@ -149,7 +150,7 @@ fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
             <div key={rev.to_string()} class={classes!("lt-ok", (!reduced).then_some("fly"))} data-testid="produce-ok" role="status">
                 <p><strong>{ "✓ Appended" }</strong>{ format!(" at offsets {}–{} in segment {} (batch max timestamp {})",
                     a.base_offset.0, a.last_offset.0, a.segment.0, human::date(a.max_timestamp.0)) }</p>
-                { for dedup(&a.diagnoses).into_iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ dg.text() }</p> }) }
+                { for dedup(&a.diagnoses).into_iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ narrate::diagnosis(dg).to_string() }</p> }) }
             </div>
         },
         Some(ProduceOutcome::Rejected(e)) => rejected(e, rev, reduced),
@@ -170,7 +171,7 @@ fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
                 }) }
                 if e.record_errors.len() > 5 { <li class="lt-muted">{ format!("and {} more", e.record_errors.len() - 5) }</li> }
             </ul>
-            { for dedup(&e.diagnoses).into_iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ dg.text() }</p> }) }
+            { for dedup(&e.diagnoses).into_iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ narrate::diagnosis(dg).to_string() }</p> }) }
             if let Some((lower, upper)) = e.window {
                 { window_axis(lower.0, upper.0, e.now.0, e.diagnoses.first().map(|d| d.timestamp.0)) }
             }
@@ -183,7 +184,7 @@ fn dedup(ds: &[logtime_core::Diagnosis]) -> Vec<&logtime_core::Diagnosis> {
     let mut seen: Vec<String> = Vec::new();
     ds.iter()
         .filter(|d| {
-            let t = d.text();
+            let t = narrate::diagnosis(d).to_string();
             let new = !seen.contains(&t);
             seen.push(t);
             new

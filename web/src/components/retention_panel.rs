@@ -1,3 +1,4 @@
+use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_duration;
 use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
@@ -6,67 +7,15 @@ use super::{input_value, PanelProps};
 use crate::app::model::format;
 use crate::app::state::Action;
 
-/// Words for a verdict (with an icon, never colour alone).
+/// Words for a verdict (with an icon, never colour alone), and its class.
 pub fn verdict_text(v: &SegmentVerdict) -> (String, &'static str) {
-    match v.verdict {
-        Verdict::Deleted { pass } => (format!("✕ deleted ({})", pass.label()), "deleted"),
-        Verdict::NotOldEnough {
-            future: true,
-            eligible_at,
-            ..
-        } => (
-            format!(
-                "⚓ pinned: stamped in the future, kept until {}",
-                format::date_minute(eligible_at.0)
-            ),
-            "pinned",
-        ),
-        Verdict::NotOldEnough {
-            age_ms,
-            eligible_at,
-            ..
-        } => (
-            format!(
-                "● kept: {} (deletable from {})",
-                format::age(age_ms),
-                format::date_minute(eligible_at.0)
-            ),
-            "kept",
-        ),
-        Verdict::KeptBehind {
-            blocker,
-            expired: true,
-        } => (
-            format!(
-                "⇠ kept behind {}: expired on its own, but the walk stopped at {}",
-                blocker.0, blocker.0
-            ),
-            "chained",
-        ),
-        Verdict::KeptBehind {
-            blocker,
-            expired: false,
-        } => (
-            format!("● kept (not examined: the walk stopped at {})", blocker.0),
-            "kept",
-        ),
-        Verdict::BeyondHighWatermark {
-            upper_bound,
-            high_watermark,
-        } => (
-            format!(
-                "● kept: beyond the high watermark ({} > {})",
-                upper_bound.0, high_watermark.0
-            ),
-            "kept",
-        ),
-        Verdict::EmptyActive => (
-            "● kept: the empty active segment is never deleted".into(),
-            "kept",
-        ),
-        Verdict::NoTimeLimit => ("● kept: retention.ms = -1, no time limit".into(), "kept"),
-        Verdict::CompactOnly => ("● kept: cleanup.policy has no delete".into(), "kept"),
-    }
+    let (icon, kind) = match v.verdict {
+        Verdict::Deleted { .. } => ("✕", "deleted"),
+        Verdict::NotOldEnough { future: true, .. } => ("⚓", "pinned"),
+        Verdict::KeptBehind { expired: true, .. } => ("⇠", "chained"),
+        _ => ("●", "kept"),
+    };
+    (format!("{icon} {}", narrate::verdict_brief(v)), kind)
 }
 
 /// The retention walk from the oldest segment, its verdicts, disk growth and the remedies.
@@ -210,7 +159,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
                         <li class={classes!("lt-verdict", format!("v-{kind}"), pending.then_some("pending"), current.then_some("current"))}
                             data-testid={format!("verdict-{}", v.base_offset.0)} aria-hidden={if pending {"true"} else {"false"}}>
                             <span class="lt-verdict-seg">{ format!("Segment {}", format::count(v.base_offset.0)) }</span>
-                            <span class="lt-verdict-largest">{ format!("largest {} · {}", human::date(v.largest_timestamp.0), format::age(age)) }</span>
+                            <span class="lt-verdict-largest">{ format!("largest {} · {}", human::date(v.largest_timestamp.0), human::age(age)) }</span>
                             <span class="lt-agebar" aria-hidden="true"><span style={format!("width:{}", format::css_pct(pct))}></span></span>
                             <span class="lt-verdict-text">{ text }</span>
                         </li>

@@ -44,16 +44,11 @@ pub fn relative(delta_ms: i64) -> String {
     "now".into()
 }
 
-/// `12 Mar 2027 09:00` — minutes precision (seconds dropped), UTC.
-pub fn date_minute(ms: i64) -> String {
-    human::date(ms - ms.rem_euclid(MIN))
-}
-
 /// An axis label for a time on an axis spanning `span_ms`: seconds when the span is short,
 /// the date when it is long.
 pub fn axis_time(ms: i64, span_ms: i64) -> String {
     if span_ms < 2 * HOUR {
-        time_of_day(ms)
+        human::time_of_day(ms)
     } else if span_ms < 2 * DAY {
         let rem = ms.rem_euclid(DAY);
         let (_, mo, d) = human::civil_from_days(ms.div_euclid(DAY));
@@ -64,24 +59,13 @@ pub fn axis_time(ms: i64, span_ms: i64) -> String {
             rem / MIN % 60
         )
     } else {
-        date_minute(ms)
+        human::date_minute(ms)
     }
 }
 
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
-
-/// `10:00:09` — time of day, UTC.
-pub fn time_of_day(ms: i64) -> String {
-    let rem = ms.rem_euclid(DAY);
-    format!(
-        "{:02}:{:02}:{:02}",
-        rem / HOUR,
-        rem / MIN % 60,
-        rem / SEC % 60
-    )
-}
 
 /// A stamp for a tile: `-1` (no timestamp), else time of day, with the date when it is not
 /// the broker's day.
@@ -90,18 +74,9 @@ pub fn stamp(ts: i64, now: i64) -> String {
         return "no timestamp".into();
     }
     if ts.div_euclid(DAY) == now.div_euclid(DAY) {
-        time_of_day(ts)
+        human::time_of_day(ts)
     } else {
         human::date(ts)
-    }
-}
-
-/// An age against `retention.ms`, for the retention walk: `11 d 9 h old`, `3 y in the future`.
-pub fn age(age_ms: i64) -> String {
-    if age_ms < 0 {
-        format!("{} in the future", human::duration(-age_ms))
-    } else {
-        format!("{} old", human::duration(age_ms))
     }
 }
 
@@ -213,17 +188,6 @@ mod tests {
     }
 
     #[test]
-    fn dates_drop_seconds_and_millis() {
-        // 21 Mar 2030 11:20:00.001, Verdict::NotOldEnough.eligible_at in seed 001
-        let t = human::parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
-        assert_eq!(date_minute(t), "21 Mar 2030 11:20");
-        assert_eq!(
-            time_of_day(human::parse_rfc3339("2025-11-04T10:00:09Z").unwrap()),
-            "10:00:09"
-        );
-    }
-
-    #[test]
     fn axis_labels_adapt_to_the_span() {
         let t = human::parse_rfc3339("2025-11-04T10:00:05Z").unwrap();
         assert_eq!(axis_time(t, 9000), "10:00:05");
@@ -243,12 +207,10 @@ mod tests {
     }
 
     #[test]
-    fn counts_and_ages() {
+    fn counts() {
         assert_eq!(count(1_000_000), "1,000,000");
         assert_eq!(count(999), "999");
         assert_eq!(count(-1234), "-1,234");
-        assert_eq!(age(-3 * YEAR), "3 y in the future");
-        assert_eq!(age(11 * DAY + 9 * HOUR), "11 d 9 h old");
     }
 
     #[test]

@@ -1,0 +1,279 @@
+//! Offset-for-time lookups: the answer and the trace of what the broker read.
+
+use super::Sentence;
+use crate::human::time_of_day;
+use crate::index::Comparison;
+use crate::lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
+use std::fmt::Write;
+
+/// What a lookup asked for: `4 Nov 2025 10:00:05 (1762250405000)`, `earliest`, ...
+pub fn lookup_target(spec: OffsetSpec) -> Sentence {
+    let mut s = Sentence::new();
+    target(&mut s, spec);
+    s
+}
+
+fn target(s: &mut Sentence, spec: OffsetSpec) {
+    match spec {
+        OffsetSpec::Timestamp(t) if t.0 >= 0 => {
+            s.time(t).text(format!(" ({t})"));
+        }
+        other => {
+            s.text(other.to_string());
+        }
+    }
+}
+
+/// A lookup's answer with the steps that explain it: the segment chosen, the time-index entry,
+/// the offsets the scan read; or the broker's refusal.
+pub fn lookup(spec: OffsetSpec, result: &Result<Lookup, LookupError>) -> Sentence {
+    let mut s = Sentence::plain("lookup for ");
+    let l = match result {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = write!(
+                s,
+                "{spec} refused with error {} UNSUPPORTED_VERSION: {}",
+                e.error_code, e.message
+            );
+            return s;
+        }
+    };
+    target(&mut s, spec);
+    if l.offset.0 >= 0 {
+        s.text(" returned offset ").offset(l.offset);
+    } else {
+        s.text(" found nothing (-1)");
+    }
+    if l.timestamp.0 >= 0 {
+        s.text(" (stamped ").time(l.timestamp).text(")");
+    }
+    let mut scanned = Vec::new();
+    let mut matched = false;
+    for t in &l.trace {
+        match t {
+            TraceStep::SegmentChosen {
+                segment,
+                largest_timestamp,
+                ..
+            } => {
+                s.text("; segment ")
+                    .segment(*segment)
+                    .text(" is the first whose largest timestamp (")
+                    .time(*largest_timestamp)
+                    .text(") is at or after the target");
+            }
+            TraceStep::TimeIndexSearch {
+                found_timestamp,
+                found_offset,
+                ..
+            } => {
+                let _ = write!(
+                    s,
+                    "; its time index gives ({found_timestamp}, {found_offset})"
+                );
+            }
+            TraceStep::RecordScanned { offset, result, .. } => {
+                if !matched {
+                    scanned.push(*offset);
+                }
+                matched |= *result == RecordMatch::Match;
+            }
+            TraceStep::NoSegment => {
+                s.text("; no segment has a largest timestamp at or after the target");
+            }
+            TraceStep::NotInSegment => {
+                s.text(
+                    "; the chosen segment held no qualifying record and later segments are not tried",
+                );
+            }
+            TraceStep::HighWatermarkFilter {
+                offset,
+                high_watermark,
+            } => {
+                s.text("; offset ")
+                    .offset(*offset)
+                    .text(" is at or above the high watermark ")
+                    .offset(*high_watermark)
+                    .text(", so a consumer gets -1");
+            }
+            TraceStep::MaxTimestampSegment {
+                segment,
+                max_timestamp,
+                ..
+            } => {
+                s.text("; segment ")
+                    .segment(*segment)
+                    .text(format!(" holds the largest timestamp {max_timestamp}"));
+            }
+            _ => {}
+        }
+    }
+    if let (Some(first), Some(last)) = (scanned.first(), scanned.last()) {
+        let offsets: Vec<String> = scanned.iter().map(|o| o.to_string()).collect();
+        s.text("; the scan read ").offsets(
+            format!("offsets {}", offsets.join(", ")),
+            *first,
+            *last,
+        );
+    }
+    s
+}
+
+/// One step of a lookup's trace, as the lookup panel lists them (`T` is the target).
+pub fn trace_step(step: &TraceStep, spec: OffsetSpec) -> Sentence {
+    let max = matches!(spec, OffsetSpec::MaxTimestamp);
+    let mut s = Sentence::new();
+    match step {
+        TraceStep::SegmentPassed {
+            segment,
+            largest_timestamp,
+            ..
+        } => {
+            s.text("pass over segment ")
+                .segment(*segment)
+                .text(": its largest timestamp ")
+                .time(*largest_timestamp)
+                .text(" is before T");
+        }
+        TraceStep::SegmentChosen {
+            segment,
+            largest_timestamp,
+            ..
+        } => {
+            s.text("choose segment ")
+                .segment(*segment)
+                .text(": the first whose largest timestamp (")
+                .time(*largest_timestamp)
+                .text(") is at or after T");
+        }
+        TraceStep::TimeIndexSearch {
+            probes,
+            found_timestamp,
+            found_offset,
+            ..
+        } => {
+            let ps: Vec<String> = probes
+                .iter()
+                .map(|p| {
+                    let cmp = match p.comparison {
+                        Comparison::Below => "<",
+                        Comparison::Equal => "=",
+                        Comparison::Above => ">",
+                    };
+                    format!("slot {} ({} {cmp} T)", p.slot, time_of_day(p.key))
+                })
+                .collect();
+            if ps.is_empty() {
+                s.text("time index is empty: ");
+            } else {
+                s.text(format!(
+                    "binary search of the time index: {} → ",
+                    ps.join(", ")
+                ));
+            }
+            if found_timestamp.0 < 0 {
+                s.text("no entry ≤ T, start at the segment base ")
+                    .offset(*found_offset);
+            } else {
+                s.text(format!("entry ({}, ", time_of_day(found_timestamp.0)))
+                    .offset(*found_offset)
+                    .text(")");
+            }
+        }
+        TraceStep::OffsetIndexSearch {
+            target,
+            found_offset,
+            position,
+            ..
+        } => {
+            s.text(format!("offset index: largest entry ≤ {target} is "))
+                .offset(*found_offset)
+                .text(format!(" at byte {position}"));
+        }
+        TraceStep::BatchSkipped {
+            base_offset,
+            last_offset,
+            max_timestamp,
+            ..
+        } => {
+            s.text("skip ")
+                .offsets(
+                    format!("batch {base_offset}–{last_offset}"),
+                    *base_offset,
+                    *last_offset,
+                )
+                .text(": its max ")
+                .time(*max_timestamp)
+                .text(if max {
+                    " is not the largest timestamp"
+                } else {
+                    " is before T"
+                });
+        }
+        TraceStep::BatchOpened {
+            base_offset,
+            last_offset,
+            ..
+        } => {
+            s.text("open ")
+                .offsets(
+                    format!("batch {base_offset}–{last_offset}"),
+                    *base_offset,
+                    *last_offset,
+                )
+                .text(" and read record by record");
+        }
+        TraceStep::RecordScanned {
+            offset,
+            timestamp,
+            result,
+        } => {
+            s.text("read offset ")
+                .offset(*offset)
+                .text(" stamped ")
+                .time(*timestamp)
+                .text(": ")
+                .text(match (result, max) {
+                    (RecordMatch::Match, false) => "at or after T, the answer",
+                    (RecordMatch::Match, true) => "it carries the largest timestamp, the answer",
+                    (RecordMatch::Earlier, false) => "before T, keep scanning",
+                    (RecordMatch::Earlier, true) => "not the largest timestamp, keep scanning",
+                    (RecordMatch::BelowLogStart, _) => "below the log start offset, skip",
+                });
+        }
+        TraceStep::MaxTimestampSegment {
+            segment,
+            max_timestamp,
+            shallow_offset,
+        } => {
+            s.text("segment ")
+                .segment(*segment)
+                .text(" holds the largest timestamp ")
+                .time(*max_timestamp)
+                .text(" (first reached by the batch ending at ")
+                .offset(*shallow_offset)
+                .text(")");
+        }
+        TraceStep::NoSegment => {
+            s.text("no segment has a largest timestamp at or after T: the answer is -1");
+        }
+        TraceStep::NotInSegment => {
+            s.text("the chosen segment held no qualifying record; later segments are not tried");
+        }
+        TraceStep::Special { spec } => {
+            s.text(format!("{spec}: read off the partition"));
+        }
+        TraceStep::HighWatermarkFilter {
+            offset,
+            high_watermark,
+        } => {
+            s.text("offset ")
+                .offset(*offset)
+                .text(" is at or above the high watermark ")
+                .offset(*high_watermark)
+                .text(": a consumer gets -1");
+        }
+    }
+    s
+}

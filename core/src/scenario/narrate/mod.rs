@@ -1,0 +1,436 @@
+//! The narrator: every sentence Logtime says about what Kafka did, and why, for `logtime explain`
+//! and the explorer's "What happened" list, panels and cards alike.
+//!
+//! A [`Sentence`] is text in [`Span`]s; a span may carry a [`Mention`] of what it names (a
+//! segment, an offset or a range of them, a config, an instant), so a UI can link and highlight
+//! it, and a [`Style`]. Generated narration is built here from typed step outcomes; authored
+//! narration (a lesson's own words, in a small markup) is meant to parse into the same type, so
+//! both can stand side by side.
+//!
+//! * [`step`]: what one step (or one command between steps) did, as clauses;
+//! * [`produce`], [`retention`], [`lookup`]: the sentences for batches, rolls, verdicts and
+//!   lookups that panels show on their own.
+
+mod lookup;
+mod produce;
+mod retention;
+
+pub use lookup::{lookup, lookup_target, trace_step};
+pub use produce::{diagnosis, rejection, roll, roll_reason};
+pub use retention::{retention_story, verdict, verdict_brief};
+
+use super::outcome::{StepOutcome, StepReport};
+use super::Scenario;
+use crate::config::ConfigValue;
+use crate::human::{date, duration};
+use crate::partition::PartitionState;
+use crate::units::{Offset, Timestamp};
+use std::fmt;
+
+/// What a span of a sentence names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mention {
+    /// A segment, by its base offset.
+    Segment(Offset),
+    /// One offset (a record).
+    Offset(Offset),
+    /// The offsets from `first` to `last`, both included.
+    Offsets {
+        /// First offset.
+        first: Offset,
+        /// Last offset.
+        last: Offset,
+    },
+    /// A config, by its Kafka name.
+    Config(String),
+    /// An instant.
+    Time(Timestamp),
+}
+
+/// How a span is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Style {
+    /// Running text.
+    #[default]
+    Plain,
+    /// A name or value as typed (`retention.ms`).
+    Code,
+    /// Emphasis.
+    Strong,
+}
+
+/// A run of text with one style and at most one mention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The text.
+    pub text: String,
+    /// How it is set.
+    pub style: Style,
+    /// What it names, if anything.
+    pub mention: Option<Mention>,
+}
+
+/// Where a piece of narration comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Origin {
+    /// Built by this module from the model's outcomes and events.
+    #[default]
+    Generated,
+    /// Written by a person (a lesson or walkthrough's own narration).
+    Authored,
+}
+
+/// A sentence for people: spans of text, some of which mention part of the partition.
+///
+/// Invariant: no span is empty, and two neighbouring plain spans without a mention are merged,
+/// so equal texts with equal mentions compare equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sentence {
+    spans: Vec<Span>,
+}
+
+impl Sentence {
+    /// An empty sentence.
+    pub fn new() -> Sentence {
+        Sentence::default()
+    }
+
+    /// A sentence of plain text.
+    pub fn plain(text: impl AsRef<str>) -> Sentence {
+        let mut s = Sentence::new();
+        s.text(text);
+        s
+    }
+
+    /// The spans, in order.
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// What the sentence mentions, in order.
+    pub fn mentions(&self) -> impl Iterator<Item = &Mention> {
+        self.spans.iter().filter_map(|s| s.mention.as_ref())
+    }
+
+    /// Whether it has no text.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    fn push(&mut self, text: &str, style: Style, mention: Option<Mention>) -> &mut Self {
+        if text.is_empty() {
+            return self;
+        }
+        if let Some(last) = self.spans.last_mut() {
+            if mention.is_none() && last.mention.is_none() && last.style == style {
+                last.text.push_str(text);
+                return self;
+            }
+        }
+        self.spans.push(Span {
+            text: text.to_string(),
+            style,
+            mention,
+        });
+        self
+    }
+
+    /// Appends plain text.
+    pub fn text(&mut self, text: impl AsRef<str>) -> &mut Self {
+        self.push(text.as_ref(), Style::Plain, None)
+    }
+
+    /// Appends text set in a style.
+    pub fn styled(&mut self, text: impl AsRef<str>, style: Style) -> &mut Self {
+        self.push(text.as_ref(), style, None)
+    }
+
+    /// Appends text that mentions something.
+    pub fn mention(&mut self, text: impl AsRef<str>, mention: Mention) -> &mut Self {
+        self.push(text.as_ref(), Style::Plain, Some(mention))
+    }
+
+    /// Appends a segment's base offset, mentioning the segment.
+    pub fn segment(&mut self, base: Offset) -> &mut Self {
+        self.mention(base.to_string(), Mention::Segment(base))
+    }
+
+    /// Appends an offset, mentioning it.
+    pub fn offset(&mut self, offset: Offset) -> &mut Self {
+        self.mention(offset.to_string(), Mention::Offset(offset))
+    }
+
+    /// Appends `text`, mentioning the offsets from `first` to `last`.
+    pub fn offsets(&mut self, text: impl AsRef<str>, first: Offset, last: Offset) -> &mut Self {
+        self.mention(text, Mention::Offsets { first, last })
+    }
+
+    /// Appends a config's Kafka name, mentioning it.
+    pub fn config(&mut self, name: &str) -> &mut Self {
+        self.mention(name, Mention::Config(name.to_string()))
+    }
+
+    /// Appends an instant as a date for people (`12 Mar 2027 09:00`, UTC), mentioning it.
+    pub fn time(&mut self, t: Timestamp) -> &mut Self {
+        self.mention(date(t.0), Mention::Time(t))
+    }
+
+    /// Appends another sentence.
+    pub fn append(&mut self, other: Sentence) -> &mut Self {
+        for s in other.spans {
+            self.push(&s.text, s.style, s.mention);
+        }
+        self
+    }
+
+    /// The sentences one after the other, `separator` between them.
+    pub fn join(parts: impl IntoIterator<Item = Sentence>, separator: &str) -> Sentence {
+        let mut out = Sentence::new();
+        for (i, p) in parts.into_iter().enumerate() {
+            if i > 0 {
+                out.text(separator);
+            }
+            out.append(p);
+        }
+        out
+    }
+}
+
+/// Plain text through `write!`.
+impl fmt::Write for Sentence {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.text(s);
+        Ok(())
+    }
+}
+
+impl fmt::Display for Sentence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.spans {
+            f.write_str(&s.text)?;
+        }
+        Ok(())
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(crate) fn list(items: Vec<Sentence>) -> Sentence {
+    let n = items.len();
+    let mut out = Sentence::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.text(if i + 1 == n { " and " } else { ", " });
+        }
+        out.append(item);
+    }
+    out
+}
+
+/// The scenario's setting on one line: version, partition, timestamp type, the limits that
+/// matter and the clock at the start.
+pub fn setting(s: &Scenario) -> Sentence {
+    let c = &s.config;
+    let mut out = Sentence::plain(s.kafka.label());
+    out.text(format!(" · partition {} · ", s.topic_partition));
+    out.text(c.topic.message_timestamp_type.name());
+    out.text(" · ")
+        .config("retention.ms")
+        .text(format!(" {} · ", duration(c.topic.retention_ms)))
+        .config("segment.bytes")
+        .text(format!(" {} · ", c.topic.segment_bytes))
+        .config("message.timestamp.after.max.ms")
+        .text(format!(
+            " {} · clock starts ",
+            duration(c.effective_after_max_ms())
+        ))
+        .time(s.start)
+        .text(" UTC");
+    out
+}
+
+/// Where a step's narration starts: `step 3 at 12 Mar 2027 09:05 (+5 min)`, the time since
+/// `previous` shown when the clock moved.
+pub fn heading(index: usize, now: Timestamp, previous: Timestamp) -> Sentence {
+    let mut out = Sentence::plain(format!("step {index} at "));
+    out.time(now);
+    let delta = now.0.wrapping_sub(previous.0);
+    if delta > 0 {
+        out.text(format!(" (+{})", duration(delta)));
+    }
+    out
+}
+
+/// The partition at the end of a replay, on one line.
+pub fn end(state: &PartitionState) -> Sentence {
+    let mut out = Sentence::plain("at the end: segments ");
+    let bases: Vec<Sentence> = state
+        .segments
+        .iter()
+        .map(|g| {
+            let mut s = Sentence::new();
+            s.segment(g.base_offset);
+            s
+        })
+        .collect();
+    out.append(Sentence::join(bases, ", "));
+    out.text(format!(
+        " ; log start offset {}, log end offset {}, high watermark {}",
+        state.log_start_offset, state.log_end_offset, state.high_watermark
+    ));
+    out
+}
+
+/// A config value as the JSON report prints it: numbers bare, text quoted.
+fn json_value(v: &ConfigValue) -> String {
+    match v {
+        ConfigValue::Number(n) => n.to_string(),
+        ConfigValue::Text(t) => serde_json::to_string(t).expect("strings serialise"),
+    }
+}
+
+/// What one step (or one command between steps) did, as clauses for people, in order: the
+/// step's own outcome, then the story of every retention check that deleted something.
+pub fn step(r: &StepReport) -> Vec<Sentence> {
+    let mut parts = match &r.outcome {
+        StepOutcome::Produce(p) => produce::outcome(p, r),
+        StepOutcome::Advance(c) | StepOutcome::At(c) => vec![Sentence::plain(format!(
+            "the clock moved on; {} scheduled retention check(s) ran",
+            c.checks
+        ))],
+        StepOutcome::Retention(_) if !r.rolls.is_empty() || !r.retention.is_empty() => {
+            vec![Sentence::plain("a retention check ran")]
+        }
+        StepOutcome::Retention(rep) => {
+            let mut s = Sentence::plain("a retention check ran: ");
+            let verdicts = rep.verdicts.iter().map(|v| {
+                let mut one = Sentence::new();
+                one.segment(v.base_offset)
+                    .text(": ")
+                    .append(verdict(v, rep));
+                one
+            });
+            s.append(Sentence::join(verdicts, "; "));
+            vec![s]
+        }
+        StepOutcome::Lookup { spec, result } => vec![lookup(*spec, result)],
+        StepOutcome::DeleteRecords { offset, result } => {
+            let mut s = Sentence::plain(format!("DeleteRecords to {offset}"));
+            match result {
+                Err(e) => {
+                    s.text(format!(
+                        " refused with error {} {}: \"{}\"",
+                        e.error.code(),
+                        e.error.name(),
+                        e.error_message
+                    ));
+                }
+                Ok(low_watermark) => {
+                    s.text(": the log start offset (low watermark) is now ")
+                        .offset(*low_watermark)
+                        .text("; the files go at the next retention check");
+                }
+            }
+            vec![s]
+        }
+        StepOutcome::Config(changes) => {
+            let mut s = Sentence::plain("config changed: ");
+            let each = changes.iter().map(|c| {
+                let mut one = Sentence::new();
+                one.config(&c.name).text(format!(
+                    " {} → {}",
+                    json_value(&c.old),
+                    json_value(&c.new)
+                ));
+                one
+            });
+            s.append(Sentence::join(each, ", "));
+            vec![s]
+        }
+        StepOutcome::Version(v) => {
+            let mut s = Sentence::plain(format!("the broker now behaves as {}", v.to.label()));
+            if !v.reset.is_empty() {
+                s.text(" (reset to defaults: ");
+                let names = v.reset.iter().map(|n| {
+                    let mut one = Sentence::new();
+                    one.config(n);
+                    one
+                });
+                s.append(Sentence::join(names, ", ")).text(")");
+            }
+            vec![s]
+        }
+        StepOutcome::Snapshot(state) => {
+            let mut s = Sentence::plain(format!(
+                "snapshot: log start offset {}, log end offset {}, high watermark {}; segments ",
+                state.log_start_offset, state.log_end_offset, state.high_watermark
+            ));
+            let segs = state.segments.iter().map(|g| {
+                let mut one = Sentence::new();
+                one.segment(g.base_offset)
+                    .text(format!(" ({} records, largest timestamp ", g.records))
+                    .time(g.largest_timestamp)
+                    .text(")");
+                one
+            });
+            s.append(Sentence::join(segs, ", "));
+            vec![s]
+        }
+        StepOutcome::HighWatermark(hw) => {
+            let mut s = Sentence::plain("the high watermark is set to ");
+            s.offset(*hw).text(" (a lagging follower)");
+            vec![s]
+        }
+    };
+    parts.extend(r.retention.iter().map(retention_story));
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write;
+
+    #[test]
+    fn sentences_merge_plain_text_and_keep_mentions() {
+        let mut s = Sentence::plain("segment ");
+        s.segment(Offset(20_000))
+            .text(" is kept until ")
+            .time(Timestamp(0));
+        let _ = write!(s, " ({} more)", 2);
+        assert_eq!(
+            s.to_string(),
+            "segment 20000 is kept until 1 Jan 1970 00:00 (2 more)"
+        );
+        assert_eq!(s.spans().len(), 5);
+        assert_eq!(
+            s.mentions().collect::<Vec<_>>(),
+            vec![
+                &Mention::Segment(Offset(20_000)),
+                &Mention::Time(Timestamp(0))
+            ]
+        );
+        let joined = Sentence::join([Sentence::plain("a"), s.clone()], "; ");
+        assert!(joined.to_string().starts_with("a; segment 20000"));
+        assert_eq!(joined.mentions().count(), 2);
+        assert!(Sentence::plain("").is_empty());
+        let three = list(vec![
+            Sentence::plain("1"),
+            Sentence::plain("2"),
+            Sentence::plain("3"),
+        ]);
+        assert_eq!(three.to_string(), "1, 2 and 3");
+    }
+
+    #[test]
+    fn headings_show_the_time_since_the_previous_step() {
+        let t = Timestamp(1_804_842_000_000);
+        assert_eq!(
+            heading(3, Timestamp(t.0 + 300_000), t).to_string(),
+            "step 3 at 12 Mar 2027 09:05 (+5 min)"
+        );
+        assert_eq!(heading(0, t, t).to_string(), "step 0 at 12 Mar 2027 09:00");
+    }
+}

@@ -1,0 +1,292 @@
+//! Batches: appended, rejected, generated traffic, the diagnoses of suspicious stamps, and the
+//! segment rolls appends cause.
+
+use super::{list, Sentence};
+use crate::diagnosis::{Diagnosis, Finding};
+use crate::event::Roll;
+use crate::human::{approx_duration, bytes, duration};
+use crate::scenario::outcome::{ProduceOutcome, StepReport};
+use crate::segment::RollReason;
+use crate::units::Timestamp;
+use crate::validation::ProduceError;
+use std::fmt::Write;
+
+/// What a stamp looks like, in one sentence: `this looks like nanoseconds, not milliseconds:
+/// ÷1,000,000 it is 12 Mar 2027 09:00 UTC`.
+pub fn diagnosis(d: &Diagnosis) -> Sentence {
+    let mut s = Sentence::new();
+    let near = |s: &mut Sentence, as_ms: Timestamp| {
+        s.time(as_ms).text(" UTC");
+    };
+    match d.finding {
+        Finding::LooksLikeSeconds { as_ms } => {
+            s.text("this looks like seconds, not milliseconds: ×1000 it is ");
+            near(&mut s, as_ms);
+        }
+        Finding::LooksLikeMicroseconds { as_ms } => {
+            s.text("this looks like microseconds, not milliseconds: ÷1000 it is ");
+            near(&mut s, as_ms);
+        }
+        Finding::LooksLikeNanoseconds { as_ms } => {
+            s.text("this looks like nanoseconds, not milliseconds: ÷1,000,000 it is ");
+            near(&mut s, as_ms);
+        }
+        Finding::ClockAhead { by_ms } => {
+            s.text(format!(
+                "a clock ahead of the broker by about {}",
+                approx_duration(by_ms)
+            ));
+        }
+        Finding::ClockBehind {
+            by_ms,
+            older_than_retention,
+        } => {
+            s.text(format!(
+                "a clock behind the broker (or a replay) by about {}",
+                approx_duration(by_ms)
+            ));
+            if older_than_retention {
+                s.text("; already older than ")
+                    .config("retention.ms")
+                    .text(", so retention deletes it soon after its segment closes");
+            }
+        }
+    }
+    s
+}
+
+/// The broker's rejection of a batch, with its first record error and diagnosis.
+pub fn rejection(e: &ProduceError) -> Sentence {
+    let mut s = Sentence::new();
+    let _ = write!(
+        s,
+        "the broker rejected the batch with error {} {}: \"{}\"",
+        e.error.code(),
+        e.error.name(),
+        e.error_message
+    );
+    if let Some(first) = e.record_errors.first() {
+        let _ = write!(
+            s,
+            "; {} record error(s), first: \"{}\"",
+            e.record_errors.len(),
+            first.message
+        );
+    }
+    if let Some(d) = e.diagnoses.first() {
+        s.text("; ").append(diagnosis(d));
+    }
+    s.text("; nothing was appended");
+    s
+}
+
+/// Why a segment rolled, in a few words: `size`, `time`, `offset index full`, ...
+fn roll_label(reason: &RollReason) -> &'static str {
+    match reason {
+        RollReason::Size { .. } => "size",
+        RollReason::Time { .. } => "time",
+        RollReason::OffsetIndexFull { .. } => "offset index full",
+        RollReason::TimeIndexFull { .. } => "time index full",
+        RollReason::OffsetOverflow { .. } => "offset overflow",
+        RollReason::RetentionDeletesAll => "retention deletes every segment",
+    }
+}
+
+/// `segment 0 rolled to a new segment 10 (size)`.
+pub fn roll(r: &Roll) -> Sentence {
+    let mut s = Sentence::plain("segment ");
+    s.segment(r.old_base)
+        .text(" rolled to a new segment ")
+        .segment(r.new_base)
+        .text(format!(" ({})", roll_label(&r.reason)));
+    s
+}
+
+/// Why a segment rolled, with the figures `LogSegment.shouldRoll` compared: `rolled on size:
+/// 900 B + incoming 200 B > segment.bytes 1000 B`.
+pub fn roll_reason(reason: &RollReason) -> Sentence {
+    let mut s = Sentence::new();
+    match reason {
+        RollReason::Size {
+            size,
+            incoming,
+            segment_bytes,
+        } => {
+            s.text(format!(
+                "rolled on size: {} + incoming {} > ",
+                bytes(size.0),
+                bytes(incoming.0)
+            ))
+            .config("segment.bytes")
+            .text(format!(" {}", bytes(segment_bytes.0)));
+        }
+        RollReason::Time {
+            waited_ms,
+            limit_ms,
+            by_record_time,
+        } => {
+            s.text(format!(
+                "rolled on time: waited {} > ",
+                duration(*waited_ms)
+            ))
+            .config("segment.ms")
+            .text(format!(
+                " − jitter {} ({})",
+                duration(*limit_ms),
+                if *by_record_time {
+                    "record time"
+                } else {
+                    "broker clock"
+                }
+            ));
+        }
+        RollReason::OffsetIndexFull { max_entries } => {
+            s.text(format!("rolled: offset index full ({max_entries} entries)"));
+        }
+        RollReason::TimeIndexFull { max_entries } => {
+            s.text(format!("rolled: time index full ({max_entries} entries)"));
+        }
+        RollReason::OffsetOverflow { last_offset } => {
+            s.text("rolled: offset ")
+                .offset(*last_offset)
+                .text(" overflows a relative offset");
+        }
+        RollReason::RetentionDeletesAll => {
+            s.text("rolled: retention was about to delete every segment");
+        }
+    }
+    s
+}
+
+/// A produce step's clauses.
+pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
+    let mut parts = Vec::new();
+    match p {
+        ProduceOutcome::Traffic(t) => {
+            let mut s = Sentence::new();
+            let _ = write!(
+                s,
+                "generated traffic: {} batches of {} record(s), every {}: {} appended ({} records",
+                t.batches,
+                t.records_per_batch,
+                duration(t.every_ms),
+                t.appended_batches,
+                t.records_appended
+            );
+            if t.appended_batches > 0 {
+                s.text(", ").offsets(
+                    format!("offsets {} to {}", t.first_offset, t.last_offset),
+                    t.first_offset,
+                    t.last_offset,
+                );
+            }
+            let _ = write!(s, "), {} rejected", t.rejected_batches);
+            parts.push(s);
+            if let Some(f) = &t.first_rejection {
+                let mut s = Sentence::plain(format!("first rejection at batch {}: ", f.batch));
+                s.append(rejection(&f.error));
+                parts.push(s);
+            }
+            let n = r.rolled_by_appends().count();
+            if n > 0 {
+                let mut all: Vec<Sentence> = r.rolls.iter().map(roll).collect();
+                if n <= 4 {
+                    parts.push(list(all));
+                } else {
+                    let mut s = Sentence::plain(format!("{n} segment rolls, the first: "));
+                    s.append(all.swap_remove(0));
+                    parts.push(s);
+                }
+            }
+            if let Some(d) = t.first_diagnoses.first() {
+                let mut s = Sentence::plain(format!(
+                    "{} batch(es) had suspicious stamps, e.g. ",
+                    t.diagnosed_batches
+                ));
+                s.append(diagnosis(d));
+                parts.push(s);
+            }
+        }
+        ProduceOutcome::Appended(a) => {
+            let records = a.last_offset.0 - a.base_offset.0 + 1;
+            let mut s = Sentence::plain(format!("produced a batch of {records} record(s): "));
+            s.offsets(
+                format!("offsets {} to {}", a.base_offset, a.last_offset),
+                a.base_offset,
+                a.last_offset,
+            )
+            .text(" in segment ")
+            .segment(a.segment);
+            let log_append_time = a.log_append_time.unwrap_or(Timestamp::NONE);
+            if log_append_time.0 >= 0 {
+                s.text(", stamped by the broker (LogAppendTime) at ")
+                    .time(log_append_time);
+            } else if a.max_timestamp.0 >= 0 {
+                s.text(", batch max timestamp ")
+                    .time(a.max_timestamp)
+                    .text(format!(" ({})", a.max_timestamp));
+            } else {
+                s.text(", no record timestamp (NO_TIMESTAMP, -1)");
+            }
+            parts.push(s);
+            if !r.rolls.is_empty() {
+                parts.push(list(r.rolls.iter().map(roll).collect()));
+            }
+            for d in &a.diagnoses {
+                let mut s = Sentence::plain(format!(
+                    "record {} accepted but suspicious: ",
+                    d.batch_index
+                ));
+                s.append(diagnosis(d));
+                parts.push(s);
+            }
+        }
+        ProduceOutcome::Rejected(e) => parts.push(rejection(e)),
+        ProduceOutcome::Empty => parts.push(Sentence::plain(
+            "an empty record set: Kafka returns early and nothing changes",
+        )),
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{Bytes, Offset};
+
+    #[test]
+    fn roll_reasons_name_the_config_they_compare() {
+        let t = roll_reason(&RollReason::Size {
+            size: Bytes(900),
+            incoming: Bytes(200),
+            segment_bytes: Bytes(1000),
+        });
+        assert_eq!(
+            t.to_string(),
+            "rolled on size: 900 B + incoming 200 B > segment.bytes 1000 B"
+        );
+        let t = roll_reason(&RollReason::Time {
+            waited_ms: 90_000,
+            limit_ms: 60_000,
+            by_record_time: true,
+        });
+        assert_eq!(
+            t.to_string(),
+            "rolled on time: waited 1 min 30 s > segment.ms − jitter 1 min (record time)"
+        );
+        assert!(t
+            .mentions()
+            .any(|m| *m == super::super::Mention::Config("segment.ms".into())));
+        let r = roll(&Roll {
+            old_base: Offset(0),
+            new_base: Offset(10),
+            reason: RollReason::OffsetIndexFull { max_entries: 1 },
+            replaced_empty: false,
+            roll_jitter_ms: 0,
+        });
+        assert_eq!(
+            r.to_string(),
+            "segment 0 rolled to a new segment 10 (offset index full)"
+        );
+    }
+}
