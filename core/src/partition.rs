@@ -212,6 +212,20 @@ impl Partition {
     pub fn size(&self) -> Bytes {
         Bytes(self.segments.iter().map(|s| s.size().0).sum())
     }
+    /// The segment holding `offset`, if any (a binary search over the base offsets).
+    pub fn segment_of(&self, offset: Offset) -> Option<&Segment> {
+        let i = self
+            .segments
+            .partition_point(|s| s.base_offset() <= offset)
+            .checked_sub(1)?;
+        let s = &self.segments[i];
+        (offset < s.next_offset()).then_some(s)
+    }
+    /// The timestamp a reader sees at `offset`, if a record is stored there (including one below
+    /// the log start offset whose segment is not deleted yet).
+    pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
+        self.segment_of(offset)?.timestamp_at(offset)
+    }
     /// Total record count, including records below the log start offset not yet deleted.
     pub fn record_count(&self) -> u64 {
         self.segments.iter().map(|s| s.record_count()).sum()

@@ -920,3 +920,20 @@ fn start_near_long_max() {
         .is_ok());
     p.check_invariants();
 }
+
+/// Random access to record timestamps across segments.
+#[test]
+fn timestamp_at_finds_the_segment() {
+    let mut p = P::v3(&[("segment.bytes", 2 * s())]);
+    p.produce_each(&[T0, T0 + 1, T0 + 2, T0 + 3, T0 + 4]);
+    assert_eq!(p.bases(), vec![0, 2, 4]);
+    for o in 0..5 {
+        assert_eq!(p.p.timestamp_at(Offset(o)), Some(Timestamp(T0 + o)));
+        assert_eq!(
+            p.p.segment_of(Offset(o)).unwrap().base_offset().0,
+            o / 2 * 2
+        );
+    }
+    assert_eq!(p.p.timestamp_at(Offset(5)), None);
+    assert_eq!(p.p.timestamp_at(Offset(-1)), None);
+}

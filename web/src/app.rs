@@ -1,36 +1,28 @@
 //! The Logtime explorer: one independent instance per mount (all state lives in this
 //! component's reducer; nothing is shared between instances except read-only built-ins).
 //!
-//! Contract with the plumbing in `lib.rs`: `App` takes `AppProps { scenario: ScenarioSource }`
-//! and is wrapped in `<div class="logtime-root" data-testid="app-root">` by `Root`.
-
-#[path = "builtins.rs"]
-pub mod builtins;
-#[path = "components/mod.rs"]
-pub mod components;
-#[path = "draw.rs"]
-pub mod draw;
-#[path = "model/mod.rs"]
-pub mod model;
-#[path = "state.rs"]
-pub mod state;
+//! `App` takes `AppProps { scenario: ScenarioSource }`; `lib.rs` wraps it in
+//! `<div class="logtime-root" data-testid="app-root">`. It owns the timers and media queries,
+//! and hands each panel the part of the state it shows.
 
 use yew::prelude::*;
 
+use crate::builtins;
+use crate::components::charts::{DiskChart, TimestampChart};
+use crate::components::clock_bar::{Clock, ClockBar};
+use crate::components::config_panel::ConfigPanel;
+use crate::components::error_box::ErrorBox;
+use crate::components::live_region::LiveRegion;
+use crate::components::lookup_panel::LookupPanel;
+use crate::components::partition_view::PartitionView;
+use crate::components::producer_panel::ProducerPanel;
+use crate::components::retention_panel::RetentionPanel;
+use crate::components::scenario_menu::ScenarioMenu;
 use crate::embed::ScenarioSource;
-use components::charts::{DiskChart, TimestampChart};
-use components::clock_bar::ClockBar;
-use components::config_panel::ConfigPanel;
-use components::error_box::ErrorBox;
-use components::live_region::LiveRegion;
-use components::lookup_panel::LookupPanel;
-use components::partition_view::PartitionView;
-use components::producer_panel::ProducerPanel;
-use components::retention_panel::RetentionPanel;
-use components::scenario_menu::ScenarioMenu;
-use model::timeline;
-use state::{Action, Explorer};
+use crate::model::timeline;
+use crate::state::{Action, Explorer};
 
+/// The explorer's props.
 #[derive(Properties, PartialEq, Clone, Default)]
 pub struct AppProps {
     /// Which scenario to show, exactly as the host page gave it.
@@ -171,20 +163,24 @@ pub fn app(props: &AppProps) -> Html {
     // playback timer (outside the reducer)
     {
         let d = state.dispatcher();
-        use_effect_with((state.playing, state.speed), move |(playing, speed)| {
-            let timer = playing.then(|| {
-                gloo_timers::callback::Interval::new(timeline::tick_ms(*speed), move || {
-                    d.dispatch(Action::Step)
-                })
-            });
-            move || drop(timer)
-        });
+        let playback = state.playback;
+        use_effect_with(
+            (playback.playing, playback.speed),
+            move |(playing, speed)| {
+                let timer = playing.then(|| {
+                    gloo_timers::callback::Interval::new(timeline::tick_ms(*speed), move || {
+                        d.dispatch(Action::Step)
+                    })
+                });
+                move || drop(timer)
+            },
+        );
     }
     // lookup and retention walk animation
     {
         let d = state.dispatcher();
         use_effect_with(
-            (state.lookup_rev, state.retention_rev, state.speed),
+            (state.lookup.rev, state.retention.rev, state.playback.speed),
             move |(_, _, speed)| {
                 let timer = if reduced_motion {
                     d.dispatch(Action::WalkFinish);
@@ -199,10 +195,18 @@ pub fn app(props: &AppProps) -> Html {
             },
         );
     }
+    let on_action = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
+    let on_viewport = use_callback(state.dispatcher(), |v, d| {
+        d.dispatch(Action::SetViewport(v))
+    });
+    let on_lookup = use_callback(state.dispatcher(), |spec, d| {
+        d.dispatch(Action::Lookup(spec))
+    });
+    let on_send = use_callback(state.dispatcher(), |b, d| d.dispatch(Action::Produce(b)));
 
     let onkeydown = {
         let d = state.dispatcher();
-        let speed = state.speed;
+        let speed = state.playback.speed;
         Callback::from(move |e: KeyboardEvent| {
             use wasm_bindgen::JsCast;
             let tag = e
@@ -247,35 +251,49 @@ pub fn app(props: &AppProps) -> Html {
         _ => None,
     };
     let st = &*state;
-    let title = if st.loading && st.title.is_empty() {
-        "Loading scenario…".to_string()
+    let replay = &st.replay;
+    let title = if replay.loading && replay.title.is_empty() {
+        AttrValue::from("Loading scenario…")
     } else {
-        st.title.clone()
+        AttrValue::from(replay.title.to_string())
     };
+    let runner = replay.runner();
+    let clock = Clock {
+        now: replay.now(),
+        done: replay.done,
+        total: replay.total,
+        playing: st.playback.playing,
+        speed: st.playback.speed,
+        records: replay.record_count(),
+        loaded: runner.is_some(),
+    };
+    let config = runner.as_ref().map(|r| r.partition().config().clone());
+    drop(runner);
     html! {
         <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1">
-            <ScenarioMenu current={current} title={title} description={st.description.clone()} on_pick={on_pick} />
-            if let Some(e) = &st.error {
+            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} />
+            if let Some(e) = &replay.error {
                 <ErrorBox title="This scenario could not be shown" detail={e.clone()}
                           hint={Some(AttrValue::from("Pick a built-in scenario from the menu, or fix the scenario and reload."))} />
             }
-            <ClockBar state={state.clone()} {reduced_motion} {dark} />
+            <ClockBar {clock} on_action={on_action.clone()} />
             <div class="lt-main">
                 <div class="lt-col-wide">
-                    <PartitionView state={state.clone()} {reduced_motion} {dark} />
+                    <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={st.lookup.clone()}
+                                   retention={st.retention.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport} />
                     <div class="lt-grid-2">
-                        <RetentionPanel state={state.clone()} {reduced_motion} {dark} />
-                        <LookupPanel state={state.clone()} {reduced_motion} {dark} />
+                        <RetentionPanel replay={replay.clone()} state={st.retention.clone()} {reduced_motion} on_action={on_action.clone()} />
+                        <LookupPanel replay={replay.clone()} state={st.lookup.clone()} {reduced_motion} {on_lookup} />
                     </div>
                     <div class="lt-grid-2">
-                        <TimestampChart state={state.clone()} {reduced_motion} {dark} />
-                        <DiskChart state={state.clone()} {reduced_motion} {dark} />
+                        <TimestampChart replay={replay.clone()} lookup={st.lookup.clone()} {dark} />
+                        <DiskChart disk={st.disk.clone()} {dark} />
                     </div>
                 </div>
                 <aside class="lt-col-side">
-                    <LiveRegion state={state.clone()} {reduced_motion} {dark} />
-                    <ProducerPanel state={state.clone()} {reduced_motion} {dark} />
-                    <ConfigPanel state={state.clone()} {reduced_motion} {dark} />
+                    <LiveRegion log={st.log.clone()} />
+                    <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
+                    <ConfigPanel {config} state={st.config.clone()} {on_action} />
                 </aside>
             </div>
             <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed" }</p>

@@ -1,30 +1,31 @@
 //! All canvas drawing, in one place: the partition's density view (plain Canvas 2D, O(bars))
-//! and the two charts (plotters on a canvas). Only compiled for the browser.
+//! and the two charts (plotters on a canvas). Components call it from
+//! [`crate::components::use_canvas`], which draws only in the browser.
 
-#![cfg(target_arch = "wasm32")]
-
+use logtime_core::{Bytes, Offset, Timestamp};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::app::model::format::{self, AgeClass};
-use crate::app::model::scene::Scene;
+use crate::model::format::{self, AgeClass};
+use crate::model::marks::MarkKind;
+use crate::model::scene::Scene;
 
 /// Colours per theme, matching the tokens in static/style.css.
-pub struct Palette {
-    pub bg: &'static str,
-    pub fg: &'static str,
-    pub muted: &'static str,
-    pub grid: &'static str,
-    pub accent: &'static str,
-    pub danger: &'static str,
-    pub warning: &'static str,
-    pub fresh: &'static str,
-    pub ageing: &'static str,
-    pub expired: &'static str,
-    pub future: &'static str,
+struct Palette {
+    bg: &'static str,
+    fg: &'static str,
+    muted: &'static str,
+    grid: &'static str,
+    accent: &'static str,
+    danger: &'static str,
+    warning: &'static str,
+    fresh: &'static str,
+    ageing: &'static str,
+    expired: &'static str,
+    future: &'static str,
 }
 
-pub fn palette(dark: bool) -> Palette {
+fn palette(dark: bool) -> Palette {
     if dark {
         Palette {
             bg: "#171c23",
@@ -66,14 +67,14 @@ fn class_colour(p: &Palette, c: Option<AgeClass>) -> &'static str {
     }
 }
 
-/// Sizes the canvas backing store to its CSS size × devicePixelRatio; returns the CSS size.
+/// Sizes the canvas backing store to its CSS size × devicePixelRatio; returns the CSS size and
+/// the ratio. Every drawing starts here.
 fn fit(canvas: &HtmlCanvasElement) -> (f64, f64, f64) {
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0)
         .max(1.0);
-    let w = canvas.client_width().max(1) as f64;
-    let h = canvas.client_height().max(1) as f64;
+    let (w, h) = css_size(canvas);
     let (bw, bh) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
     if canvas.width() != bw {
         canvas.set_width(bw);
@@ -84,9 +85,12 @@ fn fit(canvas: &HtmlCanvasElement) -> (f64, f64, f64) {
     (w, h, dpr)
 }
 
-/// CSS width of a canvas, for building a scene before drawing.
-pub fn css_width(canvas: &HtmlCanvasElement) -> f64 {
-    canvas.client_width().max(1) as f64
+/// CSS size of a canvas, for building a scene before drawing.
+pub fn css_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
+    (
+        canvas.client_width().max(1) as f64,
+        canvas.client_height().max(1) as f64,
+    )
 }
 
 fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
@@ -150,11 +154,11 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
         if b.x - last_label > 70.0 || b.active || b.pinned {
             c.set_fill_style_str(p.fg);
             let label = if b.active {
-                format!("▶ {} active", format::count(b.base))
+                format!("▶ {} active", format::count(b.base.0))
             } else if b.pinned {
-                format!("⚓ {}", format::count(b.base))
+                format!("⚓ {}", format::count(b.base.0))
             } else {
-                format::count(b.base)
+                format::count(b.base.0)
             };
             let _ = c.fill_text(&label, b.x + 3.0, 12.0);
             last_label = b.x;
@@ -169,10 +173,9 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
         c.stroke();
     }
     for (x, mw, kind) in &scene.marks {
-        let colour = match *kind {
-            "answer" => p.accent,
-            "late" => p.warning,
-            _ => p.muted,
+        let colour = match kind {
+            MarkKind::Answer => p.accent,
+            MarkKind::Scan => p.muted,
         };
         c.set_stroke_style_str(colour);
         c.set_line_width(2.0);
@@ -180,7 +183,6 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
 mod charts {
     use super::*;
     use plotters::prelude::*;
@@ -254,12 +256,15 @@ mod charts {
     /// target as a dashed line and the answer as a vertical line.
     pub fn timestamp_chart(
         canvas: &HtmlCanvasElement,
-        points: &[(i64, i64)],
-        now: i64,
-        target: Option<i64>,
-        answer: Option<i64>,
+        points: &[(Offset, Timestamp)],
+        now: Timestamp,
+        target: Option<Timestamp>,
+        answer: Option<Offset>,
         dark: bool,
     ) {
+        let points: Vec<(i64, i64)> = points.iter().map(|(o, t)| (o.0, t.0)).collect();
+        let (points, now) = (&points[..], now.0);
+        let (target, answer) = (target.map(|t| t.0), answer.map(|a| a.0));
         let p = palette(dark);
         let Some(root) = open(canvas, &p) else {
             return;
@@ -337,7 +342,9 @@ mod charts {
     }
 
     /// Disk usage over simulated time.
-    pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(i64, i64)], dark: bool) {
+    pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(Timestamp, Bytes)], dark: bool) {
+        let points: Vec<(i64, i64)> = points.iter().map(|(t, b)| (t.0, b.0)).collect();
+        let points = &points[..];
         let p = palette(dark);
         let Some(root) = open(canvas, &p) else {
             return;

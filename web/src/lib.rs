@@ -8,10 +8,17 @@
 //! * The panic hook logs to the console and replaces every mounted explorer with a
 //!   visible error box, so a crash never leaves a dead, blank page.
 //!
-//! The UI itself lives in [`app`] (and `components/`), owned by the UI work.
+//! The explorer itself is [`app::App`]: its state in [`state`] (a reducer over one struct per
+//! panel), plain maths in [`model`], drawing in [`draw`], the panels in [`components`], and the
+//! built-in scenarios in [`builtins`].
 
 pub mod app;
+pub mod builtins;
+pub mod components;
+pub mod draw;
 pub mod embed;
+pub mod model;
+pub mod state;
 
 use std::cell::RefCell;
 

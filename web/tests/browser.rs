@@ -8,47 +8,33 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
+mod support;
+
+use support::{host, settle};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn host() -> Element {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let el = doc.create_element("div").unwrap();
-    doc.body().unwrap().append_child(&el).unwrap();
-    el
-}
-
-/// Yew renders on its scheduler; give it turns of the event loop (and animation frames).
-async fn settle() {
-    for _ in 0..5 {
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-}
-
-/// Waits (up to ~5 s) for the explorer's root wrapper inside `el`.
+/// The explorer's root wrapper inside `el`, once rendered.
 async fn wait_root(el: &Element) -> Element {
-    for _ in 0..250 {
-        if let Some(root) = el.query_selector("[data-testid=app-root]").unwrap() {
-            return root;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!(
-        "no [data-testid=app-root] rendered in 5 s; host contains: {}",
-        el.inner_html().chars().take(300).collect::<String>()
-    );
+    settle().await;
+    el.query_selector("[data-testid=app-root]")
+        .unwrap()
+        .unwrap_or_else(|| {
+            panic!(
+                "no [data-testid=app-root] rendered; host contains: {}",
+                el.inner_html().chars().take(300).collect::<String>()
+            )
+        })
 }
 
-/// Waits (up to ~5 s) until the root's `attr` equals `want`.
+/// Asserts that, once rendered, the root's `attr` equals `want`.
 async fn wait_attr(el: &Element, attr: &str, want: &str) {
-    for _ in 0..250 {
-        if let Some(root) = el.query_selector("[data-testid=app-root]").unwrap() {
-            if root.get_attribute(attr).as_deref() == Some(want) {
-                return;
-            }
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("app root's {attr} never became {want:?}");
+    let root = wait_root(el).await;
+    assert_eq!(
+        root.get_attribute(attr).as_deref(),
+        Some(want),
+        "app root's {attr}"
+    );
 }
 
 fn options(pairs: &[(&str, &str)]) -> JsValue {

@@ -2,25 +2,29 @@
 //! Run: `cargo test -p logtime-web --target wasm32-unknown-unknown --test components`
 #![cfg(target_arch = "wasm32")]
 
-use logtime_web::app::components::error_box::{ErrorBox, ErrorBoxProps};
+use logtime_web::components::error_box::{ErrorBox, ErrorBoxProps};
 use logtime_web::{mount_source, ScenarioSource};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
+mod support;
+
+use support::{host, settle};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn host() -> Element {
-    let doc = web_sys::window().unwrap().document().unwrap();
-    let el = doc.create_element("div").unwrap();
-    doc.body().unwrap().append_child(&el).unwrap();
-    el
-}
-
-async fn settle() {
-    for _ in 0..6 {
-        gloo_timers::future::TimeoutFuture::new(5).await;
+/// Waits (up to ~10 s) for `sel` to appear in `el`: for what a timer drives (the lookup walk),
+/// not for rendering, which [`settle`] completes.
+async fn wait_for(el: &Element, sel: &str) {
+    for _ in 0..200 {
+        settle().await;
+        if el.query_selector(sel).unwrap().is_some() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(50).await;
     }
+    panic!("{sel} never appeared");
 }
 
 fn text(el: &Element, sel: &str) -> String {
@@ -69,17 +73,8 @@ async fn lookup_scan_steps_to_offset_3() {
         click(&el, "[data-testid=step]");
         settle().await;
     }
-    // the walk animates; wait for the answer
-    for _ in 0..60 {
-        if el
-            .query_selector("[data-testid=lookup-answer]")
-            .unwrap()
-            .is_some()
-        {
-            break;
-        }
-        gloo_timers::future::TimeoutFuture::new(100).await;
-    }
+    // the walk animates on a timer; wait for the answer
+    wait_for(&el, "[data-testid=lookup-answer]").await;
     assert!(text(&el, "[data-testid=lookup-answer]").contains("offset 3"));
     assert!(el
         .query_selector("[data-testid=segment-0]")

@@ -1,41 +1,70 @@
-use logtime_core::human;
+//! The broker clock, playback controls and the scrubber over the scenario's steps.
+
+use logtime_core::{human, Timestamp};
 use yew::prelude::*;
 
-use super::{input_value, PanelProps};
-use crate::app::model::{format, timeline};
-use crate::app::state::Action;
+use super::input_value;
+use crate::model::{format, timeline};
+use crate::state::Action;
+
+/// What the clock bar shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// The broker clock.
+    pub now: Timestamp,
+    /// Steps run.
+    pub done: usize,
+    /// Steps in the scenario.
+    pub total: usize,
+    /// Playing.
+    pub playing: bool,
+    /// Steps per second.
+    pub speed: u32,
+    /// Records in the partition.
+    pub records: u64,
+    /// A scenario is loaded.
+    pub loaded: bool,
+}
+
+/// The clock bar's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct ClockBarProps {
+    /// What it shows.
+    pub clock: Clock,
+    /// Playback and clock actions.
+    pub on_action: Callback<Action>,
+}
 
 /// The broker clock, playback controls and the scrubber over the scenario's steps.
 #[function_component(ClockBar)]
-pub fn clock_bar(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
+pub fn clock_bar(p: &ClockBarProps) -> Html {
+    let c = p.clock;
     let sid = super::use_uid("lt-speed");
     let scrub_id = super::use_uid("lt-scrub");
-    let now = st.now();
+    let now = c.now.0;
     let on = |a: Action| {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+        let cb = p.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let on_speed = {
-        let d = d.clone();
+        let cb = p.on_action.clone();
         Callback::from(move |e: Event| {
             if let Ok(v) = input_value(&e).parse::<u32>() {
-                d.dispatch(Action::SetSpeed(v));
+                cb.emit(Action::SetSpeed(v));
             }
         })
     };
     let on_scrub = {
-        let d = d.clone();
-        let total = st.total;
+        let cb = p.on_action.clone();
+        let total = c.total;
         Callback::from(move |e: Event| {
             // Range inputs report integers; parsing as an integer keeps float parsing out of the wasm.
             let v = input_value(&e).trim().parse::<i64>().unwrap_or(0) as f64;
-            d.dispatch(Action::Seek(timeline::scrub_to_step(v, total)));
+            cb.emit(Action::Seek(timeline::scrub_to_step(v, total)));
         })
     };
-    let disabled = st.runner.is_none();
-    let at_end = st.done >= st.total;
+    let disabled = !c.loaded;
+    let at_end = c.done >= c.total;
     html! {
         <section class="lt-clockbar" aria-label="Broker clock and playback">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
@@ -44,11 +73,11 @@ pub fn clock_bar(p: &PanelProps) -> Html {
                 <span class="lt-muted">{ " UTC" }</span>
             </div>
             <div class="lt-transport" role="group" aria-label="Playback">
-                <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || st.done == 0}
+                <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || c.done == 0}
                         title="Step back (←)" data-testid="step-back">{ "◀ Back" }</button>
                 <button type="button" class="lt-btn lt-btn-primary" onclick={on(Action::TogglePlay)} disabled={disabled}
-                        title="Play or pause (space)" aria-pressed={if st.playing {"true"} else {"false"}} data-testid="play">
-                    { if st.playing { "‖ Pause" } else if at_end && st.total > 0 { "↻ Replay" } else { "▶ Play" } }
+                        title="Play or pause (space)" aria-pressed={if c.playing {"true"} else {"false"}} data-testid="play">
+                    { if c.playing { "‖ Pause" } else if at_end && c.total > 0 { "↻ Replay" } else { "▶ Play" } }
                 </button>
                 <button type="button" class="lt-btn" onclick={on(Action::Step)} disabled={disabled || at_end}
                         title="Step forward (→)" data-testid="step">{ "Step ▶" }</button>
@@ -56,18 +85,18 @@ pub fn clock_bar(p: &PanelProps) -> Html {
                     <span>{ "Speed" }</span>
                     <select id={sid} onchange={on_speed} data-testid="speed">
                         { for timeline::SPEEDS.iter().map(|s| html!{
-                            <option value={s.to_string()} selected={*s == st.speed}>{ format!("{s}×") }</option>
+                            <option value={s.to_string()} selected={*s == c.speed}>{ format!("{s}×") }</option>
                         }) }
                     </select>
                 </label>
             </div>
             <div class="lt-scrub">
                 <label for={scrub_id.clone()} class="lt-muted">
-                    { format!("Step {} of {}", st.done, st.total) }
+                    { format!("Step {} of {}", c.done, c.total) }
                 </label>
-                <input id={scrub_id} type="range" min="0" max={st.total.to_string()} step="1"
-                       value={st.done.to_string()} onchange={on_scrub} disabled={disabled}
-                       data-testid="scrubber" aria-valuetext={format!("step {} of {}", st.done, st.total)} />
+                <input id={scrub_id} type="range" min="0" max={c.total.to_string()} step="1"
+                       value={c.done.to_string()} onchange={on_scrub} disabled={disabled}
+                       data-testid="scrubber" aria-valuetext={format!("step {} of {}", c.done, c.total)} />
             </div>
             <div class="lt-advance" role="group" aria-label="Move the broker clock">
                 <span class="lt-muted">{ "Clock" }</span>
@@ -77,8 +106,8 @@ pub fn clock_bar(p: &PanelProps) -> Html {
                 <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(7 * 86_400_000))} disabled={disabled}>{ "+7 d" }</button>
             </div>
             <p class="lt-progress lt-muted" aria-hidden="true">
-                { format!("{}%", timeline::progress_percent(st.done, st.total)) }
-                { " · " }{ format!("{} records", format::count(st.runner.as_ref().map(|r| r.borrow().partition().record_count() as i64).unwrap_or(0))) }
+                { format!("{}%", timeline::progress_percent(c.done, c.total)) }
+                { " · " }{ format!("{} records", format::count(c.records as i64)) }
             </p>
         </section>
     }

@@ -1,9 +1,11 @@
+//! The Kafka version preset and every config under its Kafka name.
+
 use logtime_core::config::{ConfigKind, ConfigUnit, CONFIG_KEYS};
-use logtime_core::{human, ConfigValue, KafkaVersion};
+use logtime_core::{human, Config, ConfigValue, KafkaVersion};
 use yew::prelude::*;
 
-use super::{input_value, PanelProps};
-use crate::app::state::Action;
+use super::input_value;
+use crate::state::{Action, ConfigState, Shared};
 
 /// A human reading of a config value: `3600000` → `1 h`.
 pub fn reading(unit: ConfigUnit, v: &ConfigValue) -> String {
@@ -15,34 +17,40 @@ pub fn reading(unit: ConfigUnit, v: &ConfigValue) -> String {
     }
 }
 
+/// The config panel's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct ConfigPanelProps {
+    /// The configs in force (`None` before a scenario loads).
+    pub config: Option<Config>,
+    /// The last refusal.
+    pub state: Shared<ConfigState>,
+    /// Config and version changes.
+    pub on_action: Callback<Action>,
+}
+
 /// The Kafka version preset and every topic config under its Kafka name.
 #[function_component(ConfigPanel)]
-pub fn config_panel(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
+pub fn config_panel(p: &ConfigPanelProps) -> Html {
     let vid = super::use_uid("lt-ver");
-    let Some(runner) = st.runner.clone() else {
+    let Some(cfg) = &p.config else {
         return html! {};
     };
-    let r = runner.borrow();
-    let cfg = r.partition().config().clone();
-    drop(r);
     let on_version = {
-        let d = d.clone();
+        let cb = p.on_action.clone();
         Callback::from(move |e: Event| {
             if let Some(v) = KafkaVersion::parse(&input_value(&e)) {
-                d.dispatch(Action::SetVersion(v));
+                cb.emit(Action::SetVersion(v));
             }
         })
     };
     let rows = CONFIG_KEYS.iter().filter(|k| k.exists_in(cfg.version)).map(|k| {
         let value = cfg.get(k.name).unwrap_or(ConfigValue::Text(String::new()));
         let id = format!("{vid}-{}", k.name.replace('.', "-"));
-        let err = st.config_error.as_ref().filter(|(n, _)| n == k.name).map(|(_, m)| m.clone());
+        let err = p.state.error.as_ref().filter(|(n, _)| n == k.name).map(|(_, m)| m.clone());
         let onchange = {
-            let d = d.clone();
+            let cb = p.on_action.clone();
             let name = k.name.to_string();
-            Callback::from(move |e: Event| d.dispatch(Action::SetConfig(name.clone(), input_value(&e))))
+            Callback::from(move |e: Event| cb.emit(Action::SetConfig(name.clone(), input_value(&e))))
         };
         let input = match k.kind {
             ConfigKind::Choice(words) => html! {
@@ -77,7 +85,7 @@ pub fn config_panel(p: &PanelProps) -> Html {
                     }) }
                 </select>
             </label>
-            if let Some((n, m)) = st.config_error.as_ref().filter(|(n, _)| n == "version") {
+            if let Some((n, m)) = p.state.error.as_ref().filter(|(n, _)| n == "version") {
                 <p class="lt-field-error" role="alert">{ format!("{n}: {m}") }</p>
             }
             <div class="lt-config-list">{ for rows }</div>

@@ -1,19 +1,28 @@
+//! "What happened": the narration list and the ARIA live region that announces its newest line.
+
 use yew::prelude::*;
 
-use super::PanelProps;
+use super::sentence;
+use crate::state::{Log, Shared};
 
-/// The ARIA live region narrating each event in words, plus a visible event log.
+/// What the live region shows.
+#[derive(Properties, PartialEq, Clone)]
+pub struct LiveRegionProps {
+    /// The narration.
+    pub log: Shared<Log>,
+}
+
+/// The ARIA live region narrating each step in words, plus a visible event log.
 #[function_component(LiveRegion)]
-pub fn live_region(p: &PanelProps) -> Html {
-    let st = &*p.state;
+pub fn live_region(p: &LiveRegionProps) -> Html {
     html! {
         <section class="lt-panel lt-log" aria-label="What happened">
             <h2>{ "What happened" }</h2>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
-                { st.announce.clone() }
+                { p.log.announce() }
             </p>
             <ol class="lt-log-list" data-testid="event-log">
-                { for st.log.iter().rev().take(12).map(|l| html!{ <li>{ l.clone() }</li> }) }
+                { for p.log.lines().iter().rev().take(12).map(|l| html!{ <li>{ sentence(l) }</li> }) }
             </ol>
         </section>
     }

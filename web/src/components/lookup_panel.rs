@@ -1,27 +1,43 @@
+//! The lookup panel: enter a time (or earliest / latest / max-timestamp) and watch the broker
+//! find the offset.
+
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_time;
 use logtime_core::{human, OffsetSpec, Timestamp};
 use yew::prelude::*;
 
-use super::PanelProps;
-use crate::app::model::format;
-use crate::app::state::{describe_spec, Action};
+use super::sentence;
+use crate::model::format;
+use crate::model::marks::late_records;
+use crate::state::{LookupState, Replay, Shared};
+
+/// The lookup panel's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct LookupPanelProps {
+    /// The replay (the clock, and the records after an answer).
+    pub replay: Shared<Replay>,
+    /// The latest lookup and its walk.
+    pub state: Shared<LookupState>,
+    /// Show the whole trace at once.
+    #[prop_or_default]
+    pub reduced_motion: bool,
+    /// A lookup to run.
+    pub on_lookup: Callback<OffsetSpec>,
+}
 
 /// Enter a time (or earliest / latest / max-timestamp); watch the broker find the offset.
 #[function_component(LookupPanel)]
-pub fn lookup_panel(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
+pub fn lookup_panel(p: &LookupPanelProps) -> Html {
     let tid = super::use_uid("lt-lk");
     let text = use_state(|| "now-1h".to_string());
     let err = use_state(|| None::<String>);
-    let now = st.now();
+    let now = p.replay.now().0;
     let go = |spec: OffsetSpec| {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Lookup(spec)))
+        let cb = p.on_lookup.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(spec))
     };
     let onsubmit = {
-        let d = d.clone();
+        let cb = p.on_lookup.clone();
         let text = text.clone();
         let err = err.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -33,7 +49,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
             match parsed {
                 Ok(t) => {
                     err.set(None);
-                    d.dispatch(Action::Lookup(OffsetSpec::Timestamp(Timestamp(t))));
+                    cb.emit(OffsetSpec::Timestamp(Timestamp(t)));
                 }
                 Err(m) => err.set(Some(m)),
             }
@@ -51,42 +67,21 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
             }
         })
     };
-    let disabled = st.runner.is_none();
-    let result = st.lookup.as_ref().map(|l| {
-        let shown = if p.reduced_motion { l.trace.len() } else { st.lookup_cursor.min(l.trace.len()) };
+    let disabled = !p.replay.is_loaded();
+    let result = p.state.result.as_ref().map(|l| {
+        let shown = if p.reduced_motion { l.trace.len() } else { p.state.cursor.min(l.trace.len()) };
         let finished = shown >= l.trace.len();
-        // records after the answer stamped before T (read off the partition, visible part only)
-        let late: Vec<(i64, i64)> = match (l.spec, finished, l.offset.0 >= 0) {
-            (OffsetSpec::Timestamp(t), true, true) => st
-                .runner
-                .as_ref()
-                .map(|r| {
-                    let r = r.borrow();
-                    let part = r.partition();
-                    let mut out = Vec::new();
-                    for s in part.segments().iter().filter(|s| s.next_offset().0 > l.offset.0) {
-                        let base = s.base_offset().0;
-                        for (i, ts) in s.record_timestamps().iter().enumerate() {
-                            let o = base + i as i64;
-                            if o > l.offset.0 && *ts < t.0 && *ts != -1 {
-                                out.push((o, *ts));
-                                if out.len() >= 50 {
-                                    return out;
-                                }
-                            }
-                        }
-                    }
-                    out
-                })
-                .unwrap_or_default(),
+        // Records after the answer stamped before T.
+        let late = match (l.spec, finished, l.offset.0 >= 0, p.replay.runner()) {
+            (OffsetSpec::Timestamp(t), true, true, Some(r)) => late_records(r.partition(), l.offset, t, 50),
             _ => Vec::new(),
         };
         html! {
             <div class="lt-lookup-result">
-                <p class="lt-muted">{ format!("ListOffsets for {}", describe_spec(&l.spec)) }</p>
+                <p class="lt-muted">{ "ListOffsets for " }{ sentence(&narrate::lookup_target(l.spec)) }</p>
                 <ol class="lt-trace">
                     { for l.trace.iter().take(shown).enumerate().map(|(i, s)| html!{
-                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ narrate::trace_step(s, l.spec).to_string() }</li>
+                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ sentence(&narrate::trace_step(s, l.spec)) }</li>
                     }) }
                 </ol>
                 if finished {
@@ -101,7 +96,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
                         if !late.is_empty() {
                             <p class="lt-late" data-testid="lookup-late">
                                 { "↩ After the answer but stamped before T: " }
-                                { late.iter().take(8).map(|(o, ts)| format!("offset {o} ({})", format::stamp(*ts, *ts))).collect::<Vec<_>>().join(", ") }
+                                { late.iter().take(8).map(|(o, ts)| format!("offset {o} ({})", format::stamp(ts.0, ts.0))).collect::<Vec<_>>().join(", ") }
                                 if late.len() > 8 { { format!(" and {} more", late.len() - 8) } }
                             </p>
                         }
@@ -124,7 +119,7 @@ pub fn lookup_panel(p: &PanelProps) -> Html {
                 <button type="button" class="lt-btn lt-btn-small" onclick={go(OffsetSpec::MaxTimestamp)} disabled={disabled}>{ "max-timestamp" }</button>
             </div>
             if let Some(m) = &*err { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
-            if let Some(m) = &st.lookup_error { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
+            if let Some(m) = &p.state.error { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
             { result.unwrap_or_default() }
         </section>
     }

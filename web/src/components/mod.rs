@@ -1,5 +1,5 @@
-//! Components, named for what the user sees. Each takes the reducer handle (`state`) and
-//! dispatches `Action`s; none keeps Kafka state of its own.
+//! Components, named for what the user sees. Each takes the data it shows as props and reports
+//! what the user does through callbacks; none keeps Kafka state of its own.
 
 pub mod charts;
 pub mod clock_bar;
@@ -12,20 +12,8 @@ pub mod producer_panel;
 pub mod retention_panel;
 pub mod scenario_menu;
 
+use logtime_core::scenario::narrate::{Mention, Sentence, Span, Style};
 use yew::prelude::*;
-
-use crate::app::state::Explorer;
-
-/// Props shared by the panels: the explorer's state (compared by its serial) and whether
-/// animations are wanted.
-#[derive(Properties, PartialEq, Clone)]
-pub struct PanelProps {
-    pub state: UseReducerHandle<Explorer>,
-    #[prop_or_default]
-    pub reduced_motion: bool,
-    #[prop_or_default]
-    pub dark: bool,
-}
 
 /// Reads an `<input>`/`<select>` value from an event.
 pub fn input_value(e: &Event) -> String {
@@ -60,4 +48,53 @@ fn random() -> f64 {
 #[cfg(not(target_arch = "wasm32"))]
 fn random() -> f64 {
     0.5
+}
+
+/// A canvas that `draw` paints after every render of the component (in the browser only: a
+/// native build renders the element and draws nothing).
+#[hook]
+pub fn use_canvas<F>(draw: F) -> NodeRef
+where
+    F: Fn(&web_sys::HtmlCanvasElement) + 'static,
+{
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        use_effect(move || {
+            if cfg!(target_arch = "wasm32") {
+                if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                    draw(&c);
+                }
+            }
+        });
+    }
+    canvas
+}
+
+/// A narrator's sentence as inline HTML: what a span mentions is named in `data-mention`
+/// (`segment`, `offset`, `offsets`, `config`, `time`) and `data-value`, for linking and
+/// highlighting.
+pub fn sentence(s: &Sentence) -> Html {
+    s.spans().iter().map(span).collect()
+}
+
+fn span(s: &Span) -> Html {
+    let text = s.text.clone();
+    let inner = match s.style {
+        Style::Code => html! { <code>{ text }</code> },
+        Style::Strong => html! { <strong>{ text }</strong> },
+        _ => html! { { text } },
+    };
+    let Some(m) = &s.mention else {
+        return inner;
+    };
+    let (kind, value) = match m {
+        Mention::Segment(o) => ("segment", o.to_string()),
+        Mention::Offset(o) => ("offset", o.to_string()),
+        Mention::Offsets { first, last } => ("offsets", format!("{first}-{last}")),
+        Mention::Config(name) => ("config", name.clone()),
+        Mention::Time(t) => ("time", t.to_string()),
+        _ => return inner,
+    };
+    html! { <span class="lt-mention" data-mention={kind} data-value={value}>{ inner }</span> }
 }

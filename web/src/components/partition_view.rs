@@ -1,73 +1,60 @@
-use logtime_core::{human, Lookup, Segment, TraceStep, Verdict};
+//! The partition: segments left to right, records as tiles (or density bars on a canvas when
+//! many are visible), the log start offset, each segment's largest timestamp and time index.
+
+use logtime_core::scenario::narrate;
+use logtime_core::{human, Offset, Segment, Timestamp, Verdict};
 use yew::prelude::*;
 
-use super::PanelProps;
-use crate::app::model::density::TILE_LIMIT;
-use crate::app::model::format::{self, AgeClass};
-use crate::app::model::viewport::Viewport;
-use crate::app::state::Action;
+use super::{sentence, use_canvas};
+use crate::draw;
+use crate::model::density::TILE_LIMIT;
+use crate::model::format::{self, AgeClass};
+use crate::model::marks::LookupMarks;
+use crate::model::scene::{build, SceneInput};
+use crate::model::viewport::Viewport;
+use crate::state::{LookupState, Marks, Replay, RetentionState, Shared};
 
-/// What the lookup animation has shown so far, for highlighting records and index entries.
-#[derive(Default, Clone, PartialEq)]
-pub struct LookupMarks {
-    pub passed: Vec<i64>,
-    pub chosen: Option<i64>,
-    pub probed: Vec<(i64, u32)>,
-    pub found_entry: Option<(i64, i64)>,
-    pub scanned: Vec<i64>,
-    pub answer: Option<i64>,
-    pub target: Option<i64>,
+/// The partition view's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct PartitionViewProps {
+    /// The replay (the partition).
+    pub replay: Shared<Replay>,
+    /// The batch that landed and why segments rolled.
+    pub marks: Shared<Marks>,
+    /// The latest lookup and its walk.
+    pub lookup: Shared<LookupState>,
+    /// The latest retention check (pinned and chained segments).
+    pub retention: Shared<RetentionState>,
+    /// The window onto the offsets.
+    pub viewport: Viewport,
+    /// No landing animation.
+    #[prop_or_default]
+    pub reduced_motion: bool,
+    /// Dark colours.
+    #[prop_or_default]
+    pub dark: bool,
+    /// Zoom and pan.
+    pub on_viewport: Callback<Viewport>,
 }
 
-impl LookupMarks {
-    pub fn from(l: &Lookup, cursor: usize) -> LookupMarks {
-        let mut m = LookupMarks::default();
-        if let logtime_core::OffsetSpec::Timestamp(t) = l.spec {
-            m.target = Some(t.0);
-        }
-        for step in l.trace.iter().take(cursor) {
-            match step {
-                TraceStep::SegmentPassed { segment, .. } => {
-                    m.passed.push(segment.0);
-                }
-                TraceStep::SegmentChosen { segment, .. }
-                | TraceStep::MaxTimestampSegment { segment, .. } => m.chosen = Some(segment.0),
-                TraceStep::TimeIndexSearch {
-                    segment,
-                    probes,
-                    found_offset,
-                    found_timestamp,
-                } => {
-                    for pr in probes {
-                        m.probed.push((segment.0, pr.slot));
-                    }
-                    m.found_entry = Some((found_timestamp.0, found_offset.0));
-                }
-                TraceStep::RecordScanned { offset, .. } => {
-                    m.scanned.push(offset.0);
-                }
-                _ => {}
-            }
-        }
-        if cursor >= l.trace.len() && l.offset.0 >= 0 {
-            m.answer = Some(l.offset.0);
-        }
-        m
-    }
+/// What a segment card shows of a segment's lookup and retention marks.
+fn lookup_marks(lookup: &LookupState) -> LookupMarks {
+    lookup
+        .result
+        .as_ref()
+        .map(|l| LookupMarks::new(l, lookup.cursor))
+        .unwrap_or_default()
 }
 
 /// The partition: segments left to right, records as tiles (or density bars on a canvas when
 /// many are visible), the log start offset, each segment's largest timestamp and time index.
 #[function_component(PartitionView)]
-pub fn partition_view(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
-    let Some(runner) = st.runner.clone() else {
+pub fn partition_view(p: &PartitionViewProps) -> Html {
+    let Some(r) = p.replay.runner() else {
         return html! { <section class="lt-panel lt-partition" data-testid="partition" aria-label="Partition"><p class="lt-muted">{ "No partition yet." }</p></section> };
     };
-    let r = runner.borrow();
     let part = r.partition();
-    let now = r.now().0;
+    let now = r.now();
     let cfg = part.config();
     let retention_ms = cfg.topic.retention_ms;
     let segs = part.segments();
@@ -76,39 +63,32 @@ pub fn partition_view(p: &PanelProps) -> Html {
     let hw = part.high_watermark().0;
     let lo = segs.first().map(|s| s.base_offset().0).unwrap_or(0);
     let hi = leo.max(lo + 1);
-    let vp = st.viewport.clamped(lo, hi);
+    let vp = p.viewport.clamped(lo, hi);
     let (va, vb) = vp.visible();
     let (va, vb) = (va.max(lo), vb.min(leo));
     let visible_records = (vb - va).max(0);
-    let verdict_of = |base: i64| -> Option<Verdict> {
-        st.retention
+    let verdict_of = |base: Offset| -> Option<Verdict> {
+        p.retention
+            .report
             .as_ref()?
             .verdicts
             .iter()
-            .find(|v| v.base_offset.0 == base)
+            .find(|v| v.base_offset == base)
             .map(|v| v.verdict)
     };
-    let marks = st
-        .lookup
-        .as_ref()
-        .map(|l| LookupMarks::from(l, st.lookup_cursor))
-        .unwrap_or_default();
+    let marks = lookup_marks(&p.lookup);
 
     let zoom = |factor: f64| {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::SetViewport(vp.zoom(factor, 0.5, lo, hi)))
-        })
+        let cb = p.on_viewport.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(vp.zoom(factor, 0.5, lo, hi)))
     };
     let pan = |fraction: f64| {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::SetViewport(vp.pan(fraction, lo, hi)))
-        })
+        let cb = p.on_viewport.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(vp.pan(fraction, lo, hi)))
     };
     let fit = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::SetViewport(Viewport::fit(lo, hi))))
+        let cb = p.on_viewport.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Viewport::fit(lo, hi)))
     };
 
     // segments at least partly visible (binary search: O(log n + visible))
@@ -120,22 +100,22 @@ pub fn partition_view(p: &PanelProps) -> Html {
         .max(first + 1)
         .min(segs.len());
     let visible_segs = &segs[first..last];
-    let active_base = segs.last().map(|s| s.base_offset().0);
+    let active_base = segs.last().map(|s| s.base_offset());
     // What a segment card shows of a segment; `partial` when only some of its records are in view.
     let info = |s: &Segment, partial: bool| {
-        let base = s.base_offset().0;
+        let base = s.base_offset();
         SegmentInfo {
             base,
-            next: s.next_offset().0,
+            next: s.next_offset(),
             records: s.record_count() as i64,
             size: s.size().0,
-            largest: s.largest_timestamp().0,
+            largest: s.largest_timestamp(),
             record_time: s.largest_timestamp_is_record_time(),
             active: Some(base) == active_base,
-            roll: st.roll_of(base).cloned(),
+            roll: p.marks.roll_of(base).map(narrate::roll_reason),
             verdict: verdict_of(base),
             now,
-            time_index: s.time_index().entries().map(|(t, o)| (t.0, o.0)).collect(),
+            time_index: s.time_index().entries().collect(),
             marks: &marks,
             partial,
         }
@@ -150,8 +130,9 @@ pub fn partition_view(p: &PanelProps) -> Html {
                     let from = va.max(base);
                     let to = vb.min(s.next_offset().0);
                     let tiles: Html = (from..to).map(|o| {
-                        let t = ts.get((o - base) as usize).copied().unwrap_or(-1);
-                        tile(o, t, now, retention_ms, lso, st.landed, &marks, p.reduced_motion)
+                        let t = Timestamp(ts.get((o - base) as usize).copied().unwrap_or(-1));
+                        let tile = Tile { offset: Offset(o), ts: t, now, retention_ms, lso: Offset(lso) };
+                        tile.render(p.marks.landed, &marks, p.reduced_motion)
                     }).collect();
                     segment_card(info(s, from > base || to < s.next_offset().0), tiles)
                 }) }
@@ -161,7 +142,8 @@ pub fn partition_view(p: &PanelProps) -> Html {
         let chips = visible_segs.len() <= 24;
         html! {
             <>
-                <DensityCanvas state={p.state.clone()} reduced_motion={p.reduced_motion} dark={p.dark} />
+                <DensityCanvas replay={p.replay.clone()} lookup={p.lookup.clone()} retention={p.retention.clone()}
+                               viewport={p.viewport} dark={p.dark} on_viewport={p.on_viewport.clone()} />
                 <p class="lt-legend-line lt-muted">
                     { format!("{} records in view as density bars (bar height = records still in the log; colour and the ▲ cap = age). Zoom in to {} or fewer to see single records.",
                         format::count(visible_records), TILE_LIMIT) }
@@ -222,68 +204,73 @@ fn legend() -> Html {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn tile(
-    o: i64,
-    t: i64,
-    now: i64,
+/// One record as a tile: what it is and where it stands.
+struct Tile {
+    offset: Offset,
+    ts: Timestamp,
+    now: Timestamp,
     retention_ms: i64,
-    lso: i64,
-    landed: Option<(i64, i64)>,
-    marks: &LookupMarks,
-    reduced_motion: bool,
-) -> Html {
-    let class = AgeClass::of(t, now, retention_ms);
-    let below = o < lso;
-    let landing = !reduced_motion && landed.is_some_and(|(a, b)| o >= a && o <= b);
-    let scanned = marks.scanned.contains(&o);
-    let answer = marks.answer == Some(o);
-    let late = match (marks.answer, marks.target) {
-        (Some(a), Some(tt)) => o > a && t < tt && t != -1,
-        _ => false,
-    };
-    let mut words = vec![
-        format!("offset {o}"),
-        format!("stamped {}", human::date(t)),
-        class.words().to_string(),
-    ];
-    if below {
-        words.push("below the log start offset (deleted)".into());
-    }
-    if answer {
-        words.push("the lookup's answer".into());
-    } else if scanned {
-        words.push("read by the lookup scan".into());
-    }
-    if late {
-        words.push("after the answer but stamped before T".into());
-    }
-    html! {
-        <div role="listitem"
-             class={classes!("lt-tile", format!("age-{}", class.css()), landing.then_some("landing"),
-                    scanned.then_some("scanned"), answer.then_some("answer"), late.then_some("late"), below.then_some("below-start"))}
-             data-testid={format!("record-{o}")} title={words.join(", ")} aria-label={words.join(", ")}>
-            <span class="lt-tile-off">{ o }</span>
-            <span class="lt-tile-ts">{ format::stamp(t, now) }</span>
-            <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t == -1 { String::new() } else { format::relative(t - now) } }</span>
-            if answer { <span class="lt-tile-badge">{ "answer" }</span> }
-            else if late { <span class="lt-tile-badge">{ "↩ < T" }</span> }
-        </div>
+    lso: Offset,
+}
+
+impl Tile {
+    fn render(
+        &self,
+        landed: Option<(Offset, Offset)>,
+        marks: &LookupMarks,
+        reduced_motion: bool,
+    ) -> Html {
+        let (o, t) = (self.offset, self.ts);
+        let class = AgeClass::of(t.0, self.now.0, self.retention_ms);
+        let below = o < self.lso;
+        let landing = !reduced_motion && landed.is_some_and(|(a, b)| o >= a && o <= b);
+        let scanned = marks.scanned.contains(&o);
+        let answer = marks.answer == Some(o);
+        let late = marks.is_late(o, t);
+        let mut words = vec![
+            format!("offset {o}"),
+            format!("stamped {}", human::date(t.0)),
+            class.words().to_string(),
+        ];
+        if below {
+            words.push("below the log start offset (deleted)".into());
+        }
+        if answer {
+            words.push("the lookup's answer".into());
+        } else if scanned {
+            words.push("read by the lookup scan".into());
+        }
+        if late {
+            words.push("after the answer but stamped before T".into());
+        }
+        html! {
+            <div role="listitem"
+                 class={classes!("lt-tile", format!("age-{}", class.css()), landing.then_some("landing"),
+                        scanned.then_some("scanned"), answer.then_some("answer"), late.then_some("late"), below.then_some("below-start"))}
+                 data-testid={format!("record-{o}")} title={words.join(", ")} aria-label={words.join(", ")}>
+                <span class="lt-tile-off">{ o.0 }</span>
+                <span class="lt-tile-ts">{ format::stamp(t.0, self.now.0) }</span>
+                <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t.0 == -1 { String::new() } else { format::relative(t.0 - self.now.0) } }</span>
+                if answer { <span class="lt-tile-badge">{ "answer" }</span> }
+                else if late { <span class="lt-tile-badge">{ "↩ < T" }</span> }
+            </div>
+        }
     }
 }
 
+/// What a segment card shows.
 struct SegmentInfo<'a> {
-    base: i64,
-    next: i64,
+    base: Offset,
+    next: Offset,
     records: i64,
     size: i64,
-    largest: i64,
+    largest: Timestamp,
     record_time: bool,
     active: bool,
-    roll: Option<String>,
+    roll: Option<narrate::Sentence>,
     verdict: Option<Verdict>,
-    now: i64,
-    time_index: Vec<(i64, i64)>,
+    now: Timestamp,
+    time_index: Vec<(Timestamp, Offset)>,
     marks: &'a LookupMarks,
     partial: bool,
 }
@@ -295,7 +282,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
         Some(Verdict::KeptBehind {
             blocker,
             expired: true,
-        }) => Some(blocker.0),
+        }) => Some(blocker),
         _ => None,
     };
     let passed = s.marks.passed.contains(&s.base);
@@ -307,25 +294,25 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                         passed.then_some("passed"), chosen.then_some("chosen"), chained.map(|_| "chained"))}
                  aria-label={format!("segment {}", s.base)}>
             <header class="lt-seg-head">
-                <strong>{ format!("Segment {}", format::count(s.base)) }</strong>
+                <strong>{ format!("Segment {}", format::count(s.base.0)) }</strong>
                 if s.active { <span class="lt-badge lt-badge-active">{ "▶ active" }</span> }
                 if pinned { <span class="lt-badge lt-badge-pinned">{ "⚓ pinned" }</span> }
-                if let Some(b) = chained { <span class="lt-badge lt-badge-chained">{ format!("⇠ behind {}", format::count(b)) }</span> }
+                if let Some(b) = chained { <span class="lt-badge lt-badge-chained">{ format!("⇠ behind {}", format::count(b.0)) }</span> }
                 if future && !pinned { <span class="lt-badge lt-badge-future">{ "▲ future" }</span> }
                 if chosen { <span class="lt-badge lt-badge-lookup">{ "◎ searched" }</span> }
                 else if passed { <span class="lt-badge">{ "passed over" }</span> }
             </header>
             <p class="lt-seg-meta">
-                { format!("{} · {} records · {}", offset_range(s.base, s.next, s.active), format::count(s.records), human::bytes(s.size)) }
+                { format!("{} · {} records · {}", offset_range(s.base.0, s.next.0, s.active), format::count(s.records), human::bytes(s.size)) }
             </p>
             <p class="lt-seg-meta">
                 { "largest timestamp " }
-                <strong>{ if s.records == 0 { "—".to_string() } else { human::date(s.largest) } }</strong>
+                <strong>{ if s.records == 0 { "—".to_string() } else { human::date(s.largest.0) } }</strong>
                 if s.records > 0 {
-                    { format!(" ({}{})", format::relative(s.largest - s.now), if s.record_time { "" } else { ", file time" }) }
+                    { format!(" ({}{})", format::relative(s.largest.0 - s.now.0), if s.record_time { "" } else { ", file time" }) }
                 }
             </p>
-            if let Some(r) = &s.roll { <p class="lt-seg-roll">{ "↪ " }{ r.clone() }</p> }
+            if let Some(r) = &s.roll { <p class="lt-seg-roll">{ "↪ " }{ sentence(r) }</p> }
             if s.partial { <p class="lt-seg-meta lt-muted">{ "(partly in view)" }</p> }
             <div class="lt-tiles" role="list">{ tiles }</div>
             <div class="lt-ti" aria-label={format!("time index of segment {}: {} entries", s.base, s.time_index.len())}>
@@ -334,7 +321,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                     let probed = s.marks.probed.contains(&(s.base, i as u32));
                     let found = chosen && s.marks.found_entry == Some((*t, *o));
                     html!{ <span class={classes!("lt-ti-entry", probed.then_some("probed"), found.then_some("found"))}>
-                        { format!("{} → {}", format::stamp(*t, s.now), o) }</span> }
+                        { format!("{} → {}", format::stamp(t.0, s.now.0), o) }</span> }
                 }) }
                 if s.time_index.len() > shown_ti { <span class="lt-muted">{ format!("+{} more", s.time_index.len() - shown_ti) }</span> }
             </div>
@@ -342,24 +329,42 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     }
 }
 
-/// The canvas density view for big partitions (drawing in `draw.rs`).
+/// The density canvas's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct DensityCanvasProps {
+    /// The replay (the partition).
+    pub replay: Shared<Replay>,
+    /// The latest lookup (its answer and scan are outlined).
+    pub lookup: Shared<LookupState>,
+    /// The latest retention check (pinned segments).
+    pub retention: Shared<RetentionState>,
+    /// The window onto the offsets.
+    pub viewport: Viewport,
+    /// Dark colours.
+    #[prop_or_default]
+    pub dark: bool,
+    /// Zoom on click.
+    pub on_viewport: Callback<Viewport>,
+}
+
+/// The offsets the partition view spans: from the first segment's base to the log end.
+fn bounds(replay: &Replay) -> Option<(i64, i64)> {
+    let r = replay.runner()?;
+    let part = r.partition();
+    let lo = part.segments().first().map_or(0, |s| s.base_offset().0);
+    Some((lo, part.log_end_offset().0.max(lo + 1)))
+}
+
+/// The canvas density view for big partitions (the scene in `model/scene.rs`, drawing in
+/// `draw.rs`).
 #[function_component(DensityCanvas)]
-pub fn density_canvas(p: &PanelProps) -> Html {
-    let canvas = use_node_ref();
-    let d = p.state.dispatcher();
-    {
-        let canvas = canvas.clone();
-        let state = p.state.clone();
-        let dark = p.dark;
-        use_effect(move || {
-            #[cfg(target_arch = "wasm32")]
-            draw_density(&canvas, &state, dark);
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = (&canvas, &state, dark);
-        });
-    }
+pub fn density_canvas(p: &DensityCanvasProps) -> Html {
+    let canvas = {
+        let p = p.clone();
+        use_canvas(move |c| draw_density(c, &p))
+    };
     let onclick = {
-        let state = p.state.clone();
+        let (replay, viewport, cb) = (p.replay.clone(), p.viewport, p.on_viewport.clone());
         let canvas = canvas.clone();
         Callback::from(move |e: MouseEvent| {
             let Some(el) = canvas.cast::<web_sys::Element>() else {
@@ -367,17 +372,9 @@ pub fn density_canvas(p: &PanelProps) -> Html {
             };
             let w = el.client_width().max(1) as f64;
             let anchor = e.offset_x() as f64 / w;
-            if let Some(r) = state.runner.as_ref() {
-                let r = r.borrow();
-                let lo = r.partition().segments()[0].base_offset().0;
-                let hi = r.partition().log_end_offset().0.max(lo + 1);
-                let vp = state.viewport.clamped(lo, hi);
-                d.dispatch(Action::SetViewport(vp.zoom(
-                    if e.shift_key() { 4.0 } else { 0.25 },
-                    anchor,
-                    lo,
-                    hi,
-                )));
+            if let Some((lo, hi)) = bounds(&replay) {
+                let vp = viewport.clamped(lo, hi);
+                cb.emit(vp.zoom(if e.shift_key() { 4.0 } else { 0.25 }, anchor, lo, hi));
             }
         })
     };
@@ -387,68 +384,43 @@ pub fn density_canvas(p: &PanelProps) -> Html {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-fn draw_density(
-    canvas: &NodeRef,
-    state: &UseReducerHandle<crate::app::state::Explorer>,
-    dark: bool,
-) {
-    use crate::app::model::scene::{build, SceneInput};
-    let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() else {
+fn draw_density(c: &web_sys::HtmlCanvasElement, p: &DensityCanvasProps) {
+    let Some(r) = p.replay.runner() else {
         return;
     };
-    let Some(runner) = state.runner.as_ref() else {
-        return;
-    };
-    let r = runner.borrow();
     let part = r.partition();
-    let segs = part.segments();
-    let bases: Vec<i64> = segs.iter().map(|s| s.base_offset().0).collect();
-    let lo = bases.first().copied().unwrap_or(0);
-    let leo = part.log_end_offset().0;
-    let vp = state.viewport.clamped(lo, leo.max(lo + 1));
-    let pinned: Vec<i64> = state
+    let bases: Vec<Offset> = part.segments().iter().map(|s| s.base_offset()).collect();
+    let lo = bases.first().map_or(0, |b| b.0);
+    let leo = part.log_end_offset();
+    let vp = p.viewport.clamped(lo, leo.0.max(lo + 1));
+    let pinned: Vec<Offset> = p
         .retention
+        .report
         .as_ref()
         .map(|rep| {
             rep.verdicts
                 .iter()
                 .filter(|v| matches!(v.verdict, Verdict::NotOldEnough { future: true, .. }))
-                .map(|v| v.base_offset.0)
+                .map(|v| v.base_offset)
                 .collect()
         })
         .unwrap_or_default();
-    let ts_at = |o: i64| -> Option<i64> {
-        let i = bases.partition_point(|&b| b <= o).checked_sub(1)?;
-        segs[i]
-            .record_timestamps()
-            .get((o - bases[i]) as usize)
-            .copied()
-    };
-    let mut marks: Vec<(i64, &'static str)> = Vec::new();
-    if let Some(l) = &state.lookup {
-        let m = LookupMarks::from(l, state.lookup_cursor);
-        if let Some(a) = m.answer {
-            marks.push((a, "answer"));
-        }
-        for o in m.scanned.iter().rev().take(64) {
-            marks.push((*o, "scan"));
-        }
-    }
+    let marks = lookup_marks(&p.lookup).canvas_marks();
+    let (width, height) = draw::css_size(c);
     let scene = build(&SceneInput {
         viewport: vp,
-        width: crate::app::draw::css_width(&c),
-        height: c.client_height().max(1) as f64,
-        now: r.now().0,
+        width,
+        height,
+        now: r.now(),
         retention_ms: part.config().topic.retention_ms,
-        log_start: part.log_start_offset().0,
+        log_start: part.log_start_offset(),
         log_end: leo,
         bases: &bases,
         pinned: &pinned,
-        ts_at: &ts_at,
+        ts_at: &|o| part.timestamp_at(o),
         marks: &marks,
     });
-    crate::app::draw::partition(&c, &scene, dark);
+    draw::partition(c, &scene, p.dark);
 }
 
 /// "offsets 0–5", "offsets 40,000–40,099 (open)" for the active segment, "offsets from 40,100

@@ -1,20 +1,35 @@
+//! The producer: compose and send a batch, and see the append or Kafka's exact rejection.
+
 use logtime_core::scenario::narrate;
-use logtime_core::scenario::{parse_duration, parse_time};
-use logtime_core::{human, ProduceError};
+use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
+use logtime_core::{human, Diagnosis, ProduceError, Timestamp};
 use yew::prelude::*;
 
-use super::{input_value, PanelProps};
-use crate::app::model::format;
-use crate::app::model::producer::{BatchSpec, Unit, When};
-use crate::app::state::Action;
-use logtime_core::scenario::ProduceOutcome;
+use super::input_value;
+use crate::model::format;
+use crate::model::producer::{BatchSpec, Unit, When};
+use crate::state::{ProducerState, Shared};
+
+/// The producer panel's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct ProducerPanelProps {
+    /// The broker clock (what `now` in a stamp means).
+    pub now: Timestamp,
+    /// A scenario is loaded (else nothing can be sent).
+    pub loaded: bool,
+    /// The last send's result.
+    pub state: Shared<ProducerState>,
+    /// Skip the landing and bounce animations.
+    #[prop_or_default]
+    pub reduced_motion: bool,
+    /// A batch to send.
+    pub on_send: Callback<BatchSpec>,
+}
 
 /// Compose and send a batch; shows the append, or Kafka's exact rejection with the window.
 #[function_component(ProducerPanel)]
-pub fn producer_panel(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
-    let now = st.now();
+pub fn producer_panel(p: &ProducerPanelProps) -> Html {
+    let now = p.now.0;
     let mode = use_state(|| "now".to_string());
     let amount = use_state(|| "1h".to_string());
     let absolute = use_state(|| "2030-03-14T11:20:00Z".to_string());
@@ -61,18 +76,18 @@ pub fn producer_panel(p: &PanelProps) -> Html {
             key_bytes.clone(),
             form_error.clone(),
         );
-        let d = d.clone();
+        let on_send = p.on_send.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let build = || -> Result<BatchSpec, String> {
                 let when = match mode.as_str() {
                     "plus" => When::Offset(parse_duration(&amount)?),
                     "minus" => When::Offset(parse_duration(&amount)?.saturating_neg()),
-                    "abs" => When::Absolute(
+                    "abs" => When::Absolute(Timestamp(
                         parse_time(&absolute)?
                             .resolve(now)
                             .ok_or("the time overflows a 64-bit long")?,
-                    ),
+                    )),
                     _ => When::Now,
                 };
                 let skew_ms = parse_duration(&skew)?;
@@ -94,13 +109,13 @@ pub fn producer_panel(p: &PanelProps) -> Html {
             match build() {
                 Ok(spec) => {
                     form_error.set(None);
-                    d.dispatch(Action::Produce(spec));
+                    on_send.emit(spec);
                 }
                 Err(msg) => form_error.set(Some(msg)),
             }
         })
     };
-    let disabled = st.runner.is_none();
+    let disabled = !p.loaded;
     html! {
         <section class="lt-panel lt-producer" aria-label="Producer">
             <h2>{ "Producer" }</h2>
@@ -138,7 +153,7 @@ pub fn producer_panel(p: &PanelProps) -> Html {
                 <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="send">{ "Send batch" }</button>
             </form>
             if let Some(msg) = &*form_error { <p class="lt-field-error" role="alert">{ msg.clone() }</p> }
-            { outcome(st.produce.as_ref(), st.produce_rev, p.reduced_motion) }
+            { outcome(p.state.last.as_ref(), p.state.rev, p.reduced_motion) }
         </section>
     }
 }
@@ -180,7 +195,7 @@ fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
 }
 
 /// Diagnosis sentences without repeats (a batch of identical mistakes says it once).
-fn dedup(ds: &[logtime_core::Diagnosis]) -> Vec<&logtime_core::Diagnosis> {
+fn dedup(ds: &[Diagnosis]) -> Vec<&Diagnosis> {
     let mut seen: Vec<String> = Vec::new();
     ds.iter()
         .filter(|d| {

@@ -1,41 +1,53 @@
+//! The retention panel: the walk from the oldest segment with every verdict, and the remedies.
+
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_duration;
 use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
-use super::{input_value, PanelProps};
-use crate::app::model::format;
-use crate::app::state::Action;
+use super::{input_value, sentence};
+use crate::model::format;
+use crate::state::{Action, Replay, RetentionState, Shared};
 
-/// Words for a verdict (with an icon, never colour alone), and its class.
-pub fn verdict_text(v: &SegmentVerdict) -> (String, &'static str) {
-    let (icon, kind) = match v.verdict {
+/// The retention panel's props.
+#[derive(Properties, PartialEq, Clone)]
+pub struct RetentionPanelProps {
+    /// The replay (the configs in force, the segments, the next scheduled check).
+    pub replay: Shared<Replay>,
+    /// The latest check and its walk.
+    pub state: Shared<RetentionState>,
+    /// Show every verdict at once.
+    #[prop_or_default]
+    pub reduced_motion: bool,
+    /// Checks and remedies.
+    pub on_action: Callback<Action>,
+}
+
+/// A verdict's icon (never colour alone) and class.
+pub fn verdict_class(v: &SegmentVerdict) -> (&'static str, &'static str) {
+    match v.verdict {
         Verdict::Deleted { .. } => ("✕", "deleted"),
         Verdict::NotOldEnough { future: true, .. } => ("⚓", "pinned"),
         Verdict::KeptBehind { expired: true, .. } => ("⇠", "chained"),
         _ => ("●", "kept"),
-    };
-    (format!("{icon} {}", narrate::verdict_brief(v)), kind)
+    }
 }
 
 /// The retention walk from the oldest segment, its verdicts, disk growth and the remedies.
 #[function_component(RetentionPanel)]
-pub fn retention_panel(p: &PanelProps) -> Html {
-    let st = &*p.state;
-    let d = p.state.dispatcher();
+pub fn retention_panel(p: &RetentionPanelProps) -> Html {
     let del_id = super::use_uid("lt-del");
     let ret_id = super::use_uid("lt-ret");
     let delete_to = use_state(|| None::<String>);
     let raise_to = use_state(|| "7d".to_string());
-    let Some(runner) = st.runner.clone() else {
+    let Some(r) = p.replay.runner() else {
         return html! {};
     };
     let (retention_ms, after_ms, next_check, default_delete) = {
-        let r = runner.borrow();
         let part = r.partition();
         let cfg = part.config();
         // DeleteRecords default: the segment after the first pinned one (seed 001: 30000)
-        let pinned = st.retention.as_ref().and_then(|rep| {
+        let pinned = p.state.report.as_ref().and_then(|rep| {
             rep.verdicts
                 .iter()
                 .find(|v| matches!(v.verdict, Verdict::NotOldEnough { future: true, .. }))
@@ -54,28 +66,29 @@ pub fn retention_panel(p: &PanelProps) -> Html {
             after_pinned.unwrap_or(part.high_watermark().0),
         )
     };
+    drop(r);
     let delete_value = (*delete_to)
         .clone()
         .unwrap_or_else(|| default_delete.to_string());
     let on_check = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::RunRetention))
+        let cb = p.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Action::RunRetention))
     };
     let on_lower = {
-        let d = d.clone();
+        let cb = p.on_action.clone();
         Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::Remedy {
+            cb.emit(Action::Remedy {
                 name: "message.timestamp.after.max.ms".into(),
                 value: 3_600_000,
             })
         })
     };
     let on_delete = {
-        let d = d.clone();
+        let cb = p.on_action.clone();
         let v = delete_value.clone();
         Callback::from(move |_: MouseEvent| {
             if let Ok(o) = v.trim().parse::<i64>() {
-                d.dispatch(Action::DeleteRecords {
+                cb.emit(Action::DeleteRecords {
                     offset: o,
                     then_check: true,
                 })
@@ -83,21 +96,22 @@ pub fn retention_panel(p: &PanelProps) -> Html {
         })
     };
     let on_raise = {
-        let d = d.clone();
+        let cb = p.on_action.clone();
         let v = (*raise_to).clone();
         Callback::from(move |_: MouseEvent| {
             if let Ok(ms) = parse_duration(&v) {
-                d.dispatch(Action::Remedy {
+                cb.emit(Action::Remedy {
                     name: "retention.ms".into(),
                     value: ms,
                 })
             }
         })
     };
-    let walk = st
-        .retention
+    let walk = p
+        .state
+        .report
         .as_ref()
-        .map(|rep| walk_view(rep, st.retention_cursor, p.reduced_motion, retention_ms));
+        .map(|rep| walk_view(rep, p.state.cursor, p.reduced_motion, retention_ms));
     html! {
         <section class="lt-panel lt-retention" aria-label="Retention">
             <div class="lt-panel-head">
@@ -129,7 +143,7 @@ pub fn retention_panel(p: &PanelProps) -> Html {
                            onchange={{ let h = raise_to.clone(); Callback::from(move |e: Event| h.set(input_value(&e))) }} />
                     <button type="button" class="lt-btn" onclick={on_raise} data-testid="remedy-retention">{ "Raise, then check" }</button>
                 </div>
-                if let Some(e) = &st.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
+                if let Some(e) = &p.state.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
             </details>
         </section>
     }
@@ -150,7 +164,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
             </p>
             <ol class="lt-verdicts">
                 { for rep.verdicts.iter().enumerate().map(|(i, v)| {
-                    let (text, kind) = verdict_text(v);
+                    let (icon, kind) = verdict_class(v);
                     let age = rep.at.0.saturating_sub(v.largest_timestamp.0);
                     let pct = if retention_ms > 0 { (age as f64 / retention_ms as f64 * 100.0).clamp(0.0, 100.0) } else { 0.0 };
                     let pending = i >= shown;
@@ -161,7 +175,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
                             <span class="lt-verdict-seg">{ format!("Segment {}", format::count(v.base_offset.0)) }</span>
                             <span class="lt-verdict-largest">{ format!("largest {} · {}", human::date(v.largest_timestamp.0), human::age(age)) }</span>
                             <span class="lt-agebar" aria-hidden="true"><span style={format!("width:{}", format::css_pct(pct))}></span></span>
-                            <span class="lt-verdict-text">{ text }</span>
+                            <span class="lt-verdict-text">{ icon }{ " " }{ sentence(&narrate::verdict_brief(v)) }</span>
                         </li>
                     }
                 }) }
@@ -176,21 +190,18 @@ mod tests {
     use logtime_core::{Offset, RetentionPass, Timestamp};
 
     #[test]
-    fn pinned_reads_kept_until() {
-        let eligible = logtime_core::human::parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
+    fn classes_and_icons_carry_the_verdict() {
         let v = SegmentVerdict {
             base_offset: Offset(20000),
-            largest_timestamp: Timestamp(eligible - 604_800_001),
+            largest_timestamp: Timestamp(0),
             record_time: true,
             verdict: Verdict::NotOldEnough {
                 age_ms: -1,
-                eligible_at: Timestamp(eligible),
+                eligible_at: Timestamp(1),
                 future: true,
             },
         };
-        let (t, k) = verdict_text(&v);
-        assert_eq!(k, "pinned");
-        assert!(t.contains("kept until 21 Mar 2030 11:20"), "{t}");
+        assert_eq!(verdict_class(&v), ("⚓", "pinned"));
         let chained = SegmentVerdict {
             verdict: Verdict::KeptBehind {
                 blocker: Offset(20000),
@@ -198,13 +209,13 @@ mod tests {
             },
             ..v
         };
-        assert!(verdict_text(&chained).0.contains("behind 20000"));
+        assert_eq!(verdict_class(&chained), ("⇠", "chained"));
         let del = SegmentVerdict {
             verdict: Verdict::Deleted {
                 pass: RetentionPass::Time,
             },
             ..v
         };
-        assert_eq!(verdict_text(&del).1, "deleted");
+        assert_eq!(verdict_class(&del).1, "deleted");
     }
 }

@@ -1,6 +1,6 @@
 use yew::prelude::*;
 
-use crate::app::builtins::BUILTINS;
+use crate::builtins::BUILTINS;
 
 #[derive(Properties, PartialEq, Clone)]
 pub struct ScenarioMenuProps {

@@ -11,8 +11,8 @@ pub enum When {
     Now,
     /// The broker clock plus this many ms (negative = behind).
     Offset(i64),
-    /// An absolute epoch-ms value.
-    Absolute(i64),
+    /// An absolute instant.
+    Absolute(Timestamp),
 }
 
 /// The unit the producer (wrongly or rightly) writes.
@@ -86,21 +86,21 @@ impl Default for BatchSpec {
 
 impl BatchSpec {
     /// The stamp record `i` carries, with the broker clock at `now`.
-    pub fn timestamp(&self, now: i64, i: u32) -> i64 {
+    pub fn timestamp(&self, now: Timestamp, i: u32) -> Timestamp {
         let ms = match self.when {
-            When::Now => now.saturating_add(self.skew_ms),
-            When::Offset(d) => now.saturating_add(d).saturating_add(self.skew_ms),
-            When::Absolute(t) => t,
+            When::Now => now.0.saturating_add(self.skew_ms),
+            When::Offset(d) => now.0.saturating_add(d).saturating_add(self.skew_ms),
+            When::Absolute(t) => t.0,
         };
         let ms = ms.saturating_add(self.spread_ms.saturating_mul(i as i64));
-        self.unit.apply(ms)
+        Timestamp(self.unit.apply(ms))
     }
 
     /// The records to send (at least one, at most 10 000).
-    pub fn records(&self, now: i64) -> Vec<Record> {
+    pub fn records(&self, now: Timestamp) -> Vec<Record> {
         (0..self.count.clamp(1, 10_000))
             .map(|i| {
-                let mut r = Record::at(Timestamp(self.timestamp(now, i)));
+                let mut r = Record::at(self.timestamp(now, i));
                 r.key_bytes = self.key_bytes;
                 r.value_bytes = self.value_bytes;
                 r
@@ -113,14 +113,14 @@ impl BatchSpec {
 mod tests {
     use super::*;
 
-    const NOW: i64 = 1_773_306_000_000; // 12 Mar 2026 09:00 UTC
+    const NOW: Timestamp = Timestamp(1_773_306_000_000); // 12 Mar 2026 09:00 UTC
 
     #[test]
     fn unit_mistakes() {
-        assert_eq!(Unit::S.apply(NOW), 1_773_306_000);
-        assert_eq!(Unit::Us.apply(NOW), NOW * 1000);
-        assert_eq!(Unit::Ns.apply(NOW), NOW * 1_000_000);
-        assert_eq!(Unit::Ms.apply(NOW), NOW);
+        assert_eq!(Unit::S.apply(NOW.0), 1_773_306_000);
+        assert_eq!(Unit::Us.apply(NOW.0), NOW.0 * 1000);
+        assert_eq!(Unit::Ns.apply(NOW.0), NOW.0 * 1_000_000);
+        assert_eq!(Unit::Ms.apply(NOW.0), NOW.0);
         assert_eq!(Unit::parse("ns"), Unit::Ns);
         assert_eq!(Unit::parse("bogus"), Unit::Ms);
     }
@@ -131,17 +131,17 @@ mod tests {
             skew_ms: 4000,
             ..BatchSpec::default()
         };
-        assert_eq!(b.timestamp(NOW, 0), NOW + 4000);
+        assert_eq!(b.timestamp(NOW, 0), Timestamp(NOW.0 + 4000));
         b.when = When::Offset(-3_600_000);
-        assert_eq!(b.timestamp(NOW, 0), NOW - 3_600_000 + 4000);
-        b.when = When::Absolute(42);
+        assert_eq!(b.timestamp(NOW, 0), Timestamp(NOW.0 - 3_600_000 + 4000));
+        b.when = When::Absolute(Timestamp(42));
         assert_eq!(
             b.timestamp(NOW, 0),
-            42,
+            Timestamp(42),
             "skew does not move an absolute stamp"
         );
         b.spread_ms = 10;
-        assert_eq!(b.timestamp(NOW, 3), 72);
+        assert_eq!(b.timestamp(NOW, 3), Timestamp(72));
     }
 
     #[test]
@@ -156,7 +156,7 @@ mod tests {
         let r = b.records(NOW);
         assert_eq!(r.len(), 3);
         assert!(r.iter().all(|x| x.key_bytes == 8 && x.value_bytes == 50));
-        assert_eq!(r[0].timestamp, Timestamp(NOW * 1_000_000));
+        assert_eq!(r[0].timestamp, Timestamp(NOW.0 * 1_000_000));
         assert_eq!(
             BatchSpec {
                 count: 0,

@@ -3,7 +3,9 @@
 //! visible range only (O(pixels)); `draw.rs` paints it.
 
 use super::density::{self, Bar};
+use super::marks::MarkKind;
 use super::viewport::Viewport;
+use logtime_core::{Offset, Timestamp};
 
 /// A segment boundary in the canvas.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,7 +13,7 @@ pub struct Boundary {
     /// x of the segment's base offset.
     pub x: f64,
     /// Base offset (labelled when there is room).
-    pub base: i64,
+    pub base: Offset,
     /// The active segment starts here.
     pub active: bool,
     /// Retention pins this segment (future largest timestamp).
@@ -30,25 +32,34 @@ pub struct Scene {
     pub boundaries: Vec<Boundary>,
     /// x of the log start offset when in view.
     pub log_start_x: Option<f64>,
-    /// Highlighted offset ranges `(x, w, kind)`: "answer", "scan", "late".
-    pub marks: Vec<(f64, f64, &'static str)>,
+    /// Highlighted records `(x, w, kind)`.
+    pub marks: Vec<(f64, f64, MarkKind)>,
 }
 
 /// Inputs for [`build`].
 pub struct SceneInput<'a> {
+    /// The window onto the offsets.
     pub viewport: Viewport,
+    /// Canvas width in CSS px.
     pub width: f64,
+    /// Canvas height in CSS px.
     pub height: f64,
-    pub now: i64,
+    /// The broker clock.
+    pub now: Timestamp,
+    /// `retention.ms` (negative: no limit), for the age classes.
     pub retention_ms: i64,
-    pub log_start: i64,
-    pub log_end: i64,
+    /// The log start offset.
+    pub log_start: Offset,
+    /// The log end offset.
+    pub log_end: Offset,
     /// Base offsets of all segments, ascending (the last is active).
-    pub bases: &'a [i64],
-    pub pinned: &'a [i64],
-    pub ts_at: &'a dyn Fn(i64) -> Option<i64>,
-    /// Offsets to mark.
-    pub marks: &'a [(i64, &'static str)],
+    pub bases: &'a [Offset],
+    /// Segments retention pins.
+    pub pinned: &'a [Offset],
+    /// The stamp of the record at an offset, if one is stored there.
+    pub ts_at: &'a dyn Fn(Offset) -> Option<Timestamp>,
+    /// Records to mark.
+    pub marks: &'a [(Offset, MarkKind)],
 }
 
 /// Px per bar at least.
@@ -58,14 +69,14 @@ pub const BAR_PX: f64 = 3.0;
 pub fn build(inp: &SceneInput<'_>) -> Scene {
     let vp = inp.viewport;
     let (a, b) = vp.visible();
-    let a = a.max(inp.bases.first().copied().unwrap_or(0));
-    let b = b.min(inp.log_end);
+    let a = a.max(inp.bases.first().map_or(0, |o| o.0));
+    let b = b.min(inp.log_end.0);
     let max_bars = (inp.width / BAR_PX).floor().max(1.0) as usize;
-    let raw = density::bars(a, b, max_bars, inp.now, inp.retention_ms, &|o| {
-        if o < inp.log_start {
+    let raw = density::bars(a, b, max_bars, inp.now.0, inp.retention_ms, &|o| {
+        if o < inp.log_start.0 {
             None
         } else {
-            (inp.ts_at)(o)
+            (inp.ts_at)(Offset(o)).map(|t| t.0)
         }
     });
     let bars = raw
@@ -77,13 +88,10 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
         })
         .collect();
     // segments in view: binary search, then thin out to one per BAR_PX
-    let first = inp
-        .bases
-        .partition_point(|&base| (base as f64) < vp.start)
-        .saturating_sub(0);
+    let first = inp.bases.partition_point(|base| (base.0 as f64) < vp.start);
     let last = inp
         .bases
-        .partition_point(|&base| (base as f64) <= vp.start + vp.span);
+        .partition_point(|base| (base.0 as f64) <= vp.start + vp.span);
     let in_view = &inp.bases[first..last];
     let stride = ((in_view.len() as f64 * BAR_PX / inp.width).ceil() as usize).max(1);
     let active_base = inp.bases.last().copied();
@@ -93,7 +101,7 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
         let pinned = inp.pinned.contains(&base);
         if i % stride == 0 || is_active || pinned {
             boundaries.push(Boundary {
-                x: vp.x_of(base as f64, inp.width),
+                x: vp.x_of(base.0 as f64, inp.width),
                 base,
                 active: is_active,
                 pinned,
@@ -101,15 +109,15 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
         }
     }
     let log_start_x = {
-        let x = vp.x_of(inp.log_start as f64, inp.width);
+        let x = vp.x_of(inp.log_start.0 as f64, inp.width);
         (0.0..=inp.width).contains(&x).then_some(x)
     };
     let unit = (inp.width / vp.span).max(1.0);
     let marks = inp
         .marks
         .iter()
-        .filter(|(o, _)| (*o as f64) >= vp.start - 1.0 && (*o as f64) <= vp.start + vp.span)
-        .map(|(o, k)| (vp.x_of(*o as f64, inp.width), unit, *k))
+        .filter(|(o, _)| (o.0 as f64) >= vp.start - 1.0 && (o.0 as f64) <= vp.start + vp.span)
+        .map(|(o, k)| (vp.x_of(o.0 as f64, inp.width), unit, *k))
         .collect();
     Scene {
         width: inp.width,
@@ -127,17 +135,17 @@ mod tests {
 
     fn input<'a>(
         vp: Viewport,
-        bases: &'a [i64],
-        f: &'a dyn Fn(i64) -> Option<i64>,
+        bases: &'a [Offset],
+        f: &'a dyn Fn(Offset) -> Option<Timestamp>,
     ) -> SceneInput<'a> {
         SceneInput {
             viewport: vp,
             width: 600.0,
             height: 120.0,
-            now: 0,
+            now: Timestamp(0),
             retention_ms: -1,
-            log_start: 0,
-            log_end: 1_000_000,
+            log_start: Offset(0),
+            log_end: Offset(1_000_000),
             bases,
             pinned: &[],
             ts_at: f,
@@ -147,8 +155,8 @@ mod tests {
 
     #[test]
     fn a_million_records_make_at_most_one_bar_per_three_px() {
-        let bases: Vec<i64> = (0..2000).map(|i| i * 500).collect();
-        let f = |o: i64| Some(o);
+        let bases: Vec<Offset> = (0..2000).map(|i| Offset(i * 500)).collect();
+        let f = |o: Offset| Some(Timestamp(o.0));
         let s = build(&input(Viewport::fit(0, 1_000_000), &bases, &f));
         assert_eq!(s.bars.len(), 200);
         // 2000 segments in 600 px: thinned to one boundary per 3 px, plus the active one
@@ -159,24 +167,27 @@ mod tests {
 
     #[test]
     fn zoomed_in_shows_single_records_and_marks() {
-        let bases = [0i64, 100, 200];
-        let f = |o: i64| Some(o);
+        let bases = [Offset(0), Offset(100), Offset(200)];
+        let f = |o: Offset| Some(Timestamp(o.0));
         let vp = Viewport {
             start: 95.0,
             span: 10.0,
             follow: false,
         };
         let mut inp = input(vp, &bases, &f);
-        inp.log_end = 300;
-        let marks = [(100i64, "answer"), (5000, "scan")];
+        inp.log_end = Offset(300);
+        let marks = [
+            (Offset(100), MarkKind::Answer),
+            (Offset(5000), MarkKind::Scan),
+        ];
         inp.marks = &marks;
         let s = build(&inp);
         assert_eq!(s.bars.len(), 10);
         assert_eq!(s.bars[0].2.first, 95);
         assert_eq!(s.boundaries.len(), 1);
-        assert_eq!(s.boundaries[0].base, 100);
+        assert_eq!(s.boundaries[0].base, Offset(100));
         assert_eq!(s.boundaries[0].x, 300.0);
-        assert_eq!(s.marks, vec![(300.0, 60.0, "answer")]);
+        assert_eq!(s.marks, vec![(300.0, 60.0, MarkKind::Answer)]);
         assert_eq!(s.log_start_x, None);
     }
 }

@@ -178,6 +178,14 @@ impl Sentence {
         self.mention(date(t.0), Mention::Time(t))
     }
 
+    /// Starts the sentence with a capital letter (for a list item or a line of its own).
+    pub fn capitalize(&mut self) -> &mut Self {
+        if let Some(c) = self.spans.first_mut().and_then(|s| s.text.get_mut(0..1)) {
+            c.make_ascii_uppercase();
+        }
+        self
+    }
+
     /// Appends another sentence.
     pub fn append(&mut self, other: Sentence) -> &mut Self {
         for s in other.spans {
@@ -416,6 +424,8 @@ mod tests {
         assert!(joined.to_string().starts_with("a; segment 20000"));
         assert_eq!(joined.mentions().count(), 2);
         assert!(Sentence::plain("").is_empty());
+        assert_eq!(Sentence::plain("step 1").capitalize().to_string(), "Step 1");
+        assert_eq!(Sentence::plain("→ x").capitalize().to_string(), "→ x");
         let three = list(vec![
             Sentence::plain("1"),
             Sentence::plain("2"),

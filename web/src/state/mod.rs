@@ -1,0 +1,553 @@
+//! The explorer's state: a reducer ([`Explorer`], [`Action`]) over one struct per panel.
+//!
+//! Every Kafka fact shown comes from core's typed step outcomes, events, verdicts and traces, and
+//! every sentence about them from core's narrator; this module records them for the panels.
+//!
+//! Panels are [`Shared`]: a reducer works on a copy of the previous state, whose panels it shares
+//! until it changes one, so an action clones only what it changes, and a component whose panel
+//! did not change compares equal and is not rendered again. The [`Runner`] (and its partition,
+//! which can hold millions of records) is shared behind `Rc<RefCell<_>>` and never copied.
+
+mod log;
+mod panels;
+mod replay;
+#[cfg(test)]
+mod tests;
+
+pub use log::Log;
+pub use panels::{ConfigState, Disk, LookupState, Marks, Playback, ProducerState, RetentionState};
+pub use replay::Replay;
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+use logtime_core::config::ConfigKey;
+use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::{ProduceOutcome, StepOutcome, StepReport};
+use logtime_core::{
+    Command, ConfigValue, Error, Event, KafkaVersion, Offset, OffsetSpec, RetentionReport,
+    RollReason, Timestamp,
+};
+use yew::Reducible;
+
+use crate::model::producer::BatchSpec;
+use crate::model::timeline;
+use crate::model::viewport::Viewport;
+
+/// Shared panel state that compares by identity.
+///
+/// A reducer mutates a copy of the previous [`Explorer`] while the previous one is alive, so the
+/// first [`Shared::make_mut`] of an action always copies: a changed panel is a new allocation and
+/// compares unequal, an unchanged one is the same allocation and compares equal, without
+/// comparing contents.
+#[derive(Debug, Default)]
+pub struct Shared<T>(Rc<T>);
+
+impl<T> Shared<T> {
+    /// Shares `value`.
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// The value, to change (copied first if it is shared).
+    pub fn make_mut(&mut self) -> &mut T {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Everything the explorer shows, one struct per panel.
+#[derive(Clone, Default)]
+pub struct Explorer {
+    /// The scenario and its replay.
+    pub replay: Shared<Replay>,
+    /// Playing or paused, and how fast.
+    pub playback: Playback,
+    /// "What happened": the narration, newest last.
+    pub log: Shared<Log>,
+    /// What the partition view marks: the batch that landed, why segments rolled.
+    pub marks: Shared<Marks>,
+    /// The latest lookup and its walk.
+    pub lookup: Shared<LookupState>,
+    /// The latest retention check worth a walk, and refused remedies.
+    pub retention: Shared<RetentionState>,
+    /// The producer panel's last send.
+    pub producer: Shared<ProducerState>,
+    /// The config panel's last refusal.
+    pub config: Shared<ConfigState>,
+    /// Partition size over broker time.
+    pub disk: Shared<Disk>,
+    /// The partition view's window.
+    pub viewport: Viewport,
+}
+
+/// What can happen.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Start fetching (a URL source).
+    Loading,
+    /// Scenario JSON arrived (or could not be fetched: `Err(reason)`).
+    Load(Result<String, String>),
+    /// Run the next step.
+    Step,
+    /// Go back one step (rebuild by replaying from the start).
+    Back,
+    /// Rebuild to exactly this many steps.
+    Seek(usize),
+    /// Play (`true`) or pause.
+    Play(bool),
+    /// Play if paused, pause if playing.
+    TogglePlay,
+    /// Steps per second.
+    SetSpeed(u32),
+    /// Move the broker clock forward by this many ms (scheduled retention checks run on the way).
+    Advance(i64),
+    /// The producer panel's batch.
+    Produce(BatchSpec),
+    /// The config panel: a config's Kafka name and the value as typed.
+    SetConfig(String, String),
+    /// The config panel's version preset.
+    SetVersion(KafkaVersion),
+    /// A retention check now.
+    RunRetention,
+    /// DeleteRecords; `then_check` runs a retention check afterwards.
+    DeleteRecords {
+        /// The new log start offset asked for (`-1`: the high watermark).
+        offset: i64,
+        /// Run a retention check after it.
+        then_check: bool,
+    },
+    /// A remedy: set a millisecond config, then run a retention check.
+    Remedy {
+        /// Kafka name.
+        name: String,
+        /// New value.
+        value: i64,
+    },
+    /// A consumer's lookup.
+    Lookup(OffsetSpec),
+    /// One frame of the lookup and retention walks.
+    WalkTick,
+    /// Show the walks finished (reduced motion).
+    WalkFinish,
+    /// The partition view's window.
+    SetViewport(Viewport),
+}
+
+impl Explorer {
+    /// The broker clock (the start of the epoch before a scenario loads).
+    pub fn now(&self) -> Timestamp {
+        self.replay.now()
+    }
+
+    fn say(&mut self, line: Sentence) {
+        self.log.make_mut().say(line);
+    }
+
+    fn sample_disk(&mut self) {
+        if let Some(point) = self.replay.disk_point() {
+            if self.disk.last() != Some(point) {
+                self.disk.make_mut().push(point);
+            }
+        }
+    }
+
+    /// Loads a scenario, keeping the speed and the view; with `Err`, shows why it could not be.
+    fn load(&mut self, json: Result<&str, &str>) {
+        let speed = self.playback.speed;
+        let viewport = Viewport {
+            follow: true,
+            ..self.viewport
+        };
+        *self = Explorer::default();
+        self.playback.speed = speed;
+        self.viewport = viewport;
+        let replay = match json {
+            Ok(json) => Replay::load(json),
+            Err(e) => Replay::failed(e.to_string()),
+        };
+        let line = match &replay.error {
+            None => {
+                let mut s = Sentence::plain(format!(
+                    "Loaded “{}”: {} steps. Broker clock ",
+                    replay.title, replay.total
+                ));
+                s.time(replay.now()).text(".");
+                s
+            }
+            Some(e) => Sentence::plain(format!("The scenario could not be loaded: {e}")),
+        };
+        self.replay = Shared::new(replay);
+        self.sample_disk();
+        self.say(line);
+    }
+
+    /// Runs one scenario step; `false` when there is none or it failed.
+    fn run_step(&mut self, narrate: bool) -> bool {
+        let mut marks = MarksUpdate::default();
+        let previous = self.now();
+        let Some(outcome) = self.replay.make_mut().step(&mut |e| marks.see(e)) else {
+            return false;
+        };
+        match outcome {
+            Err(e) => {
+                self.replay.make_mut().error = Some(e.to_string());
+                self.playback.playing = false;
+                self.say(Sentence::plain(format!("The scenario stopped: {e}")));
+                false
+            }
+            Ok(report) => {
+                self.absorb(marks, &report);
+                if narrate {
+                    let heading = narrate::heading(report.index, report.now, previous);
+                    self.narrate(heading, &report);
+                }
+                true
+            }
+        }
+    }
+
+    /// Records what a step or command changed on screen.
+    fn absorb(&mut self, marks: MarksUpdate, report: &StepReport) {
+        if marks.landed.is_some() || !marks.rolls.is_empty() {
+            let m = self.marks.make_mut();
+            m.landed = marks.landed.or(m.landed);
+            for (base, reason) in marks.rolls {
+                m.roll(base, reason);
+            }
+        }
+        if let Some(r) = marks.retention {
+            self.retention.make_mut().show(r);
+        }
+        match &report.outcome {
+            StepOutcome::Lookup { result, .. } => self.lookup.make_mut().show(result.clone()),
+            StepOutcome::Produce(ProduceOutcome::Rejected(e)) => {
+                self.producer
+                    .make_mut()
+                    .show(ProduceOutcome::Rejected(e.clone()));
+            }
+            StepOutcome::Produce(ProduceOutcome::Traffic(t)) => {
+                if let Some(f) = &t.first_rejection {
+                    self.producer
+                        .make_mut()
+                        .show(ProduceOutcome::Rejected(f.error.clone()));
+                }
+            }
+            _ => {}
+        }
+        self.sample_disk();
+    }
+
+    /// Says what a step or command did, in the narrator's words, under `heading`.
+    fn narrate(&mut self, mut heading: Sentence, report: &StepReport) {
+        heading.capitalize().text(": ");
+        heading.append(Sentence::join(narrate::step(report), "; "));
+        self.say(heading);
+    }
+
+    /// Rebuilds from the start with `k` steps run (step back, scrubber).
+    fn seek(&mut self, k: usize) {
+        let playing = self.playback.playing;
+        let viewport = self.viewport;
+        let source = self.replay.source.clone();
+        self.load(Ok(&source));
+        self.viewport = viewport;
+        for i in 0..k {
+            if !self.run_step(i + 1 == k) {
+                break;
+            }
+        }
+        if k > 0 {
+            // The walks of the step landed on show finished.
+            self.lookup.make_mut().cursor = usize::MAX;
+            self.retention.make_mut().cursor = usize::MAX;
+        }
+        self.playback.playing = playing && !self.replay.at_end();
+        let line = format!(
+            "Rebuilt to step {} of {}.",
+            self.replay.done, self.replay.total
+        );
+        self.say(Sentence::plain(line));
+    }
+
+    /// Applies a command at `now` through the runner (which moves its one clock) and narrates
+    /// it. `None` when no scenario is loaded.
+    fn apply(&mut self, now: Timestamp, cmd: Command) -> Option<Result<StepReport, Error>> {
+        let mut marks = MarksUpdate::default();
+        let result = self
+            .replay
+            .make_mut()
+            .apply(now, cmd, &mut |e| marks.see(e))?;
+        if let Ok(report) = &result {
+            self.absorb(marks, report);
+            let mut heading = Sentence::plain("at ");
+            heading.time(report.now);
+            self.narrate(heading, report);
+        }
+        Some(result)
+    }
+
+    /// [`Explorer::apply`] when only an error matters.
+    fn apply_quietly(&mut self, now: Timestamp, cmd: Command) -> Result<(), Error> {
+        self.apply(now, cmd).map_or(Ok(()), |r| r.map(|_| ()))
+    }
+
+    fn set_command_error(&mut self, e: Option<String>) {
+        if self.retention.command_error != e {
+            self.retention.make_mut().command_error = e;
+        }
+    }
+
+    fn produce(&mut self, spec: &BatchSpec) {
+        let now = self.now();
+        let records = spec.records(now);
+        match self.apply(now, Command::Produce { records }) {
+            Some(Ok(report)) => {
+                let shown = match report.outcome {
+                    StepOutcome::Produce(
+                        p @ (ProduceOutcome::Appended(_) | ProduceOutcome::Rejected(_)),
+                    ) => Some(p),
+                    _ => None,
+                };
+                self.producer.make_mut().set(shown);
+            }
+            Some(Err(e)) => self.set_command_error(Some(e.to_string())),
+            None => {}
+        }
+    }
+
+    fn set_config(&mut self, name: String, typed: &str) {
+        let value = match ConfigKey::find(&name) {
+            Some(key) => key.parse_input(typed),
+            None => ConfigValue::Text(typed.trim().to_string()),
+        };
+        let now = self.now();
+        let error = match self.apply_quietly(
+            now,
+            Command::SetConfig {
+                name: name.clone(),
+                value,
+            },
+        ) {
+            Ok(()) => None,
+            Err(e) => {
+                self.say(Sentence::plain(format!("Config refused: {e}")));
+                Some((name, e.to_string()))
+            }
+        };
+        if self.config.error != error {
+            self.config.make_mut().error = error;
+        }
+    }
+
+    fn delete_records(&mut self, offset: i64, then_check: bool) {
+        let now = self.now();
+        let refused = match self.apply(now, Command::DeleteRecords { offset }) {
+            Some(Ok(report)) => match report.outcome {
+                StepOutcome::DeleteRecords { result: Err(e), .. } => Some(Error::DeleteRecords(e)),
+                _ => None,
+            },
+            Some(Err(e)) => Some(e),
+            None => return,
+        };
+        self.set_command_error(refused.as_ref().map(|e| e.to_string()));
+        if refused.is_none() && then_check {
+            let _ = self.apply_quietly(now, Command::RunRetention);
+        }
+    }
+
+    fn remedy(&mut self, name: String, value: i64) {
+        let now = self.now();
+        let set = Command::SetConfig {
+            name,
+            value: ConfigValue::Number(value),
+        };
+        match self.apply_quietly(now, set) {
+            Ok(()) => {
+                let _ = self.apply_quietly(now, Command::RunRetention);
+            }
+            Err(e) => self.set_command_error(Some(e.to_string())),
+        }
+    }
+
+    fn lookup(&mut self, spec: OffsetSpec) {
+        let Some(result) = self.replay.lookup(spec) else {
+            return;
+        };
+        let mut line = Sentence::plain("at ");
+        line.time(self.now())
+            .capitalize()
+            .text(": ")
+            .append(narrate::lookup(spec, &result));
+        self.say(line);
+        let panel = self.lookup.make_mut();
+        let refused = result.is_err();
+        panel.show(result);
+        if refused {
+            panel.result = None;
+        }
+    }
+
+    fn play(&mut self, play: bool) {
+        if play && self.replay.at_end() && self.replay.total > 0 {
+            // Play from the start again.
+            self.seek(0);
+        }
+        self.playback.playing = play && self.replay.is_running();
+        let line = if self.playback.playing {
+            format!("Playing at {}x.", self.playback.speed)
+        } else {
+            "Paused.".to_string()
+        };
+        self.say(Sentence::plain(line));
+    }
+
+    fn walk_tick(&mut self) -> bool {
+        let lookup_len = self.lookup.trace_len();
+        let verdicts = self.retention.verdicts_len();
+        if self.lookup.cursor >= lookup_len && self.retention.cursor >= verdicts {
+            return false;
+        }
+        if self.lookup.cursor < lookup_len {
+            self.lookup.make_mut().cursor += 1;
+        }
+        if self.retention.cursor < verdicts {
+            self.retention.make_mut().cursor += 1;
+        }
+        true
+    }
+
+    fn walk_finish(&mut self) -> bool {
+        if self.lookup.cursor == usize::MAX && self.retention.cursor == usize::MAX {
+            return false;
+        }
+        self.lookup.make_mut().cursor = usize::MAX;
+        self.retention.make_mut().cursor = usize::MAX;
+        true
+    }
+}
+
+/// What the events of one step or command change in the partition view and retention panel.
+#[derive(Default)]
+struct MarksUpdate {
+    landed: Option<(Offset, Offset)>,
+    rolls: Vec<(Offset, RollReason)>,
+    retention: Option<RetentionReport>,
+}
+
+impl MarksUpdate {
+    fn see(&mut self, event: &Event) {
+        match event {
+            Event::BatchAppended(a) => self.landed = Some((a.base_offset, a.last_offset)),
+            Event::SegmentRolled(r) => self.rolls.push((r.old_base, r.reason)),
+            // Quiet scheduled checks that changed nothing are not worth a walk.
+            Event::RetentionChecked(r)
+                if !r.scheduled
+                    || !r.deleted.is_empty()
+                    || !r.future_timestamp_segments.is_empty() =>
+            {
+                self.retention = Some(r.clone())
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Reducible for Explorer {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        match action {
+            Action::Loading => s.replay.make_mut().loading = true,
+            Action::Load(json) => s.load(json.as_deref().map_err(String::as_str)),
+            Action::Step => {
+                if !s.replay.is_running() {
+                    return self;
+                }
+                if !s.run_step(true) {
+                    s.playback.playing = false;
+                    if s.replay.error.is_none() {
+                        s.say(Sentence::plain("The scenario has finished."));
+                    }
+                }
+                if s.replay.at_end() {
+                    s.playback.playing = false;
+                }
+            }
+            Action::Back => {
+                s.playback.playing = false;
+                s.seek(timeline::step_back(s.replay.done));
+            }
+            Action::Seek(k) => {
+                s.playback.playing = false;
+                s.seek(k.min(s.replay.total));
+            }
+            Action::Play(p) => s.play(p),
+            Action::TogglePlay => s.play(!self.playback.playing),
+            Action::SetSpeed(v) => {
+                s.playback.speed = v;
+                s.say(Sentence::plain(format!("Speed {v}x.")));
+            }
+            Action::Advance(ms) => {
+                let to = Timestamp(s.now().0.saturating_add(ms));
+                let error = s.apply_quietly(to, Command::Tick).err();
+                s.set_command_error(error.map(|e| e.to_string()));
+            }
+            Action::Produce(spec) => s.produce(&spec),
+            Action::SetConfig(name, value) => s.set_config(name, &value),
+            Action::SetVersion(version) => {
+                let now = s.now();
+                if let Err(e) = s.apply_quietly(now, Command::SetVersion { version }) {
+                    s.config.make_mut().error = Some(("version".into(), e.to_string()));
+                }
+            }
+            Action::RunRetention => {
+                let now = s.now();
+                if let Err(e) = s.apply_quietly(now, Command::RunRetention) {
+                    s.set_command_error(Some(e.to_string()));
+                }
+            }
+            Action::DeleteRecords { offset, then_check } => s.delete_records(offset, then_check),
+            Action::Remedy { name, value } => s.remedy(name, value),
+            Action::Lookup(spec) => s.lookup(spec),
+            Action::WalkTick => {
+                if !s.walk_tick() {
+                    return self;
+                }
+            }
+            Action::WalkFinish => {
+                if !s.walk_finish() {
+                    return self;
+                }
+            }
+            Action::SetViewport(v) => {
+                if v == s.viewport {
+                    return self;
+                }
+                s.viewport = v;
+            }
+        }
+        Rc::new(s)
+    }
+}

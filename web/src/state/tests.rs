@@ -1,0 +1,374 @@
+//! One test per reducer [`Action`], run natively against the real core.
+
+use std::rc::Rc;
+
+use logtime_core::scenario::ProduceOutcome;
+use logtime_core::{KafkaVersion, Offset, OffsetSpec, Timestamp};
+use yew::Reducible;
+
+use super::log::LOG_LINES;
+use super::*;
+use crate::builtins;
+use crate::model::producer::{BatchSpec, Unit};
+
+/// Seed 004: three steps to the lookup of 10:00:05 (answer: offset 3).
+const LOOKUP_SCAN: &str = "lookup-scan";
+/// A nanosecond batch rejected under 4.x between accepted ones.
+const NANOSECONDS: &str = "nanoseconds-4x";
+/// 2025-11-04T10:00:00Z, lookup-scan's start.
+const T0: i64 = 1_762_250_400_000;
+
+fn act(s: &Rc<Explorer>, a: Action) -> Rc<Explorer> {
+    s.clone().reduce(a)
+}
+
+fn loaded(name: &str) -> Rc<Explorer> {
+    let json = builtins::find(name).expect("a built-in");
+    act(&Rc::new(Explorer::default()), Action::Load(Ok(json.into())))
+}
+
+fn stepped(name: &str, n: usize) -> Rc<Explorer> {
+    let mut s = loaded(name);
+    for _ in 0..n {
+        s = act(&s, Action::Step);
+    }
+    s
+}
+
+fn last_line(s: &Explorer) -> String {
+    s.log
+        .lines()
+        .last()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+fn config(s: &Explorer) -> logtime_core::Config {
+    s.replay.runner().unwrap().partition().config().clone()
+}
+
+#[test]
+fn loading_shows_the_scenario_is_on_its_way() {
+    let s = act(&Rc::new(Explorer::default()), Action::Loading);
+    assert!(s.replay.loading);
+    assert!(!s.replay.is_loaded());
+}
+
+#[test]
+fn load_parses_the_scenario_and_says_so() {
+    let s = loaded(LOOKUP_SCAN);
+    assert!(!s.replay.loading);
+    assert_eq!(&*s.replay.title, "Lookup: the scan past T");
+    assert_eq!((s.replay.done, s.replay.total), (0, 4));
+    assert_eq!(s.now(), Timestamp(T0));
+    assert_eq!(
+        last_line(&s),
+        "Loaded “Lookup: the scan past T”: 4 steps. Broker clock 4 Nov 2025 10:00."
+    );
+    assert_eq!(s.disk.samples().len(), 1);
+}
+
+#[test]
+fn load_of_bad_json_shows_the_scenario_error() {
+    let s = act(&Rc::new(Explorer::default()), Action::Load(Ok("{".into())));
+    let error = s.replay.error.as_deref().unwrap_or_default();
+    assert!(error.contains("line 1"), "{error}");
+    assert!(!s.replay.is_loaded());
+    assert!(last_line(&s).starts_with("The scenario could not be loaded: line 1"));
+}
+
+#[test]
+fn load_that_could_not_be_fetched_names_the_source() {
+    let s = act(
+        &Rc::new(Explorer::default()),
+        Action::Load(Err("src: could not fetch x.json: HTTP 404".into())),
+    );
+    assert_eq!(
+        s.replay.error.as_deref(),
+        Some("src: could not fetch x.json: HTTP 404")
+    );
+    assert!(!s.replay.loading);
+}
+
+#[test]
+fn step_runs_one_step_and_narrates_it() {
+    let s = stepped(LOOKUP_SCAN, 1);
+    assert_eq!(s.replay.done, 1);
+    assert_eq!(s.marks.landed, Some((Offset(0), Offset(0))));
+    assert!(
+        last_line(&s).starts_with(
+            "Step 0 at 4 Nov 2025 10:00: produced a batch of 1 record(s): offsets 0 to 0 in segment 0"
+        ),
+        "{}",
+        last_line(&s)
+    );
+    // The last step's lookup lands in the lookup panel, walked from its first trace step.
+    let s = stepped(LOOKUP_SCAN, 4);
+    let l = s.lookup.result.as_ref().unwrap();
+    assert_eq!(l.offset, Offset(3));
+    assert_eq!(s.lookup.cursor, 0);
+    assert!(last_line(&s).contains("returned offset 3"));
+    // Past the end: nothing to run, and playback stops.
+    let done = act(&s, Action::Step);
+    assert_eq!(last_line(&done), "The scenario has finished.");
+    assert!(!done.playback.playing);
+}
+
+#[test]
+fn back_rebuilds_one_step_earlier() {
+    let s = act(&stepped(LOOKUP_SCAN, 3), Action::Back);
+    assert_eq!(s.replay.done, 2);
+    assert_eq!(s.now(), Timestamp(T0 + 9000));
+    assert_eq!(last_line(&s), "Rebuilt to step 2 of 4.");
+    let start = act(&loaded(LOOKUP_SCAN), Action::Back);
+    assert_eq!(start.replay.done, 0);
+}
+
+#[test]
+fn seek_rebuilds_to_a_step_with_its_walks_finished() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::Seek(4));
+    assert_eq!(s.replay.done, 4);
+    assert_eq!(s.lookup.cursor, usize::MAX);
+    assert_eq!(s.retention.cursor, usize::MAX);
+    let beyond = act(&loaded(LOOKUP_SCAN), Action::Seek(99));
+    assert_eq!(beyond.replay.done, 4);
+}
+
+#[test]
+fn play_and_pause() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::Play(true));
+    assert!(s.playback.playing);
+    assert_eq!(last_line(&s), "Playing at 2x.");
+    let s = act(&s, Action::Play(false));
+    assert!(!s.playback.playing);
+    assert_eq!(last_line(&s), "Paused.");
+    // Playing at the end starts again from step 0.
+    let s = act(&stepped(LOOKUP_SCAN, 4), Action::Play(true));
+    assert_eq!(s.replay.done, 0);
+    assert!(s.playback.playing);
+    // Nothing to play without a scenario.
+    let s = act(&Rc::new(Explorer::default()), Action::Play(true));
+    assert!(!s.playback.playing);
+}
+
+#[test]
+fn toggle_play_flips_playback() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::TogglePlay);
+    assert!(s.playback.playing);
+    assert!(!act(&s, Action::TogglePlay).playback.playing);
+}
+
+#[test]
+fn set_speed() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::SetSpeed(16));
+    assert_eq!(s.playback.speed, 16);
+    assert_eq!(last_line(&s), "Speed 16x.");
+    // A new scenario keeps the speed.
+    let json = builtins::find(NANOSECONDS).unwrap();
+    assert_eq!(act(&s, Action::Load(Ok(json.into()))).playback.speed, 16);
+}
+
+#[test]
+fn advance_moves_the_one_clock() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::Advance(3_600_000));
+    let r = s.replay.runner().unwrap();
+    assert_eq!(r.now(), Timestamp(T0 + 3_600_000));
+    assert_eq!(r.partition().clock(), r.now());
+    assert!(
+        last_line(&s).starts_with("At 4 Nov 2025 11:00: the clock moved on; 1 scheduled"),
+        "{}",
+        last_line(&s)
+    );
+    assert_eq!(s.retention.command_error, None);
+}
+
+#[test]
+fn produce_appends_or_shows_the_rejection() {
+    let s = stepped(NANOSECONDS, 1);
+    let ok = act(&s, Action::Produce(BatchSpec::default()));
+    assert!(matches!(
+        ok.producer.last,
+        Some(ProduceOutcome::Appended(ref a)) if a.base_offset == Offset(2)
+    ));
+    assert_eq!(ok.producer.rev, s.producer.rev + 1);
+    let bad = act(
+        &ok,
+        Action::Produce(BatchSpec {
+            unit: Unit::Ns,
+            ..BatchSpec::default()
+        }),
+    );
+    assert!(matches!(
+        bad.producer.last,
+        Some(ProduceOutcome::Rejected(ref e)) if e.error.code() == 32
+    ));
+    assert!(last_line(&bad).contains("the broker rejected the batch with error 32"));
+    assert_eq!(
+        bad.replay.runner().unwrap().partition().log_end_offset(),
+        Offset(3)
+    );
+}
+
+#[test]
+fn set_config_takes_kafka_values_and_durations() {
+    let s = act(
+        &loaded(LOOKUP_SCAN),
+        Action::SetConfig("retention.ms".into(), "1h".into()),
+    );
+    assert_eq!(config(&s).topic.retention_ms, 3_600_000);
+    assert_eq!(s.config.error, None);
+    assert!(last_line(&s).ends_with("config changed: retention.ms 604800000 → 3600000"));
+    let bad = act(&s, Action::SetConfig("retention.ms".into(), "-2".into()));
+    let (name, why) = bad.config.error.clone().unwrap();
+    assert_eq!(name, "retention.ms");
+    assert!(why.contains("value must be at least -1"), "{why}");
+    assert!(last_line(&bad).starts_with("Config refused: "));
+    assert_eq!(config(&bad).topic.retention_ms, 3_600_000);
+}
+
+#[test]
+fn set_version_switches_the_preset() {
+    let s = act(&loaded(LOOKUP_SCAN), Action::SetVersion(KafkaVersion::V4_0));
+    assert_eq!(config(&s).version, KafkaVersion::V4_0);
+    assert!(last_line(&s).contains("the broker now behaves as Kafka 4.x"));
+}
+
+#[test]
+fn run_retention_shows_the_walk() {
+    let s = stepped(LOOKUP_SCAN, 1);
+    let rev = s.retention.rev;
+    let s = act(&s, Action::RunRetention);
+    assert_eq!(s.retention.rev, rev + 1);
+    assert_eq!(s.retention.cursor, 0);
+    assert_eq!(s.retention.verdicts_len(), 1);
+    assert!(last_line(&s).contains("a retention check ran: 0: kept"));
+}
+
+#[test]
+fn delete_records_refused_or_done_then_checked() {
+    let s = stepped(LOOKUP_SCAN, 3);
+    let refused = act(
+        &s,
+        Action::DeleteRecords {
+            offset: 99,
+            then_check: true,
+        },
+    );
+    let e = refused.retention.command_error.as_deref().unwrap();
+    assert!(e.starts_with("error 1 OFFSET_OUT_OF_RANGE"), "{e}");
+    let done = act(
+        &refused,
+        Action::DeleteRecords {
+            offset: 1,
+            then_check: true,
+        },
+    );
+    assert_eq!(done.retention.command_error, None);
+    let r = done.replay.runner().unwrap();
+    assert_eq!(r.partition().log_start_offset(), Offset(1));
+    assert!(done.retention.report.is_some(), "the check ran");
+}
+
+#[test]
+fn remedy_sets_the_config_then_checks() {
+    let s = act(
+        &stepped(LOOKUP_SCAN, 3),
+        Action::Remedy {
+            name: "retention.ms".into(),
+            value: 1000,
+        },
+    );
+    assert_eq!(config(&s).topic.retention_ms, 1000);
+    assert!(s.retention.report.is_some());
+    let bad = act(
+        &s,
+        Action::Remedy {
+            name: "retention.ms".into(),
+            value: -5,
+        },
+    );
+    assert!(bad.retention.command_error.is_some());
+}
+
+#[test]
+fn lookup_walks_or_shows_the_refusal() {
+    let s = stepped(LOOKUP_SCAN, 3);
+    let found = act(
+        &s,
+        Action::Lookup(OffsetSpec::Timestamp(Timestamp(T0 + 5000))),
+    );
+    assert_eq!(found.lookup.result.as_ref().unwrap().offset, Offset(3));
+    assert_eq!(found.lookup.rev, s.lookup.rev + 1);
+    assert!(last_line(&found).contains("returned offset 3"));
+    let v4 = act(&found, Action::SetVersion(KafkaVersion::V4_0));
+    let refused = act(&v4, Action::Lookup(OffsetSpec::Timestamp(Timestamp(-7))));
+    assert!(refused.lookup.result.is_none());
+    assert!(refused
+        .lookup
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("UNSUPPORTED_VERSION"));
+}
+
+#[test]
+fn walk_tick_advances_and_stops_rerendering_when_done() {
+    let s = stepped(LOOKUP_SCAN, 4);
+    let t = act(&s, Action::WalkTick);
+    assert_eq!(t.lookup.cursor, 1);
+    let idle = Rc::new(Explorer::default());
+    assert!(Rc::ptr_eq(&idle, &act(&idle, Action::WalkTick)));
+}
+
+#[test]
+fn walk_finish_shows_every_step_once() {
+    let s = act(&stepped(LOOKUP_SCAN, 4), Action::WalkFinish);
+    assert_eq!(s.lookup.cursor, usize::MAX);
+    assert!(s.lookup.finished());
+    assert!(Rc::ptr_eq(&s, &act(&s, Action::WalkFinish)));
+}
+
+#[test]
+fn set_viewport_changes_only_on_a_new_window() {
+    let s = loaded(LOOKUP_SCAN);
+    let same = act(&s, Action::SetViewport(s.viewport));
+    assert!(Rc::ptr_eq(&s, &same));
+    let v = Viewport::fit(0, 1000);
+    assert_eq!(act(&s, Action::SetViewport(v)).viewport, v);
+}
+
+/// An action copies only the panels it changes: the others stay shared, so their components
+/// compare equal and are not rendered again.
+#[test]
+fn unchanged_panels_stay_shared() {
+    let s = stepped(LOOKUP_SCAN, 1);
+    let t = act(&s, Action::SetSpeed(4));
+    assert!(t.replay == s.replay && t.lookup == s.lookup && t.config == s.config);
+    assert!(t.log != s.log);
+    let u = act(&t, Action::Step);
+    assert!(u.replay != t.replay && u.config == t.config);
+}
+
+#[test]
+fn narration_is_bounded() {
+    let mut s = loaded(LOOKUP_SCAN);
+    for v in 0..(LOG_LINES as u32 + 10) {
+        s = act(&s, Action::SetSpeed(v));
+    }
+    assert_eq!(s.log.lines().len(), LOG_LINES);
+    assert_eq!(s.log.announce(), format!("Speed {}x.", LOG_LINES + 9));
+}
+
+/// Every built-in scenario parses and replays to its end in the explorer's state.
+#[test]
+fn every_builtin_scenario_loads_and_replays() {
+    for (name, _, _) in builtins::BUILTINS {
+        let mut s = loaded(name);
+        assert_eq!(s.replay.error, None, "{name}");
+        let total = s.replay.total;
+        assert!(total > 0, "{name}");
+        s = act(&s, Action::Seek(total));
+        assert_eq!(s.replay.done, total, "{name}");
+        assert_eq!(s.replay.error, None, "{name}");
+    }
+}
