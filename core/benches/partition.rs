@@ -149,7 +149,7 @@ fn main() {
     // 100,000 one-batch segments.
     let segs = 100_000;
     let mut c = Config::defaults(KafkaVersion::V3_6);
-    let size = logtime_core::batch::batch_size(&[Record::at(Timestamp(T0))]).0;
+    let size = logtime_core::batch_size(&[Record::at(Timestamp(T0))]).0;
     c.set("segment.bytes", &ConfigValue::Number(size)).unwrap();
     c.set(
         "log.retention.check.interval.ms",

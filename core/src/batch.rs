@@ -11,7 +11,7 @@ use crate::units::{Bytes, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`.
-pub const RECORD_BATCH_OVERHEAD: i64 = 61;
+pub(crate) const RECORD_BATCH_OVERHEAD: i64 = 61;
 
 /// One header of a record: key and value sizes in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl Record {
 }
 
 /// Bytes of a zig-zag varint encoding an `i32` (`ByteUtils.sizeOfVarint`).
-pub fn size_of_varint(value: i32) -> i64 {
+pub(crate) fn size_of_varint(value: i32) -> i64 {
     let v = ((value << 1) ^ (value >> 31)) as u32;
     let bits = 32 - v.leading_zeros() as i64;
     // 7 payload bits a byte, and zero still takes one byte.
@@ -62,7 +62,7 @@ pub fn size_of_varint(value: i32) -> i64 {
 }
 
 /// Bytes of a zig-zag varlong encoding an `i64` (`ByteUtils.sizeOfVarlong`).
-pub fn size_of_varlong(value: i64) -> i64 {
+pub(crate) fn size_of_varlong(value: i64) -> i64 {
     let v = ((value << 1) ^ (value >> 63)) as u64;
     let bits = 64 - v.leading_zeros() as i64;
     ((bits + 6) / 7).max(1)
@@ -70,7 +70,7 @@ pub fn size_of_varlong(value: i64) -> i64 {
 
 /// The encoded size of one record inside a batch, its length prefix included
 /// (`DefaultRecord.sizeInBytes`).
-pub fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> i64 {
+pub(crate) fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> i64 {
     let key = if record.key_bytes == 0 {
         size_of_varint(-1)
     } else {
@@ -99,7 +99,7 @@ pub fn batch_size(records: &[Record]) -> Bytes {
 
 /// The batch's max timestamp as the broker recomputes it under CreateTime: the largest record
 /// timestamp, starting from NO_TIMESTAMP, so a batch of negative stamps has max `-1`.
-pub fn max_timestamp(records: &[Record]) -> Timestamp {
+pub(crate) fn max_timestamp(records: &[Record]) -> Timestamp {
     records
         .iter()
         .map(|r| r.timestamp)

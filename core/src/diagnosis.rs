@@ -67,7 +67,7 @@ fn near_now(candidate: Option<i64>, now: Timestamp) -> Option<Timestamp> {
 
 /// Diagnoses one stamp; `None` when it is unremarkable (accepted and within an hour ahead and
 /// within retention behind) or is NO_TIMESTAMP.
-pub fn diagnose(
+pub(crate) fn diagnose(
     batch_index: u32,
     ts: Timestamp,
     now: Timestamp,

@@ -51,7 +51,7 @@ pub struct Probe {
 /// Finds the slot of the largest entry whose key is `<= target`, or `None`, reading entries the
 /// way `AbstractIndex.largestLowerBoundSlotFor` does. `entries[i] = (key, value)`, keys
 /// non-decreasing. Each read is pushed onto `probes` when given.
-pub fn largest_lower_bound(
+pub(crate) fn largest_lower_bound(
     entries: &[(i64, i64)],
     target: i64,
     entry_size: usize,
@@ -101,7 +101,7 @@ pub fn largest_lower_bound(
 }
 
 /// The largest lower bound by plain binary search, without the probe record (hot path).
-pub fn largest_lower_bound_fast(entries: &[(i64, i64)], target: i64) -> Option<usize> {
+pub(crate) fn largest_lower_bound_fast(entries: &[(i64, i64)], target: i64) -> Option<usize> {
     let idx = entries.partition_point(|e| e.0 <= target);
     idx.checked_sub(1)
 }

@@ -13,38 +13,44 @@
 //! The `3.6` preset models the 3.9 code paths (MAX_TIMESTAMP by the 3.8+ rule, the batch's last
 //! offset as the time index's offset); 3.6.0 and 3.7 differed in that bookkeeping.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
+// `unsafe_code` is forbidden and `missing_docs` warned for every crate by `[workspace.lints]`.
 
-pub mod batch;
-pub mod config;
-pub mod diagnosis;
-pub mod error;
-pub mod event;
+mod batch;
+mod config;
+mod diagnosis;
+mod error;
+mod event;
 pub mod human;
-pub mod index;
-pub mod lookup;
-pub mod offset_index;
-pub mod partition;
-pub mod retention;
-pub mod rng;
+mod index;
+mod lookup;
+mod offset_index;
+mod partition;
+mod retention;
+mod rng;
 pub mod scenario;
-pub mod segment;
-pub mod time_index;
-pub mod units;
-pub mod validation;
+mod segment;
+mod time_index;
+mod units;
+mod validation;
 
-pub use batch::{Header, Record};
-pub use config::{CleanupPolicy, Config, ConfigError, ConfigValue, KafkaVersion, TimestampType};
+pub use batch::{batch_size, Header, Record};
+pub use config::{
+    BrokerConfig, CleanupPolicy, Config, ConfigError, ConfigKey, ConfigKind, ConfigUnit,
+    ConfigValue, KafkaVersion, TimestampType, TopicConfig, CONFIG_KEYS,
+};
 pub use diagnosis::{Diagnosis, Finding};
 pub use error::{DeleteRecordsError, Error};
-pub use event::{Appended, Event, LogStartReason};
+pub use event::{Appended, Event, LogStartReason, Roll};
+pub use index::{Comparison, Probe, ProbePhase};
 pub use lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
+pub use offset_index::OffsetIndex;
 pub use partition::{Command, Partition, PartitionState, SegmentState};
-pub use retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-pub use segment::{RollReason, Segment};
+pub use retention::{DeletedSegment, RetentionPass, RetentionReport, SegmentVerdict, Verdict};
+pub use rng::SplitMix64;
+pub use segment::{RollReason, Segment, StoredBatch};
+pub use time_index::TimeIndex;
 pub use units::{Bytes, Offset, Timestamp};
-pub use validation::{ErrorCode, ProduceError, RecordError};
+pub use validation::{validate, ErrorCode, ProduceError, RecordError, Validated};
 
 #[cfg(test)]
 mod tests;

@@ -227,7 +227,7 @@ impl fmt::Display for LookupError {
 impl std::error::Error for LookupError {}
 
 /// The partition state a lookup reads.
-pub struct LogView<'a> {
+pub(crate) struct LogView<'a> {
     /// Segments, oldest first.
     pub segments: &'a [Segment],
     /// Log start offset.
@@ -270,7 +270,7 @@ fn push_batch(trace: &mut Trace<'_>, b: &StoredBatch, opened: bool) {
 }
 
 /// Runs a lookup. `trace` collects the steps when given.
-pub fn lookup(
+pub(crate) fn lookup(
     log: &LogView<'_>,
     spec: OffsetSpec,
     mut trace: Trace<'_>,
@@ -355,7 +355,7 @@ fn by_timestamp(
 }
 
 /// `LogSegment.findOffsetByTimestamp(target, startingOffset)`.
-pub fn find_offset_by_timestamp(
+pub(crate) fn find_offset_by_timestamp(
     seg: &Segment,
     target: Timestamp,
     starting_offset: Offset,

@@ -8,7 +8,7 @@ use crate::units::{Bytes, Offset};
 use serde::{Deserialize, Serialize};
 
 /// Bytes per offset-index entry.
-pub const ENTRY_SIZE: usize = 8;
+pub(crate) const ENTRY_SIZE: usize = 8;
 
 /// An offset index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -28,7 +28,7 @@ use crate::validation::{self, ErrorCode, Validated};
 use serde::{Deserialize, Serialize};
 
 /// Where events go: a `Vec` collects them; [`Discard`] skips building them (the hot path).
-pub trait Sink {
+pub(crate) trait Sink {
     /// Records the event `f` builds (or not).
     fn emit(&mut self, f: impl FnOnce() -> Event);
 }
@@ -40,7 +40,7 @@ impl Sink for Vec<Event> {
 }
 
 /// A sink that drops events without building them.
-pub struct Discard;
+pub(crate) struct Discard;
 
 impl Sink for Discard {
     fn emit(&mut self, _: impl FnOnce() -> Event) {}

@@ -117,7 +117,7 @@ pub struct RetentionReport {
 
 /// What retention needs to know of a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SegmentView {
+pub(crate) struct SegmentView {
     /// Base offset.
     pub base: Offset,
     /// Size in bytes.
@@ -130,7 +130,7 @@ pub struct SegmentView {
 
 /// One step of a plan, executed in order by the partition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// Roll a new empty active segment at the log end offset first.
     Roll,
     /// Delete the `n` oldest segments by `pass`.
@@ -144,7 +144,7 @@ pub enum Step {
 
 /// The inputs of a check.
 #[derive(Clone, Copy, Debug)]
-pub struct Inputs {
+pub(crate) struct Inputs {
     /// Broker time of the check (`startMs`).
     pub now: Timestamp,
     /// Log start offset.
@@ -270,7 +270,7 @@ impl Planner {
 
 /// Plans one check: the steps to execute, and the report (whose `rolled` base and final log start
 /// offset assume the steps are executed).
-pub fn plan(
+pub(crate) fn plan(
     config: &Config,
     view: &[SegmentView],
     inputs: Inputs,
@@ -382,7 +382,7 @@ pub fn plan(
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).
-pub fn deletion_reason(
+pub(crate) fn deletion_reason(
     config: &Config,
     d: &DeletedSegment,
     largest: Timestamp,

@@ -76,7 +76,7 @@ pub enum RollReason {
 
 /// Index entries one append added.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct IndexUpdate {
+pub(crate) struct IndexUpdate {
     /// `(offset, position)` added to the offset index.
     pub offset_entry: Option<(Offset, Bytes)>,
     /// `(timestamp, offset)` added to the time index.

@@ -13,7 +13,7 @@ use crate::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// Bytes per time-index entry.
-pub const ENTRY_SIZE: usize = 12;
+pub(crate) const ENTRY_SIZE: usize = 12;
 
 /// A time index.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

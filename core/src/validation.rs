@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Kafka's `error_message` for a batch with an out-of-range timestamp.
-pub const INVALID_TIMESTAMP_MESSAGE: &str =
+pub(crate) const INVALID_TIMESTAMP_MESSAGE: &str =
     "One or more records have been rejected due to invalid timestamp";
 
 /// A Kafka protocol error code with its name.
@@ -127,7 +127,7 @@ pub struct Validated {
 }
 
 /// The per-record message for an out-of-range timestamp (`LogValidator.java:617-620`).
-pub fn out_of_range_message(
+pub(crate) fn out_of_range_message(
     ts: Timestamp,
     relative_offset: u32,
     lower: Timestamp,
@@ -139,7 +139,7 @@ pub fn out_of_range_message(
 }
 
 /// The acceptable window Kafka prints: `[now - before, now + after]`, wrapping like Java longs.
-pub fn window(config: &Config, now: Timestamp) -> (Timestamp, Timestamp) {
+pub(crate) fn window(config: &Config, now: Timestamp) -> (Timestamp, Timestamp) {
     (
         now.wrapping_add(config.effective_before_max_ms().wrapping_neg()),
         now.wrapping_add(config.effective_after_max_ms()),
@@ -147,7 +147,7 @@ pub fn window(config: &Config, now: Timestamp) -> (Timestamp, Timestamp) {
 }
 
 /// Whether one CreateTime stamp passes KIP-937's check: strict `>` on the wrapped difference.
-pub fn timestamp_in_range(ts: Timestamp, now: Timestamp, before: i64, after: i64) -> bool {
+pub(crate) fn timestamp_in_range(ts: Timestamp, now: Timestamp, before: i64, after: i64) -> bool {
     if ts == Timestamp::NONE {
         return true;
     }

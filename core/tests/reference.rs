@@ -5,10 +5,10 @@
 //! `cargo test -p logtime-core --release --test reference` runs 256 cases by default; set
 //! `PROPTEST_CASES=10000` for the long run (see README).
 
-use logtime_core::config::{Config, ConfigValue, KafkaVersion};
-use logtime_core::rng::SplitMix64;
-use logtime_core::validation::validate;
-use logtime_core::{Command, Error, OffsetSpec, Partition, Record, Timestamp};
+use logtime_core::{
+    validate, Command, Config, ConfigValue, Error, KafkaVersion, OffsetSpec, Partition, Record,
+    SplitMix64, Timestamp,
+};
 use proptest::prelude::*;
 
 const T0: i64 = 1_700_000_000_000;

@@ -11,7 +11,7 @@ use crate::model::marks::MarkKind;
 use crate::model::scene::Scene;
 
 /// Colours per theme, matching the tokens in static/style.css.
-struct Palette {
+struct Theme {
     bg: &'static str,
     fg: &'static str,
     muted: &'static str,
@@ -25,9 +25,9 @@ struct Palette {
     future: &'static str,
 }
 
-fn palette(dark: bool) -> Palette {
+fn theme(dark: bool) -> Theme {
     if dark {
-        Palette {
+        Theme {
             bg: "#171c23",
             fg: "#e8edf4",
             muted: "#a9b4c4",
@@ -41,7 +41,7 @@ fn palette(dark: bool) -> Palette {
             future: "#e58ac0",
         }
     } else {
-        Palette {
+        Theme {
             bg: "#f5f7fa",
             fg: "#14181f",
             muted: "#4a5566",
@@ -57,7 +57,7 @@ fn palette(dark: bool) -> Palette {
     }
 }
 
-fn class_colour(p: &Palette, c: Option<AgeClass>) -> &'static str {
+fn class_colour(p: &Theme, c: Option<AgeClass>) -> &'static str {
     match c {
         Some(AgeClass::Future) => p.future,
         Some(AgeClass::Fresh) => p.fresh,
@@ -105,7 +105,7 @@ fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
 pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
     let (w, h, dpr) = fit(canvas);
     let Some(c) = ctx(canvas) else { return };
-    let p = palette(dark);
+    let p = theme(dark);
     let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     c.set_fill_style_str(p.bg);
     c.fill_rect(0.0, 0.0, w, h);
@@ -202,7 +202,7 @@ mod charts {
 
     /// The canvas sized to its box and cleared to the theme's background, or `None` when it
     /// cannot be drawn on.
-    fn open(canvas: &HtmlCanvasElement, p: &super::Palette) -> Option<Root> {
+    fn open(canvas: &HtmlCanvasElement, p: &Theme) -> Option<Root> {
         fit(canvas);
         let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
         let _ = root.fill(&rgb(p.bg));
@@ -226,7 +226,7 @@ mod charts {
 
     /// Both charts' frame: margins, label areas and a themed mesh, scaled to the device pixel
     /// ratio. Returns the chart and the ratio.
-    fn frame<'a>(root: &'a Root, p: &super::Palette, axes: Axes<'_>) -> Option<(Chart<'a>, f64)> {
+    fn frame<'a>(root: &'a Root, p: &Theme, axes: Axes<'_>) -> Option<(Chart<'a>, f64)> {
         let dpr = web_sys::window()
             .map(|w| w.device_pixel_ratio())
             .unwrap_or(1.0);
@@ -265,7 +265,7 @@ mod charts {
         let points: Vec<(i64, i64)> = points.iter().map(|(o, t)| (o.0, t.0)).collect();
         let (points, now) = (&points[..], now.0);
         let (target, answer) = (target.map(|t| t.0), answer.map(|a| a.0));
-        let p = palette(dark);
+        let p = theme(dark);
         let Some(root) = open(canvas, &p) else {
             return;
         };
@@ -345,7 +345,7 @@ mod charts {
     pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(Timestamp, Bytes)], dark: bool) {
         let points: Vec<(i64, i64)> = points.iter().map(|(t, b)| (t.0, b.0)).collect();
         let points = &points[..];
-        let p = palette(dark);
+        let p = theme(dark);
         let Some(root) = open(canvas, &p) else {
             return;
         };

@@ -183,6 +183,7 @@ pub struct EmbedError {
 }
 
 impl EmbedError {
+    /// Why `value` of `attribute` was refused.
     pub fn new(attribute: &str, value: &str, reason: impl Into<String>) -> Self {
         EmbedError {
             attribute: attribute.to_owned(),

@@ -31,9 +31,11 @@ use yew::AppHandle;
 pub use app::{App, AppProps};
 pub use embed::{EmbedError, ScenarioSource, DEFAULT_SCENARIO};
 
-/// Attribute names used in error messages, matching what the host page wrote.
+/// The `scenario` attribute, as error messages name it.
 pub const ATTR_SCENARIO: &str = "scenario";
+/// The `src` attribute, as error messages name it.
 pub const ATTR_SRC: &str = "src";
+/// Inline JSON in a child `<script>`, as error messages name it.
 pub const ATTR_INLINE: &str = "script[type=application/json]";
 
 /// Marker set on a host element while an explorer is mounted in it.
@@ -49,6 +51,7 @@ thread_local! {
 /// Properties of the plumbing's root wrapper.
 #[derive(Properties, PartialEq, Clone)]
 pub struct RootProps {
+    /// Which scenario to show, exactly as the host page gave it.
     pub scenario: ScenarioSource,
 }
 

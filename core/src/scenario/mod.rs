@@ -30,7 +30,7 @@ pub use outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
 };
-pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
+pub use parse::{parse, MAX_RECORDS, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner};
 pub use time::{parse_duration, parse_time, TimeSpec};
 

@@ -1,9 +1,15 @@
+//! A visible error box (a scenario that cannot be shown).
+
 use yew::prelude::*;
 
+/// The error box's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct ErrorBoxProps {
+    /// What failed, for people.
     pub title: AttrValue,
+    /// The error itself, e.g. the `ScenarioError` line.
     pub detail: AttrValue,
+    /// What to do about it.
     #[prop_or_default]
     pub hint: Option<AttrValue>,
 }

@@ -1,13 +1,19 @@
+//! The header: the scenario's title and description, and the menu of built-in scenarios.
+
 use yew::prelude::*;
 
 use crate::builtins::BUILTINS;
 
+/// The scenario menu's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct ScenarioMenuProps {
     /// The built-in shown, if any.
     pub current: Option<AttrValue>,
+    /// The scenario's title.
     pub title: AttrValue,
+    /// The scenario's description.
     pub description: AttrValue,
+    /// A built-in picked from the menu, by name.
     pub on_pick: Callback<String>,
 }
 

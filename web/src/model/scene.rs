@@ -23,8 +23,9 @@ pub struct Boundary {
 /// The canvas content.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
-    /// Canvas width and height in CSS px.
+    /// Canvas width in CSS px.
     pub width: f64,
+    /// Canvas height in CSS px.
     pub height: f64,
     /// Bars with their x and width.
     pub bars: Vec<(f64, f64, Bar)>,

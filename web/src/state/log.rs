@@ -3,7 +3,7 @@
 use logtime_core::scenario::narrate::Sentence;
 
 /// Narration lines kept.
-pub const LOG_LINES: usize = 40;
+pub(crate) const LOG_LINES: usize = 40;
 
 /// The narration, newest last, at most [`LOG_LINES`] lines.
 #[derive(Clone, Debug, Default, PartialEq)]

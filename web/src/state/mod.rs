@@ -21,9 +21,9 @@ pub use replay::Replay;
 use std::ops::Deref;
 use std::rc::Rc;
 
-use logtime_core::config::ConfigKey;
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{ProduceOutcome, StepOutcome, StepReport};
+use logtime_core::ConfigKey;
 use logtime_core::{
     Command, ConfigValue, Error, Event, KafkaVersion, Offset, OffsetSpec, RetentionReport,
     RollReason, Timestamp,

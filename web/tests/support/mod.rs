@@ -3,7 +3,7 @@
 use web_sys::Element;
 
 /// A fresh `<div>` in the page's body to mount into.
-pub fn host() -> Element {
+pub(crate) fn host() -> Element {
     let doc = web_sys::window().unwrap().document().unwrap();
     let el = doc.create_element("div").unwrap();
     doc.body().unwrap().append_child(&el).unwrap();
@@ -11,6 +11,6 @@ pub fn host() -> Element {
 }
 
 /// Lets Yew finish every render it has scheduled.
-pub async fn settle() {
+pub(crate) async fn settle() {
     yew::scheduler::flush().await;
 }
