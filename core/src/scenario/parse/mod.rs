@@ -1,16 +1,25 @@
-//! Parsing scenario JSON into a [`Scenario`].
+//! Parsing scenario JSON into a [`Scenario`]: the top level here, the steps in `step.rs`, the
+//! produce step and its records in `produce.rs`, and the JSON value forms (numbers, times,
+//! durations, config values) in `value.rs`.
 //!
 //! The parser tracks the broker clock through the steps (it depends only on `start`, `advance`,
 //! `at` and generated traffic), so `now`-relative lookup and `at` times resolve here and a clock
 //! that would move backwards is reported with its step index. Config changes are validated here
 //! against the config in force at that step.
 
-use super::time::{apply_unit, overflow_reason, parse_duration, parse_time};
-use super::{ProduceStep, RecordSpec, Scenario, ScenarioError, Step, TimeSpec, UnitMistake};
-use crate::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
-use crate::lookup::OffsetSpec;
-use crate::units::{Offset, Timestamp};
-use serde_json::{Map, Value};
+mod produce;
+mod step;
+mod value;
+
+pub use produce::MAX_RECORDS;
+pub use step::STEP_KINDS;
+
+use super::{Scenario, ScenarioError, TimeSpec};
+use crate::config::{Config, ConfigKey, KafkaVersion};
+use crate::units::Timestamp;
+use serde_json::Value;
+use step::StepParser;
+use value::{config_value, kind_of, time_value};
 
 /// Every key a scenario's top-level object may hold.
 pub const TOP_LEVEL_KEYS: &[&str] = &[
@@ -25,38 +34,19 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "steps",
 ];
 
-/// Every step kind.
-pub const STEP_KINDS: &[&str] = &[
-    "produce",
-    "advance",
-    "at",
-    "retention",
-    "lookup",
-    "delete_records",
-    "config",
-    "snapshot",
-    "high_watermark",
-];
-
+/// A result whose error names the step, the field and the reason.
 type R<T> = Result<T, ScenarioError>;
 
-fn err(step: Option<usize>, field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+pub(super) fn err(
+    step: Option<usize>,
+    field: impl Into<String>,
+    reason: impl Into<String>,
+) -> ScenarioError {
     ScenarioError {
         step,
         field: field.into(),
         reason: reason.into(),
         line_column: None,
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -221,425 +211,13 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     })
 }
 
-fn config_value(v: &Value) -> Result<ConfigValue, String> {
-    match v {
-        Value::String(s) => Ok(ConfigValue::Text(s.clone())),
-        Value::Number(n) => n
-            .as_i64()
-            .map(ConfigValue::Number)
-            .ok_or_else(|| format!("{n} is not a 64-bit integer")),
-        other => Err(format!(
-            "expected a number or a string, got {}",
-            kind_of(other)
-        )),
-    }
-}
-
-fn int(v: &Value) -> Result<i64, String> {
-    match v {
-        Value::Number(n) => n
-            .as_i64()
-            .ok_or_else(|| format!("{n} is not a 64-bit integer")),
-        other => Err(format!("expected an integer, got {}", kind_of(other))),
-    }
-}
-
-/// A time: integer ms, RFC 3339, `now`, `now+D`, `now-D`.
-fn time_value(v: &Value) -> Result<TimeSpec, String> {
-    match v {
-        Value::String(s) => parse_time(s),
-        Value::Number(_) => int(v).map(TimeSpec::Absolute),
-        other => Err(format!(
-            "expected a time (ms, RFC 3339, now, now+D or now-D), got {}",
-            kind_of(other)
-        )),
-    }
-}
-
-/// A duration: integer ms or a string like `90s`.
-fn duration_value(v: &Value) -> Result<i64, String> {
-    match v {
-        Value::String(s) => parse_duration(s),
-        Value::Number(_) => int(v),
-        other => Err(format!(
-            "expected a duration (ms or a string like 90s, 5m, 1h, 7d), got {}",
-            kind_of(other)
-        )),
-    }
-}
-
-struct StepParser {
-    config: Config,
-    now: i64,
-    records_written: u128,
-}
-
-impl StepParser {
-    fn step(&mut self, i: usize, v: &Value) -> R<Step> {
-        let e = |field: &str, reason: String| err(Some(i), field, reason);
-        let m = match v {
-            Value::Object(m) => m,
-            other => {
-                return Err(e(
-                    "",
-                    format!(
-                        "a step is an object with exactly one key, got {}",
-                        kind_of(other)
-                    ),
-                ))
-            }
-        };
-        if m.len() != 1 {
-            let keys: Vec<&str> = m.keys().map(String::as_str).collect();
-            return Err(e(
-                "",
-                format!(
-                    "a step must have exactly one key (one of: {}), found {} ({})",
-                    STEP_KINDS.join(", "),
-                    m.len(),
-                    if keys.is_empty() {
-                        "none".to_string()
-                    } else {
-                        keys.join(", ")
-                    }
-                ),
-            ));
-        }
-        let (kind, body) = m.iter().next().expect("one key");
-        let k = kind.as_str();
-        let obj = |allowed: &[&str]| -> R<&Map<String, Value>> {
-            let b = match body {
-                Value::Object(b) => b,
-                other => return Err(e(k, format!("expected an object, got {}", kind_of(other)))),
-            };
-            for key in b.keys() {
-                if !allowed.contains(&key.as_str()) {
-                    let expected = if allowed.is_empty() {
-                        "none".to_string()
-                    } else {
-                        allowed.join(", ")
-                    };
-                    return Err(e(
-                        &format!("{k}.{key}"),
-                        format!("unknown key (expected: {expected})"),
-                    ));
-                }
-            }
-            Ok(b)
-        };
-        let step = match k {
-            "produce" => {
-                let b = obj(&["records", "batches", "every", "timestamp_step"])?;
-                self.produce(i, b)?
-            }
-            "advance" => {
-                let d = duration_value(body).map_err(|r| e("advance", r))?;
-                if d < 0 {
-                    return Err(e(
-                        "advance",
-                        format!("clock moved backwards: advance by {d} ms is negative"),
-                    ));
-                }
-                self.now = self
-                    .now
-                    .checked_add(d)
-                    .ok_or_else(|| e("advance", "the clock overflows a 64-bit long".into()))?;
-                Step::Advance(d)
-            }
-            "at" => {
-                let t = time_value(body).map_err(|r| e("at", r))?;
-                let t = t
-                    .resolve(self.now)
-                    .ok_or_else(|| e("at", "the time overflows a 64-bit long".into()))?;
-                if t < self.now {
-                    return Err(e(
-                        "at",
-                        format!(
-                            "clock moved backwards: {} is before now ({})",
-                            crate::human::rfc3339(t),
-                            crate::human::rfc3339(self.now)
-                        ),
-                    ));
-                }
-                self.now = t;
-                Step::At(Timestamp(t))
-            }
-            "retention" => {
-                obj(&[])?;
-                Step::Retention
-            }
-            "snapshot" => {
-                obj(&[])?;
-                Step::Snapshot
-            }
-            "lookup" => {
-                let b = obj(&["timestamp", "spec"])?;
-                match (b.get("timestamp"), b.get("spec")) {
-                    (Some(t), None) => {
-                        let spec = time_value(t).map_err(|r| e("lookup.timestamp", r))?;
-                        let t = spec.resolve(self.now).ok_or_else(|| {
-                            e(
-                                "lookup.timestamp",
-                                "the time overflows a 64-bit long".into(),
-                            )
-                        })?;
-                        Step::Lookup(OffsetSpec::from_wire(t))
-                    }
-                    (None, Some(Value::String(s))) => match s.as_str() {
-                        "earliest" => Step::Lookup(OffsetSpec::Earliest),
-                        "latest" => Step::Lookup(OffsetSpec::Latest),
-                        "max-timestamp" => Step::Lookup(OffsetSpec::MaxTimestamp),
-                        _ => {
-                            return Err(e(
-                                "lookup.spec",
-                                format!(
-                                "unknown spec {s:?} (expected earliest, latest or max-timestamp)"
-                            ),
-                            ))
-                        }
-                    },
-                    (None, Some(v)) => {
-                        return Err(e(
-                            "lookup.spec",
-                            format!("expected a string, got {}", kind_of(v)),
-                        ))
-                    }
-                    _ => {
-                        return Err(e(
-                            "lookup",
-                            "expected exactly one of \"timestamp\" or \"spec\"".into(),
-                        ))
-                    }
-                }
-            }
-            "delete_records" => {
-                let b = obj(&["offset"])?;
-                let o = b
-                    .get("offset")
-                    .ok_or_else(|| e("delete_records.offset", "missing".into()))?;
-                Step::DeleteRecords(int(o).map_err(|r| e("delete_records.offset", r))?)
-            }
-            "high_watermark" => {
-                let b = obj(&["offset"])?;
-                let o = b
-                    .get("offset")
-                    .ok_or_else(|| e("high_watermark.offset", "missing".into()))?;
-                let n = int(o).map_err(|r| e("high_watermark.offset", r))?;
-                if n < 0 {
-                    return Err(e("high_watermark.offset", format!("{n} is negative")));
-                }
-                Step::HighWatermark(Offset(n))
-            }
-            "config" => {
-                let b = match body {
-                    Value::Object(b) => b,
-                    other => {
-                        return Err(e(
-                            "config",
-                            format!(
-                                "expected an object of config names to values, got {}",
-                                kind_of(other)
-                            ),
-                        ))
-                    }
-                };
-                let mut changes = Vec::with_capacity(b.len());
-                for (name, v) in b {
-                    let field = format!("config.{name}");
-                    let value = config_value(v).map_err(|r| e(&field, r))?;
-                    self.config
-                        .set(name, &value)
-                        .map_err(|ce| e(&field, ce.to_string()))?;
-                    changes.push((name.clone(), value));
-                }
-                Step::Config(changes)
-            }
-            other => {
-                return Err(e(
-                    other,
-                    format!(
-                        "unknown step kind (expected one of: {})",
-                        STEP_KINDS.join(", ")
-                    ),
-                ));
-            }
-        };
-        Ok(step)
-    }
-
-    fn produce(&mut self, i: usize, b: &Map<String, Value>) -> R<Step> {
-        let e = |field: &str, reason: String| err(Some(i), field, reason);
-        let generated = b.contains_key("batches");
-        if !generated {
-            for k in ["every", "timestamp_step"] {
-                if b.contains_key(k) {
-                    return Err(e(
-                        &format!("produce.{k}"),
-                        "only valid with \"batches\" (generated traffic)".into(),
-                    ));
-                }
-            }
-        }
-        let batches = match b.get("batches") {
-            None => 1,
-            Some(v) => match v.as_u64() {
-                Some(n) if n >= 1 => n,
-                _ => {
-                    return Err(e(
-                        "produce.batches",
-                        format!("expected a positive integer, got {v}"),
-                    ))
-                }
-            },
-        };
-        let every_ms = match b.get("every") {
-            None => 0,
-            Some(v) => duration_value(v).map_err(|r| e("produce.every", r))?,
-        };
-        if every_ms < 0 {
-            return Err(e(
-                "produce.every",
-                format!("clock moved backwards: every {every_ms} ms is negative"),
-            ));
-        }
-        let timestamp_step_ms = match b.get("timestamp_step") {
-            None => 0,
-            Some(v) => duration_value(v).map_err(|r| e("produce.timestamp_step", r))?,
-        };
-        let records_v = match b.get("records") {
-            None => return Err(e("produce.records", "missing: an array of records".into())),
-            Some(Value::Array(a)) => a,
-            Some(v) => {
-                return Err(e(
-                    "produce.records",
-                    format!("expected an array, got {}", kind_of(v)),
-                ))
-            }
-        };
-        let mut records = Vec::with_capacity(records_v.len());
-        for (j, r) in records_v.iter().enumerate() {
-            records.push(
-                record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?,
-            );
-        }
-        let written = (batches as u128) * (records.len().max(1) as u128);
-        self.records_written += written;
-        if self.records_written > MAX_RECORDS as u128 {
-            return Err(e(
-                "produce.batches",
-                format!(
-                    "the scenario writes {} records by this step; a scenario may write at most {MAX_RECORDS}",
-                    self.records_written
-                ),
-            ));
-        }
-        let span = (batches as i64 - 1)
-            .checked_mul(every_ms)
-            .and_then(|s| self.now.checked_add(s));
-        self.now = span.ok_or_else(|| {
-            e(
-                "produce.every",
-                "batches × every overflows the 64-bit clock".into(),
-            )
-        })?;
-        Ok(Step::Produce(ProduceStep {
-            records,
-            batches,
-            every_ms,
-            timestamp_step_ms,
-            generated,
-        }))
-    }
-}
-
-/// The most records one scenario may write, so that a file cannot hang or exhaust a browser tab
-/// (ten times the one-million-record partition the explorer is measured on).
-pub const MAX_RECORDS: u64 = 10_000_000;
-
-const RECORD_KEYS: &[&str] = &["timestamp", "key_bytes", "value_bytes", "unit"];
-
-fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
-    let m = match v {
-        Value::Object(m) => m,
-        other => {
-            return Err((
-                String::new(),
-                format!("a record is an object, got {}", kind_of(other)),
-            ))
-        }
-    };
-    for k in m.keys() {
-        if !RECORD_KEYS.contains(&k.as_str()) {
-            return Err((
-                format!(".{k}"),
-                format!(
-                    "unknown key in a record (expected: {})",
-                    RECORD_KEYS.join(", ")
-                ),
-            ));
-        }
-    }
-    let unit = match m.get("unit") {
-        None => None,
-        Some(Value::String(s)) => Some(match s.as_str() {
-            "s" => UnitMistake::S,
-            "us" => UnitMistake::Us,
-            "ns" => UnitMistake::Ns,
-            "ms" => {
-                return Err((
-                    ".unit".into(),
-                    "\"ms\" is the correct unit; omit \"unit\" or use s, us or ns".into(),
-                ))
-            }
-            _ => {
-                return Err((
-                    ".unit".into(),
-                    format!("unknown unit {s:?} (expected s, us or ns)"),
-                ))
-            }
-        }),
-        Some(v) => {
-            return Err((
-                ".unit".into(),
-                format!("expected \"s\", \"us\" or \"ns\", got {}", kind_of(v)),
-            ))
-        }
-    };
-    let timestamp = match m.get("timestamp") {
-        None => return Err((".timestamp".into(), "missing".into())),
-        Some(t) => time_value(t).map_err(|r| (".timestamp".to_string(), r))?,
-    };
-    if let TimeSpec::Absolute(ms) = timestamp {
-        if apply_unit(ms, unit).is_none() {
-            return Err((".timestamp".into(), overflow_reason(unit)));
-        }
-    }
-    let size = |name: &str, default: u32| -> Result<u32, (String, String)> {
-        match m.get(name) {
-            None => Ok(default),
-            Some(v) => v
-                .as_u64()
-                .filter(|n| *n <= i32::MAX as u64)
-                .map(|n| n as u32)
-                .ok_or_else(|| {
-                    (
-                        format!(".{name}"),
-                        format!("expected an integer from 0 to 2147483647, got {v}"),
-                    )
-                }),
-        }
-    };
-    Ok(RecordSpec {
-        timestamp,
-        unit,
-        key_bytes: size("key_bytes", 0)?,
-        value_bytes: size("value_bytes", 100)?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ConfigValue;
+    use crate::lookup::OffsetSpec;
+    use crate::scenario::{ProduceStep, RecordSpec, Step, UnitMistake};
+    use crate::units::Offset;
 
     fn e(json: &str) -> String {
         parse(json).unwrap_err().to_string()

@@ -1,0 +1,180 @@
+//! The produce step: one batch or generated traffic, and its records.
+
+use super::step::StepParser;
+use super::value::{duration_value, kind_of, time_value};
+use super::{err, R};
+use crate::scenario::time::{apply_unit, overflow_reason};
+use crate::scenario::{ProduceStep, RecordSpec, Step, TimeSpec, UnitMistake};
+use serde_json::{Map, Value};
+
+impl StepParser {
+    /// The body of a `produce` step.
+    pub(super) fn produce(&mut self, i: usize, b: &Map<String, Value>) -> R<Step> {
+        let e = |field: &str, reason: String| err(Some(i), field, reason);
+        let generated = b.contains_key("batches");
+        if !generated {
+            for k in ["every", "timestamp_step"] {
+                if b.contains_key(k) {
+                    return Err(e(
+                        &format!("produce.{k}"),
+                        "only valid with \"batches\" (generated traffic)".into(),
+                    ));
+                }
+            }
+        }
+        let batches = match b.get("batches") {
+            None => 1,
+            Some(v) => match v.as_u64() {
+                Some(n) if n >= 1 => n,
+                _ => {
+                    return Err(e(
+                        "produce.batches",
+                        format!("expected a positive integer, got {v}"),
+                    ))
+                }
+            },
+        };
+        let every_ms = match b.get("every") {
+            None => 0,
+            Some(v) => duration_value(v).map_err(|r| e("produce.every", r))?,
+        };
+        if every_ms < 0 {
+            return Err(e(
+                "produce.every",
+                format!("clock moved backwards: every {every_ms} ms is negative"),
+            ));
+        }
+        let timestamp_step_ms = match b.get("timestamp_step") {
+            None => 0,
+            Some(v) => duration_value(v).map_err(|r| e("produce.timestamp_step", r))?,
+        };
+        let records_v = match b.get("records") {
+            None => return Err(e("produce.records", "missing: an array of records".into())),
+            Some(Value::Array(a)) => a,
+            Some(v) => {
+                return Err(e(
+                    "produce.records",
+                    format!("expected an array, got {}", kind_of(v)),
+                ))
+            }
+        };
+        let mut records = Vec::with_capacity(records_v.len());
+        for (j, r) in records_v.iter().enumerate() {
+            records.push(
+                record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?,
+            );
+        }
+        let written = (batches as u128) * (records.len().max(1) as u128);
+        self.records_written += written;
+        if self.records_written > MAX_RECORDS as u128 {
+            return Err(e(
+                "produce.batches",
+                format!(
+                    "the scenario writes {} records by this step; a scenario may write at most {MAX_RECORDS}",
+                    self.records_written
+                ),
+            ));
+        }
+        let span = (batches as i64 - 1)
+            .checked_mul(every_ms)
+            .and_then(|s| self.now.checked_add(s));
+        self.now = span.ok_or_else(|| {
+            e(
+                "produce.every",
+                "batches × every overflows the 64-bit clock".into(),
+            )
+        })?;
+        Ok(Step::Produce(ProduceStep {
+            records,
+            batches,
+            every_ms,
+            timestamp_step_ms,
+            generated,
+        }))
+    }
+}
+
+/// The most records one scenario may write, so that a file cannot hang or exhaust a browser tab
+/// (ten times the one-million-record partition the explorer is measured on).
+pub const MAX_RECORDS: u64 = 10_000_000;
+
+const RECORD_KEYS: &[&str] = &["timestamp", "key_bytes", "value_bytes", "unit"];
+
+fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
+    let m = match v {
+        Value::Object(m) => m,
+        other => {
+            return Err((
+                String::new(),
+                format!("a record is an object, got {}", kind_of(other)),
+            ))
+        }
+    };
+    for k in m.keys() {
+        if !RECORD_KEYS.contains(&k.as_str()) {
+            return Err((
+                format!(".{k}"),
+                format!(
+                    "unknown key in a record (expected: {})",
+                    RECORD_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    let unit = match m.get("unit") {
+        None => None,
+        Some(Value::String(s)) => Some(match s.as_str() {
+            "s" => UnitMistake::S,
+            "us" => UnitMistake::Us,
+            "ns" => UnitMistake::Ns,
+            "ms" => {
+                return Err((
+                    ".unit".into(),
+                    "\"ms\" is the correct unit; omit \"unit\" or use s, us or ns".into(),
+                ))
+            }
+            _ => {
+                return Err((
+                    ".unit".into(),
+                    format!("unknown unit {s:?} (expected s, us or ns)"),
+                ))
+            }
+        }),
+        Some(v) => {
+            return Err((
+                ".unit".into(),
+                format!("expected \"s\", \"us\" or \"ns\", got {}", kind_of(v)),
+            ))
+        }
+    };
+    let timestamp = match m.get("timestamp") {
+        None => return Err((".timestamp".into(), "missing".into())),
+        Some(t) => time_value(t).map_err(|r| (".timestamp".to_string(), r))?,
+    };
+    if let TimeSpec::Absolute(ms) = timestamp {
+        if apply_unit(ms, unit).is_none() {
+            return Err((".timestamp".into(), overflow_reason(unit)));
+        }
+    }
+    let size = |name: &str, default: u32| -> Result<u32, (String, String)> {
+        match m.get(name) {
+            None => Ok(default),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| *n <= i32::MAX as u64)
+                .map(|n| n as u32)
+                .ok_or_else(|| {
+                    (
+                        format!(".{name}"),
+                        format!("expected an integer from 0 to 2147483647, got {v}"),
+                    )
+                }),
+        }
+    };
+    Ok(RecordSpec {
+        timestamp,
+        unit,
+        key_bytes: size("key_bytes", 0)?,
+        value_bytes: size("value_bytes", 100)?,
+    })
+}
