@@ -5,10 +5,9 @@
 //! seed and a list of steps. [`parse`] turns JSON into a [`Scenario`] (every error names the step
 //! index, the field and the reason); a [`Runner`] replays it step by step against a
 //! [`crate::Partition`], handing every event to a callback (the web explorer animates them) and
-//! returning a [`StepReport`] per step (the command-line tool prints them).
-//!
-//! INTERFACE CONTRACT shared by `cli/` and `web/`: the types and signatures below are fixed; the
-//! bodies live in the submodules.
+//! returning a typed [`StepReport`] per step, which [`narrate`] puts into words and, with the
+//! `report` feature, serialises as the JSON report `logtime run` prints. [`time`] is the one
+//! grammar of times and durations.
 
 use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::event::Event;
