@@ -7,7 +7,84 @@
 //! (`AbstractIndex.java:485-538`). The probes recorded here are exactly the entries that search
 //! reads, in order.
 
+use crate::units::Offset;
 use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+
+/// One index file (`AbstractIndex`): `(key, value)` entries of `ENTRY_SIZE` bytes each, keys
+/// non-decreasing, at most `segment.index.bytes / ENTRY_SIZE` of them. Its two kinds are
+/// [`crate::OffsetIndex`] (offset → position) and [`crate::TimeIndex`] (timestamp → offset),
+/// which add their own append and lookup rules.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Index<K, V, const ENTRY_SIZE: usize> {
+    base_offset: Offset,
+    max_entries: usize,
+    entries: Vec<(i64, i64)>,
+    #[serde(skip)]
+    kinds: PhantomData<fn() -> (K, V)>,
+}
+
+impl<K: From<i64>, V: From<i64>, const ENTRY_SIZE: usize> Index<K, V, ENTRY_SIZE> {
+    /// An empty index for a segment at `base_offset` with `segment.index.bytes = index_bytes`.
+    pub fn new(base_offset: Offset, index_bytes: i64) -> Self {
+        Index {
+            base_offset,
+            max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE,
+            entries: Vec::new(),
+            kinds: PhantomData,
+        }
+    }
+
+    /// The entries, oldest first, as `(key, value)`.
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (K, V)> + '_ {
+        self.entries.iter().map(|&(k, v)| (K::from(k), V::from(v)))
+    }
+
+    /// The entry in `slot`.
+    pub fn entry(&self, slot: usize) -> (K, V) {
+        let (k, v) = self.entries[slot];
+        (K::from(k), V::from(v))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the index has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `floor(segment.index.bytes / ENTRY_SIZE)`.
+    pub fn max_entries(&self) -> usize {
+        self.max_entries
+    }
+
+    /// The base offset of the segment the index belongs to.
+    pub(crate) fn base_offset(&self) -> Offset {
+        self.base_offset
+    }
+
+    /// The raw entries, oldest first.
+    pub(crate) fn raw(&self) -> &[(i64, i64)] {
+        &self.entries
+    }
+
+    /// Appends a raw entry; the caller keeps the keys ordered and the capacity.
+    pub(crate) fn push(&mut self, entry: (i64, i64)) {
+        self.entries.push(entry);
+    }
+
+    /// The slot of the largest entry whose key is `<= target`: with `probes`, read the way
+    /// Kafka reads it, each read recorded; without, by a plain binary search.
+    pub(crate) fn search(&self, target: i64, probes: Option<&mut Vec<Probe>>) -> Option<usize> {
+        match probes {
+            Some(p) => largest_lower_bound(&self.entries, target, ENTRY_SIZE, Some(p)),
+            None => largest_lower_bound_fast(&self.entries, target),
+        }
+    }
+}
 
 /// Why an entry was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -41,7 +41,7 @@ pub use config::{
 pub use diagnosis::{Diagnosis, Finding};
 pub use error::{DeleteRecordsError, Error};
 pub use event::{Appended, Event, LogStartReason, Roll};
-pub use index::{Comparison, Probe, ProbePhase};
+pub use index::{Comparison, Index, Probe, ProbePhase};
 pub use lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
 pub use offset_index::OffsetIndex;
 pub use partition::{Command, Partition, PartitionState, SegmentState};

@@ -8,61 +8,23 @@
 //! `is_full` is `entries >= max_entries - 1`: one slot is kept for the final entry written when the
 //! segment stops being active.
 
-use crate::index::{largest_lower_bound, largest_lower_bound_fast, Probe};
+use crate::index::{Index, Probe};
 use crate::units::{Offset, Timestamp};
-use serde::{Deserialize, Serialize};
 
-/// Bytes per time-index entry.
-pub(crate) const ENTRY_SIZE: usize = 12;
-
-/// A time index.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TimeIndex {
-    base_offset: Offset,
-    max_entries: usize,
-    entries: Vec<(i64, i64)>,
-}
+/// A time index: timestamp → offset, 12 bytes an entry.
+pub type TimeIndex = Index<Timestamp, Offset, 12>;
 
 impl TimeIndex {
-    /// An empty index for a segment at `base_offset` with `segment.index.bytes = index_bytes`.
-    pub fn new(base_offset: Offset, index_bytes: i64) -> TimeIndex {
-        TimeIndex {
-            base_offset,
-            max_entries: (index_bytes.max(0) as usize) / ENTRY_SIZE,
-            entries: Vec::new(),
-        }
-    }
-
-    /// The entries, oldest first, as `(timestamp, offset)`.
-    pub fn entries(&self) -> impl ExactSizeIterator<Item = (Timestamp, Offset)> + '_ {
-        self.entries.iter().map(|&(t, o)| (Timestamp(t), Offset(o)))
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the index has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// `floor(segment.index.bytes / 12)`.
-    pub fn max_entries(&self) -> usize {
-        self.max_entries
-    }
-
     /// `entries >= maxEntries - 1` (`TimeIndex.java:123-125`).
     pub fn is_full(&self) -> bool {
-        self.entries.len() + 1 >= self.max_entries
+        self.len() + 1 >= self.max_entries()
     }
 
     /// The last entry, or `(-1, base_offset)` when empty (`TimeIndex.java:261-272`).
     pub fn last_entry(&self) -> (Timestamp, Offset) {
-        self.entries
+        self.raw()
             .last()
-            .map_or((Timestamp::NONE, self.base_offset), |&(t, o)| {
+            .map_or((Timestamp::NONE, self.base_offset()), |&(t, o)| {
                 (Timestamp(t), Offset(o))
             })
     }
@@ -73,9 +35,9 @@ impl TimeIndex {
     pub fn maybe_append(&mut self, ts: Timestamp, offset: Offset, skip_full_check: bool) -> bool {
         debug_assert!(skip_full_check || !self.is_full(), "time index full");
         let (last_ts, last_off) = self.last_entry();
-        debug_assert!(self.entries.is_empty() || offset >= last_off);
+        debug_assert!(self.is_empty() || offset >= last_off);
         if ts > last_ts && (skip_full_check || !self.is_full()) {
-            self.entries.push((ts.0, offset.0));
+            self.push((ts.0, offset.0));
             true
         } else {
             false
@@ -88,22 +50,17 @@ impl TimeIndex {
         target: Timestamp,
         probes: Option<&mut Vec<Probe>>,
     ) -> (Timestamp, Offset) {
-        let slot = match probes {
-            Some(p) => largest_lower_bound(&self.entries, target.0, ENTRY_SIZE, Some(p)),
-            None => largest_lower_bound_fast(&self.entries, target.0),
-        };
-        slot.map_or((Timestamp::NONE, self.base_offset), |s| {
-            (Timestamp(self.entries[s].0), Offset(self.entries[s].1))
-        })
+        self.search(target.0, probes)
+            .map_or((Timestamp::NONE, self.base_offset()), |s| self.entry(s))
     }
 
     /// Panics if an invariant does not hold (tests only).
     pub fn check_invariants(&self) {
         assert!(
-            self.entries.len() <= self.max_entries.max(1),
+            self.len() <= self.max_entries().max(1),
             "time index over capacity"
         );
-        for w in self.entries.windows(2) {
+        for w in self.raw().windows(2) {
             assert!(
                 w[0].0 < w[1].0,
                 "time index timestamps must strictly increase: {w:?}"
@@ -113,8 +70,8 @@ impl TimeIndex {
                 "time index offsets must not decrease: {w:?}"
             );
         }
-        if let Some(&(t, o)) = self.entries.first() {
-            assert!(t >= 0 && o >= self.base_offset.0);
+        if let Some(&(t, o)) = self.raw().first() {
+            assert!(t >= 0 && o >= self.base_offset().0);
         }
     }
 }

@@ -35,6 +35,12 @@ impl Timestamp {
     }
 }
 
+impl From<i64> for Timestamp {
+    fn from(ms: i64) -> Self {
+        Timestamp(ms)
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -58,6 +64,12 @@ impl Offset {
     }
 }
 
+impl From<i64> for Offset {
+    fn from(v: i64) -> Self {
+        Offset(v)
+    }
+}
+
 impl fmt::Display for Offset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -75,6 +87,12 @@ impl Bytes {
     /// The raw value.
     pub const fn value(self) -> i64 {
         self.0
+    }
+}
+
+impl From<i64> for Bytes {
+    fn from(v: i64) -> Self {
+        Bytes(v)
     }
 }
 

@@ -200,13 +200,14 @@ mod charts {
         Cartesian2d<plotters::coord::types::RangedCoordi64, plotters::coord::types::RangedCoordi64>,
     >;
 
-    /// The canvas sized to its box and cleared to the theme's background, or `None` when it
-    /// cannot be drawn on.
-    fn open(canvas: &HtmlCanvasElement, p: &Theme) -> Option<Root> {
+    /// The canvas sized to its box and cleared to the theme's background, with the theme, or
+    /// `None` when it cannot be drawn on.
+    fn open(canvas: &HtmlCanvasElement, dark: bool) -> Option<(Root, Theme)> {
         fit(canvas);
+        let p = theme(dark);
         let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
         let _ = root.fill(&rgb(p.bg));
-        Some(root)
+        Some((root, p))
     }
 
     /// One axis: its range, how many labels and how to print them.
@@ -215,6 +216,17 @@ mod charts {
         to: i64,
         labels: usize,
         label: &'f dyn Fn(&i64) -> String,
+    }
+
+    impl<'f> Axis<'f> {
+        fn new(from: i64, to: i64, labels: usize, label: &'f dyn Fn(&i64) -> String) -> Self {
+            Axis {
+                from,
+                to,
+                labels,
+                label,
+            }
+        }
     }
 
     /// Both axes, and the width of the y label area in CSS pixels.
@@ -265,13 +277,9 @@ mod charts {
         let points: Vec<(i64, i64)> = points.iter().map(|(o, t)| (o.0, t.0)).collect();
         let (points, now) = (&points[..], now.0);
         let (target, answer) = (target.map(|t| t.0), answer.map(|a| a.0));
-        let p = theme(dark);
-        let Some(root) = open(canvas, &p) else {
+        let Some((root, p)) = open(canvas, dark).filter(|_| !points.is_empty()) else {
             return;
         };
-        if points.is_empty() {
-            return;
-        }
         let (mut x0, mut x1) = (i64::MAX, i64::MIN);
         let (mut y0, mut y1) = (i64::MAX, i64::MIN);
         for &(o, t) in points {
@@ -292,18 +300,8 @@ mod charts {
             &root,
             &p,
             Axes {
-                x: Axis {
-                    from: x0,
-                    to: x1,
-                    labels: 6,
-                    label: &|v| format::count(*v),
-                },
-                y: Axis {
-                    from: y0,
-                    to: y1,
-                    labels: 5,
-                    label: &|v| format::axis_time(*v, span),
-                },
+                x: Axis::new(x0, x1, 6, &|v| format::count(*v)),
+                y: Axis::new(y0, y1, 5, &|v| format::axis_time(*v, span)),
                 y_label_width: 112.0,
             },
         ) else {
@@ -345,13 +343,9 @@ mod charts {
     pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(Timestamp, Bytes)], dark: bool) {
         let points: Vec<(i64, i64)> = points.iter().map(|(t, b)| (t.0, b.0)).collect();
         let points = &points[..];
-        let p = theme(dark);
-        let Some(root) = open(canvas, &p) else {
+        let Some((root, p)) = open(canvas, dark).filter(|_| points.len() >= 2) else {
             return;
         };
-        if points.len() < 2 {
-            return;
-        }
         let x0 = points.first().map(|p| p.0).unwrap_or(0);
         let x1 = points.last().map(|p| p.0).unwrap_or(1).max(x0 + 1);
         let y1 = points.iter().map(|p| p.1).max().unwrap_or(1).max(1);
@@ -359,18 +353,8 @@ mod charts {
             &root,
             &p,
             Axes {
-                x: Axis {
-                    from: x0,
-                    to: x1,
-                    labels: 4,
-                    label: &|v| format::axis_time(*v, x1 - x0),
-                },
-                y: Axis {
-                    from: 0,
-                    to: y1 + y1 / 10,
-                    labels: 4,
-                    label: &|v| logtime_core::human::bytes(*v),
-                },
+                x: Axis::new(x0, x1, 4, &|v| format::axis_time(*v, x1 - x0)),
+                y: Axis::new(0, y1 + y1 / 10, 4, &|v| logtime_core::human::bytes(*v)),
                 y_label_width: 64.0,
             },
         ) else {

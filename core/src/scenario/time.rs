@@ -45,6 +45,14 @@ const UNITS: &[(&str, i64)] = &[
     ("y", 365 * 86_400_000),
 ];
 
+/// The end of the run of ASCII digits that starts at `i`.
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
 /// Parses a duration such as `90s`, `1h30m`, `1.5h`, `-2d` or `250` (ms) into milliseconds.
 /// Returns a lowercase reason on failure.
 pub fn parse_duration(s: &str) -> Result<i64, String> {
@@ -65,9 +73,7 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
         let mut total: i128 = 0;
         while i < b.len() {
             let start = i;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
+            i = digits_end(b, i);
             if start == i {
                 return Err(format!(
                     "malformed duration {s:?}: expected digits at {:?}",
@@ -77,11 +83,8 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
             let whole = &body[start..i];
             let mut fraction = "";
             if i < b.len() && b[i] == b'.' {
-                i += 1;
-                let f = i;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
+                let f = i + 1;
+                i = digits_end(b, f);
                 if f == i {
                     return Err(format!(
                         "malformed duration {s:?}: expected digits after the '.' in {:?}",

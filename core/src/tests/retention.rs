@@ -2,6 +2,18 @@
 //! (`UnifiedLogTest`, `LogManagerTest`; conformance: `e*_*`, `seed001_*`).
 
 use super::*;
+use crate::retention::RetentionReport;
+
+/// The retention checks among `events`, in order.
+fn checks(events: &[Event]) -> Vec<&RetentionReport> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::RetentionChecked(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
 
 /// E1 `testRetentionIdempotency`.
 #[test]
@@ -257,16 +269,7 @@ fn retention_task_schedule() {
     p.produce_each(&[T0, T0]);
     p.now = T0 + 300_000;
     let ev = p.apply(Command::Tick).unwrap();
-    let reports: Vec<_> = ev
-        .iter()
-        .filter_map(|e| {
-            if let Event::RetentionChecked(r) = e {
-                Some(r)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let reports = checks(&ev);
     assert_eq!(reports.len(), 1);
     assert_eq!(reports[0].at, Timestamp(T0 + 300_000));
     assert_eq!(reports[0].deleted.len(), 2);
@@ -281,16 +284,7 @@ fn idle_retention_checks_are_skipped() {
     p.produce_each(&[T0 + 2_000_000, T0 + 4_000_000]);
     p.now = i64::MAX - 1;
     let ev = p.apply(Command::Tick).unwrap();
-    let reports: Vec<_> = ev
-        .iter()
-        .filter_map(|e| {
-            if let Event::RetentionChecked(r) = e {
-                Some(r)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let reports = checks(&ev);
     // Segment 0 (max T0+2e6) goes at the first check after T0+2e6+1000+1 = T0+2_100_000, then
     // segment 1, rolling an empty one, at T0+4_200_000; the last due check reports the rest.
     assert_eq!(reports[0].at, Timestamp(T0 + 2_100_000));
