@@ -12,7 +12,7 @@ pub mod producer_panel;
 pub mod retention_panel;
 pub mod scenario_menu;
 
-use logtime_core::scenario::narrate::{Mention, Sentence, Span, Style};
+use logtime_core::scenario::narrate::{Mention, Sentence, Span};
 use yew::prelude::*;
 
 /// Reads an `<input>`/`<select>` value from an event.
@@ -79,12 +79,9 @@ pub fn sentence(s: &Sentence) -> Html {
 }
 
 fn span(s: &Span) -> Html {
-    let text = s.text.clone();
-    let inner = match s.style {
-        Style::Code => html! { <code>{ text }</code> },
-        Style::Strong => html! { <strong>{ text }</strong> },
-        _ => html! { { text } },
-    };
+    // Generated narration is plain text (its spans carry no `Style`): what a span mentions is
+    // the only markup.
+    let inner = html! { { s.text.clone() } };
     let Some(m) = &s.mention else {
         return inner;
     };

@@ -291,11 +291,13 @@ pub fn end(state: &PartitionState) -> Sentence {
     out
 }
 
-/// A config value as the JSON report prints it: numbers bare, text quoted.
+/// A config value as the JSON report prints it: numbers bare, text quoted. A changed config's
+/// text is always one of Kafka's own words (`CreateTime`, `compact,delete`), so quoting needs
+/// no escapes.
 fn json_value(v: &ConfigValue) -> String {
     match v {
         ConfigValue::Number(n) => n.to_string(),
-        ConfigValue::Text(t) => serde_json::to_string(t).expect("strings serialise"),
+        ConfigValue::Text(t) => format!("\"{t}\""),
     }
 }
 
