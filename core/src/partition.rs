@@ -212,14 +212,28 @@ impl Partition {
     pub fn size(&self) -> Bytes {
         Bytes(self.segments.iter().map(|s| s.size().0).sum())
     }
-    /// The segment holding `offset`, if any (a binary search over the base offsets).
+    /// The index of the first segment that ends after `offset` (a binary search): the segment
+    /// holding it, or the next one.
+    fn segment_index(&self, offset: Offset) -> usize {
+        self.segments.partition_point(|s| s.next_offset() <= offset)
+    }
+    /// The segment holding `offset`, if any.
     pub fn segment_of(&self, offset: Offset) -> Option<&Segment> {
-        let i = self
-            .segments
-            .partition_point(|s| s.base_offset() <= offset)
-            .checked_sub(1)?;
-        let s = &self.segments[i];
-        (offset < s.next_offset()).then_some(s)
+        let s = self.segments.get(self.segment_index(offset))?;
+        (s.base_offset() <= offset).then_some(s)
+    }
+    /// Every stored record from `offset` on, as `(offset, timestamp)` in offset order.
+    pub fn records_from(&self, offset: Offset) -> impl Iterator<Item = (Offset, Timestamp)> + '_ {
+        self.segments[self.segment_index(offset)..]
+            .iter()
+            .flat_map(|s| {
+                let base = s.base_offset();
+                s.record_timestamps()
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, &t)| (base.plus(i as i64), Timestamp(t)))
+            })
+            .skip_while(move |(o, _)| *o < offset)
     }
     /// The timestamp a reader sees at `offset`, if a record is stored there (including one below
     /// the log start offset whose segment is not deleted yet).

@@ -116,5 +116,15 @@ fn timestamp_at_finds_the_segment() {
         );
     }
     assert_eq!(p.p.timestamp_at(Offset(5)), None);
+    let from3: Vec<_> = p.p.records_from(Offset(3)).collect();
+    assert_eq!(
+        from3,
+        vec![
+            (Offset(3), Timestamp(T0 + 3)),
+            (Offset(4), Timestamp(T0 + 4))
+        ]
+    );
+    assert_eq!(p.p.records_from(Offset(0)).count(), 5);
+    assert_eq!(p.p.records_from(Offset(9)).count(), 0);
     assert_eq!(p.p.timestamp_at(Offset(-1)), None);
 }

@@ -97,23 +97,11 @@ pub fn late_records(
     target: Timestamp,
     limit: usize,
 ) -> Vec<(Offset, Timestamp)> {
-    let mut out = Vec::new();
-    let first = partition
-        .segments()
-        .partition_point(|s| s.next_offset() <= answer);
-    for s in &partition.segments()[first..] {
-        let base = s.base_offset();
-        for (i, &ts) in s.record_timestamps().iter().enumerate() {
-            let o = base.plus(i as i64);
-            if out.len() >= limit {
-                return out;
-            }
-            if o > answer && ts < target.0 && ts != -1 {
-                out.push((o, Timestamp(ts)));
-            }
-        }
-    }
-    out
+    partition
+        .records_from(answer.plus(1))
+        .filter(|(_, ts)| *ts < target && *ts != Timestamp::NONE)
+        .take(limit)
+        .collect()
 }
 
 #[cfg(test)]
