@@ -222,18 +222,9 @@ impl Partition {
         let s = self.segments.get(self.segment_index(offset))?;
         (s.base_offset() <= offset).then_some(s)
     }
-    /// Every stored record from `offset` on, as `(offset, timestamp)` in offset order.
-    pub fn records_from(&self, offset: Offset) -> impl Iterator<Item = (Offset, Timestamp)> + '_ {
-        self.segments[self.segment_index(offset)..]
-            .iter()
-            .flat_map(|s| {
-                let base = s.base_offset();
-                s.record_timestamps()
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, &t)| (base.plus(i as i64), Timestamp(t)))
-            })
-            .skip_while(move |(o, _)| *o < offset)
+    /// The segments from the one holding `offset` (or the first after it) to the active one.
+    pub fn segments_from(&self, offset: Offset) -> &[Segment] {
+        &self.segments[self.segment_index(offset)..]
     }
     /// The timestamp a reader sees at `offset`, if a record is stored there (including one below
     /// the log start offset whose segment is not deleted yet).

@@ -97,11 +97,20 @@ pub fn late_records(
     target: Timestamp,
     limit: usize,
 ) -> Vec<(Offset, Timestamp)> {
-    partition
-        .records_from(answer.plus(1))
-        .filter(|(_, ts)| *ts < target && *ts != Timestamp::NONE)
-        .take(limit)
-        .collect()
+    let mut out = Vec::new();
+    for s in partition.segments_from(answer) {
+        let base = s.base_offset();
+        for (i, &ts) in s.record_timestamps().iter().enumerate() {
+            if out.len() >= limit {
+                return out;
+            }
+            let o = base.plus(i as i64);
+            if o > answer && ts < target.0 && ts != -1 {
+                out.push((o, Timestamp(ts)));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
