@@ -155,6 +155,34 @@ impl Partition {
         }
     }
 
+    /// A partition whose log already holds `segments` (oldest first, contiguous, only the last
+    /// may be empty), with the given log start offset, as at broker time `now`: imported from a
+    /// broker's files or seeded by a scenario. `crate::import::seed` checks the parts first so
+    /// that [`Partition::check_invariants`] holds. The high watermark is the log end offset, and
+    /// the retention task first runs at `now + log.retention.check.interval.ms`.
+    pub(crate) fn from_parts(
+        config: Config,
+        topic_partition: &str,
+        now: Timestamp,
+        seed: u64,
+        segments: Vec<Segment>,
+        log_start_offset: Offset,
+    ) -> Partition {
+        let rng = SplitMix64::new(seed);
+        let high_watermark = segments.last().map_or(Offset(0), |s| s.next_offset());
+        Partition {
+            next_retention_check: config.first_retention_check(now),
+            config,
+            topic_partition: topic_partition.to_string(),
+            segments,
+            log_start_offset,
+            high_watermark,
+            clock: now,
+            start: now,
+            rng,
+        }
+    }
+
     /// `LogConfig.randomSegmentJitter`: `abs(nextInt) % min(jitter, segment.ms)`, 0 if no jitter.
     fn draw_jitter(config: &Config, rng: &mut SplitMix64) -> i64 {
         let t = &config.topic;

@@ -83,6 +83,18 @@ pub(crate) struct IndexUpdate {
     pub time_entry: Option<(Timestamp, Offset)>,
 }
 
+/// What [`Segment::from_parts`] assembles a segment from.
+pub(crate) struct SegmentParts {
+    pub(crate) base_offset: Offset,
+    pub(crate) batches: Vec<StoredBatch>,
+    pub(crate) timestamps: Vec<i64>,
+    pub(crate) offset_index: Vec<(Offset, Bytes)>,
+    pub(crate) time_index: Vec<(Timestamp, Offset)>,
+    pub(crate) index_bytes: i64,
+    pub(crate) created: Timestamp,
+    pub(crate) last_modified: Timestamp,
+}
+
 /// A log segment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
@@ -130,6 +142,65 @@ impl Segment {
             last_modified: now,
             bytes_since_last_index_entry: 0,
             roll_jitter_ms,
+        }
+    }
+
+    /// A segment assembled from parts read off disk or seeded by a scenario
+    /// (`crate::import::seed`, which checks them first so that [`Segment::check_invariants`]
+    /// holds). The max timestamp and its offset come from the batches, the roll basis from the
+    /// first batch, and the index counter from the batches after the last offset-index entry.
+    pub(crate) fn from_parts(parts: SegmentParts) -> Segment {
+        let SegmentParts {
+            base_offset,
+            batches,
+            timestamps,
+            offset_index,
+            time_index,
+            index_bytes,
+            created,
+            last_modified,
+        } = parts;
+        let mut max = Timestamp::NONE;
+        let mut max_off = Offset(-1);
+        for b in &batches {
+            if b.max_timestamp > max {
+                max = b.max_timestamp;
+                max_off = b.last_offset;
+            }
+        }
+        let mut oi = OffsetIndex::new(base_offset, index_bytes.max(offset_index.len() as i64 * 8));
+        let mut index_batches = Vec::with_capacity(offset_index.len());
+        for &(o, p) in &offset_index {
+            oi.append(o, p);
+            index_batches.push(batches.partition_point(|b| b.position < p));
+        }
+        let mut ti = TimeIndex::new(base_offset, index_bytes.max(time_index.len() as i64 * 12));
+        for &(t, o) in &time_index {
+            ti.maybe_append(t, o, true);
+        }
+        let from = index_batches.last().copied().unwrap_or(0);
+        let bytes_since_last_index_entry = batches[from.min(batches.len())..]
+            .iter()
+            .map(|b| b.size.0)
+            .sum();
+        Segment {
+            base_offset,
+            next_offset: batches
+                .last()
+                .map_or(base_offset, |b| b.last_offset.plus(1)),
+            size: Bytes(batches.iter().map(|b| b.size.0).sum()),
+            rolling_based_timestamp: batches.first().map(|b| b.max_timestamp),
+            batches,
+            timestamps,
+            offset_index: oi,
+            index_batches,
+            time_index: ti,
+            max_timestamp_so_far: max,
+            offset_of_max_timestamp: max_off,
+            created,
+            last_modified,
+            bytes_since_last_index_entry,
+            roll_jitter_ms: 0,
         }
     }
 
