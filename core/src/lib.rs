@@ -21,6 +21,7 @@ mod diagnosis;
 mod error;
 mod event;
 pub mod human;
+pub mod import;
 mod index;
 mod lookup;
 mod offset_index;

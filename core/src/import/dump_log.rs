@@ -1,0 +1,600 @@
+//! `kafka-dump-log.sh` (`DumpLogSegments`) text: the output for `.log` files, with or without
+//! `--deep-iteration` and `--print-data-log`, and for `.index` and `.timeindex` files, several
+//! files in one text as the tool prints them (each after a `Dumping PATH` line).
+//!
+//! The lines, as `DumpLogSegments.printBatchLevel` and `dumpLog` write them (3.x/4.x; older
+//! releases differ in small ways that are accepted too: `Starting offset:`, `compresscodec: NONE`,
+//! `keysize:`, no `count:` or `deleteHorizonMs:`):
+//!
+//! ```text
+//! Dumping /var/lib/kafka/clicks-0/00000000000000000000.log
+//! Log starting offset: 0
+//! baseOffset: 0 lastOffset: 1 count: 2 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 partitionLeaderEpoch: 0 isTransactional: false isControl: false deleteHorizonMs: OptionalLong.empty position: 0 CreateTime: 1762250404000 size: 132 magic: 2 compresscodec: none crc: 2717340327 isvalid: true
+//! | offset: 0 CreateTime: 1762250400000 keySize: -1 valueSize: 40 sequence: -1 headerKeys: []
+//! offset: 5 position: 300 CreateTime: 1762250404000 size: 80 magic: 1 compresscodec: none crc: 123 isvalid: true
+//! Found 17 invalid bytes at the end of 00000000000000000000.log
+//! Dumping /var/lib/kafka/clicks-0/00000000000000000000.index
+//! offset: 2 position: 156
+//! Dumping /var/lib/kafka/clicks-0/00000000000000000000.timeindex
+//! timestamp: 1762250404000 offset: 1
+//! ```
+//!
+//! A batch line gives offsets, position, size, max timestamp and codec; record lines (deep
+//! iteration) give each record's offset and timestamp, so without them the records are reported
+//! as not expanded. `isvalid: false` ends the segment there, as Kafka's recovery would. Lines
+//! the tool writes on stderr (mismatch reports) are accepted and ignored when mixed in.
+
+use super::index_file::{IndexFile, OffsetEntry, TimeEntry};
+use super::log_file::{
+    Compression, DamageKind, LogBatch, LogDamage, LogEnd, NotExpanded, RecordInfo, Records,
+    TimestampKind,
+};
+use super::rebuild::{PartitionImport, SegmentLog, SegmentLogBuilder};
+use super::{segment_file, SegmentFileKind};
+use crate::config::Config;
+use crate::units::{Bytes, Offset, Timestamp};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DumpError {
+    /// 1-based line number.
+    pub line: usize,
+    /// Lowercase reason.
+    pub reason: String,
+}
+
+impl fmt::Display for DumpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for DumpError {}
+
+/// What one dumped file held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DumpedContent {
+    /// A `.log`.
+    Log(SegmentLog),
+    /// A `.index`.
+    OffsetIndex(IndexFile<OffsetEntry>),
+    /// A `.timeindex`.
+    TimeIndex(IndexFile<TimeEntry>),
+}
+
+/// One dumped file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpFile {
+    /// The path after `Dumping`.
+    pub path: String,
+    /// The segment's base offset (from the file name).
+    pub base_offset: Offset,
+    /// Its content.
+    pub content: DumpedContent,
+}
+
+/// All the files of a dump.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct DumpOutput {
+    /// Files in the order dumped (snapshots and other files skipped).
+    pub files: Vec<DumpFile>,
+}
+
+impl DumpOutput {
+    /// The partition folder's name (`clicks-0`), when the paths have one.
+    pub fn topic_partition(&self) -> Option<String> {
+        let p = &self.files.first()?.path;
+        let mut parts = p.rsplit(['/', '\\']);
+        parts.next()?;
+        parts.next().filter(|s| !s.is_empty()).map(str::to_string)
+    }
+
+    /// An import of these files under `config` (the `.log` modification times are unknown).
+    pub fn into_import(self, topic_partition: &str, config: Config) -> PartitionImport {
+        let mut import = PartitionImport::new(topic_partition, config);
+        for f in self.files {
+            match f.content {
+                DumpedContent::Log(log) => import.add_log(f.base_offset, log, None),
+                DumpedContent::OffsetIndex(i) => import.add_offset_index(f.base_offset, i),
+                DumpedContent::TimeIndex(i) => import.add_time_index(f.base_offset, i),
+            }
+        }
+        import
+    }
+}
+
+enum Current {
+    None,
+    Skipped,
+    Log {
+        builder: SegmentLogBuilder,
+        pending: Option<LogBatch>,
+        next_position: u64,
+        damage: Option<LogDamage>,
+        invalid_tail: Option<u64>,
+        after_record: bool,
+    },
+    OffsetIndex(Vec<OffsetEntry>),
+    TimeIndex(Vec<TimeEntry>),
+}
+
+/// Reads dump text line by line (for large dumps, fed as they are read).
+pub struct DumpParser {
+    line: usize,
+    path: String,
+    base: Offset,
+    current: Current,
+    out: DumpOutput,
+}
+
+impl Default for DumpParser {
+    fn default() -> Self {
+        DumpParser::new()
+    }
+}
+
+/// `name: value` pairs of a line, and the free text after `key:` / `payload:`.
+fn fields(line: &str) -> Vec<(&str, &str)> {
+    let cut = [" key: ", " payload: ", "| key: "]
+        .iter()
+        .filter_map(|m| line.find(m))
+        .min()
+        .unwrap_or(line.len());
+    let mut out = Vec::new();
+    let mut it = line[..cut].split_whitespace().peekable();
+    while let Some(tok) = it.next() {
+        let Some(name) = tok.strip_suffix(':') else {
+            continue;
+        };
+        let mut value = it.next().unwrap_or("");
+        // `headerKeys: [a, b]` may hold spaces: keep the first token, enough to count.
+        if value.starts_with('[') && !value.ends_with(']') {
+            while let Some(t) = it.peek() {
+                if t.ends_with(':') {
+                    break;
+                }
+                let t = it.next().unwrap_or("");
+                if t.ends_with(']') {
+                    break;
+                }
+            }
+            value = "[?]";
+        }
+        out.push((name, value));
+    }
+    out
+}
+
+fn get<'a>(f: &[(&str, &'a str)], names: &[&str]) -> Option<&'a str> {
+    f.iter()
+        .find(|(n, _)| names.iter().any(|m| n.eq_ignore_ascii_case(m)))
+        .map(|(_, v)| *v)
+}
+
+impl DumpParser {
+    /// A parser at the start of the text.
+    pub fn new() -> DumpParser {
+        DumpParser {
+            line: 0,
+            path: String::new(),
+            base: Offset(0),
+            current: Current::None,
+            out: DumpOutput::default(),
+        }
+    }
+
+    fn err(&self, reason: impl Into<String>) -> DumpError {
+        DumpError {
+            line: self.line,
+            reason: reason.into(),
+        }
+    }
+
+    fn num<T: std::str::FromStr>(
+        &self,
+        f: &[(&str, &str)],
+        names: &[&str],
+    ) -> Result<T, DumpError> {
+        let v = get(f, names).ok_or_else(|| self.err(format!("no {}: field", names[0])))?;
+        v.parse()
+            .map_err(|_| self.err(format!("{}: {v:?} is not a number", names[0])))
+    }
+
+    /// Reads the next line (without its line break).
+    pub fn feed_line(&mut self, line: &str) -> Result<(), DumpError> {
+        self.line += 1;
+        let line = line.trim_end_matches('\r');
+        let t = line.trim();
+        if let Some(path) = t.strip_prefix("Dumping ") {
+            self.close_file()?;
+            return self.open_file(path.trim());
+        }
+        if t.is_empty() || is_ignored(t) {
+            return Ok(());
+        }
+        match &mut self.current {
+            Current::None => Err(self.err(format!(
+                "expected a \"Dumping FILE\" line before {:?}",
+                clip(t)
+            ))),
+            Current::Skipped => Ok(()),
+            Current::OffsetIndex(_) | Current::TimeIndex(_) => self.index_line(t),
+            Current::Log { .. } => self.log_line(t),
+        }
+    }
+
+    fn open_file(&mut self, path: &str) -> Result<(), DumpError> {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        self.path = path.to_string();
+        self.current = match segment_file(name) {
+            Some((base, kind)) => {
+                self.base = base;
+                match kind {
+                    SegmentFileKind::Log => Current::Log {
+                        builder: SegmentLogBuilder::new(base),
+                        pending: None,
+                        next_position: 0,
+                        damage: None,
+                        invalid_tail: None,
+                        after_record: false,
+                    },
+                    SegmentFileKind::OffsetIndex => Current::OffsetIndex(Vec::new()),
+                    SegmentFileKind::TimeIndex => Current::TimeIndex(Vec::new()),
+                }
+            }
+            // Snapshots, transaction indexes and other files dump lines Logtime does not use.
+            None => Current::Skipped,
+        };
+        Ok(())
+    }
+
+    fn index_line(&mut self, t: &str) -> Result<(), DumpError> {
+        if t.ends_with(" is empty.") || t.ends_with(" passed sanity check.") {
+            return Ok(());
+        }
+        let f = fields(t);
+        let base = self.base;
+        match &self.current {
+            Current::OffsetIndex(_) => {
+                let offset: i64 = self.num(&f, &["offset"])?;
+                let position: i64 = self.num(&f, &["position"])?;
+                // An empty preallocated index dumps its zero slot 0 as `(base, 0)`.
+                if offset == base.0 && position == 0 {
+                    return Ok(());
+                }
+                if let Current::OffsetIndex(v) = &mut self.current {
+                    v.push(OffsetEntry {
+                        offset: Offset(offset),
+                        position: Bytes(position),
+                    });
+                }
+            }
+            _ => {
+                let timestamp: i64 = self.num(&f, &["timestamp"])?;
+                let offset: i64 = self.num(&f, &["offset"])?;
+                if offset == base.0 && timestamp == 0 {
+                    return Ok(());
+                }
+                if let Current::TimeIndex(v) = &mut self.current {
+                    v.push(TimeEntry {
+                        timestamp: Timestamp(timestamp),
+                        offset: Offset(offset),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn log_line(&mut self, t: &str) -> Result<(), DumpError> {
+        if t.starts_with("Log starting offset:")
+            || t.starts_with("Starting offset:")
+            || t.starts_with("Snapshot end offset:")
+        {
+            return Ok(());
+        }
+        if let Some(rest) = t.strip_prefix("Found ") {
+            let n = rest.split_whitespace().next().unwrap_or("");
+            if rest.contains("invalid bytes at the end of") {
+                let n: u64 = n
+                    .parse()
+                    .map_err(|_| self.err(format!("{n:?} is not a byte count")))?;
+                if let Current::Log { invalid_tail, .. } = &mut self.current {
+                    *invalid_tail = Some(n);
+                }
+                return Ok(());
+            }
+        }
+        let record_line = t.starts_with('|');
+        let f = fields(t.trim_start_matches('|'));
+        let is_batch = !record_line
+            && (get(&f, &["baseOffset"]).is_some()
+                || (get(&f, &["position"]).is_some() && get(&f, &["size"]).is_some()));
+        let old_record = !record_line
+            && !is_batch
+            && get(&f, &["offset"]).is_some()
+            && get(&f, &["keySize"]).is_some();
+        if is_batch {
+            let (batch, valid) = self.batch(&f)?;
+            return self.push_batch(batch, valid);
+        }
+        if record_line || old_record {
+            let rec = self.record(&f)?;
+            if let Current::Log {
+                pending,
+                after_record,
+                ..
+            } = &mut self.current
+            {
+                match pending {
+                    Some(b) => {
+                        if let Records::Expanded { records } = &mut b.records {
+                            records.push(rec);
+                        } else {
+                            b.records = Records::Expanded { records: vec![rec] };
+                        }
+                        *after_record = true;
+                        return Ok(());
+                    }
+                    None => {
+                        return Err(self.err("a record line before any batch line"));
+                    }
+                }
+            }
+        }
+        // A payload printed with `--print-data-log` may span lines.
+        if let Current::Log {
+            after_record: true, ..
+        } = self.current
+        {
+            return Ok(());
+        }
+        Err(self.err(format!(
+            "not a line kafka-dump-log writes for a .log file: {:?}",
+            clip(t)
+        )))
+    }
+
+    fn batch(&self, f: &[(&str, &str)]) -> Result<(LogBatch, bool), DumpError> {
+        let magic: u8 = self.num(f, &["magic"])?;
+        if magic > 2 {
+            return Err(self.err(format!("magic: {magic} is not 0, 1 or 2")));
+        }
+        let position: u64 = self.num(f, &["position"])?;
+        let size: u32 = self.num(f, &["size"])?;
+        let (timestamp_type, max_ts) = ["CreateTime", "LogAppendTime", "NoTimestampType"]
+            .iter()
+            .find_map(|k| Some((TimestampKind::parse(k)?, get(f, &[k])?)))
+            .ok_or_else(|| self.err("no CreateTime:, LogAppendTime: or NoTimestampType: field"))?;
+        let max_timestamp: i64 = max_ts.parse().map_err(|_| {
+            self.err(format!(
+                "{}: {max_ts:?} is not a number",
+                timestamp_type.name()
+            ))
+        })?;
+        let codec = get(f, &["compresscodec"]).unwrap_or("none");
+        let compression = Compression::parse(codec)
+            .ok_or_else(|| self.err(format!("compresscodec: unknown codec {codec:?}")))?;
+        let crc: u32 = get(f, &["crc"]).and_then(|c| c.parse().ok()).unwrap_or(0);
+        let (base, last, count) = if magic == 2 {
+            let base: i64 = self.num(f, &["baseOffset"])?;
+            let last: i64 = self.num(f, &["lastOffset"])?;
+            let count = match get(f, &["count"]) {
+                Some(c) => Some(
+                    c.parse::<u32>()
+                        .map_err(|_| self.err(format!("count: {c:?} is not a number")))?,
+                ),
+                None => None,
+            };
+            (base, last, count)
+        } else {
+            let last: i64 = self.num(f, &["offset"])?;
+            (last, last, None)
+        };
+        let flag = |n: &str| get(f, &[n]) == Some("true");
+        let num_or = |n: &str, d: i64| get(f, &[n]).and_then(|v| v.parse().ok()).unwrap_or(d);
+        let valid = get(f, &["isvalid"]) != Some("false");
+        let batch = LogBatch {
+            position,
+            size,
+            magic,
+            base_offset: Offset(base),
+            base_offset_inferred: magic < 2 && compression != Compression::None,
+            last_offset: Offset(last),
+            count,
+            partition_leader_epoch: num_or("partitionLeaderEpoch", -1) as i32,
+            producer_id: num_or("producerId", -1),
+            producer_epoch: num_or("producerEpoch", -1) as i16,
+            base_sequence: num_or("baseSequence", -1) as i32,
+            transactional: flag("isTransactional"),
+            control: flag("isControl"),
+            timestamp_type,
+            base_timestamp: Timestamp(max_timestamp),
+            max_timestamp: Timestamp(max_timestamp),
+            compression,
+            crc,
+            records: Records::NotExpanded {
+                why: NotExpanded::HeaderOnly,
+            },
+        };
+        Ok((batch, valid))
+    }
+
+    fn record(&self, f: &[(&str, &str)]) -> Result<RecordInfo, DumpError> {
+        let offset: i64 = self.num(f, &["offset"])?;
+        let ts = ["CreateTime", "LogAppendTime", "NoTimestampType"]
+            .iter()
+            .find_map(|k| get(f, &[k]))
+            .ok_or_else(|| self.err("no CreateTime:, LogAppendTime: or NoTimestampType: field"))?;
+        let timestamp: i64 = ts
+            .parse()
+            .map_err(|_| self.err(format!("record timestamp {ts:?} is not a number")))?;
+        let headers = match get(f, &["headerKeys"]) {
+            None | Some("[]") => 0,
+            Some(h) => h.matches(',').count() as u32 + 1,
+        };
+        Ok(RecordInfo {
+            offset: Offset(offset),
+            timestamp: Timestamp(timestamp),
+            key_size: self.num(f, &["keySize"]).unwrap_or(-1),
+            value_size: self.num(f, &["valueSize"]).unwrap_or(-1),
+            headers,
+        })
+    }
+
+    fn push_batch(&mut self, batch: LogBatch, valid: bool) -> Result<(), DumpError> {
+        let line = self.line;
+        let Current::Log {
+            builder,
+            pending,
+            next_position,
+            damage,
+            after_record,
+            ..
+        } = &mut self.current
+        else {
+            return Ok(());
+        };
+        *after_record = false;
+        if damage.is_some() {
+            return Ok(());
+        }
+        if let Some(b) = pending.take() {
+            finish_batch(builder, b);
+        }
+        if batch.position != *next_position {
+            return Err(DumpError {
+                line,
+                reason: format!(
+                    "the batch at position {} does not follow the previous one, which ends at {}",
+                    batch.position, next_position
+                ),
+            });
+        }
+        if !valid {
+            *damage = Some(LogDamage {
+                position: batch.position,
+                kind: DamageKind::Malformed {
+                    reason: format!(
+                        "kafka-dump-log marks it isvalid: false (stored crc {})",
+                        batch.crc
+                    ),
+                },
+            });
+            return Ok(());
+        }
+        *next_position += batch.size as u64;
+        *pending = Some(batch);
+        Ok(())
+    }
+
+    fn close_file(&mut self) -> Result<(), DumpError> {
+        let base = self.base;
+        let path = std::mem::take(&mut self.path);
+        let content = match std::mem::replace(&mut self.current, Current::None) {
+            Current::None | Current::Skipped => return Ok(()),
+            Current::Log {
+                mut builder,
+                pending,
+                next_position,
+                damage,
+                invalid_tail,
+                ..
+            } => {
+                if let Some(b) = pending {
+                    finish_batch(&mut builder, b);
+                }
+                let tail = invalid_tail.unwrap_or(0);
+                let damage = damage.or_else(|| {
+                    (tail > 0).then(|| LogDamage {
+                        position: next_position,
+                        kind: DamageKind::Truncated {
+                            needed: 0,
+                            available: tail,
+                        },
+                    })
+                });
+                DumpedContent::Log(builder.finish(LogEnd {
+                    file_bytes: next_position + tail,
+                    valid_bytes: damage.as_ref().map_or(next_position, |d| d.position),
+                    damage,
+                }))
+            }
+            Current::OffsetIndex(entries) => DumpedContent::OffsetIndex(IndexFile {
+                file_bytes: entries.len() as u64 * 8,
+                entries,
+                preallocated_tail: 0,
+                notes: Vec::new(),
+            }),
+            Current::TimeIndex(entries) => DumpedContent::TimeIndex(IndexFile {
+                file_bytes: entries.len() as u64 * 12,
+                entries,
+                preallocated_tail: 0,
+                notes: Vec::new(),
+            }),
+        };
+        self.out.files.push(DumpFile {
+            path,
+            base_offset: base,
+            content,
+        });
+        Ok(())
+    }
+
+    /// Ends the text.
+    pub fn finish(mut self) -> Result<DumpOutput, DumpError> {
+        self.close_file()?;
+        if self.out.files.is_empty() {
+            return Err(DumpError {
+                line: self.line,
+                reason: "no \"Dumping FILE\" section for a .log, .index or .timeindex file".into(),
+            });
+        }
+        Ok(self.out)
+    }
+}
+
+/// A legacy compressed message lists its inner records: its first offset is theirs.
+fn finish_batch(builder: &mut SegmentLogBuilder, mut b: LogBatch) {
+    if let Records::Expanded { records } = &b.records {
+        if let Some(first) = records.first() {
+            if b.magic < 2 {
+                b.base_offset = first.offset;
+                b.base_offset_inferred = false;
+            }
+        }
+    } else if b.base_offset_inferred {
+        b.base_offset = builder.next_offset().min(b.last_offset);
+    }
+    builder.push(b);
+}
+
+fn is_ignored(t: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "Mismatches in ",
+        "Index offset: ",
+        "Found timestamp mismatch",
+        "Index timestamp: ",
+        "Found out of order timestamp",
+        "The following indexed offsets are not found",
+        "Indexed offset: ",
+        "Non-consecutive offsets in ",
+        "Ignoring unknown file ",
+    ];
+    PREFIXES.iter().any(|p| t.starts_with(p)) || t.contains(" is followed by ")
+}
+
+fn clip(t: &str) -> String {
+    t.chars().take(80).collect()
+}
+
+/// Parses a whole dump.
+pub fn parse_dump(text: &str) -> Result<DumpOutput, DumpError> {
+    let mut p = DumpParser::new();
+    for line in text.lines() {
+        p.feed_line(line)?;
+    }
+    p.finish()
+}

@@ -1,0 +1,917 @@
+//! A segment's `.log` file: v2 record batches (`DefaultRecordBatch`, `DefaultRecord`) and v0/v1
+//! message sets (`LegacyRecord`, `AbstractLegacyRecordBatch`), read batch by batch from chunks of
+//! any size, so a 1 GiB segment never has to be in memory.
+//!
+//! The reading follows `LogSegment.recover`: batches are taken in file order while they are whole
+//! and valid (`FileLogInputStream.nextBatch`, then `ensureValid`: the size is at least the
+//! format's overhead and the stored CRC matches, CRC-32C from the attributes on for v2, CRC-32
+//! from the magic byte on for v0/v1). The first batch that is cut short or invalid ends the
+//! segment: Kafka's recovery truncates the file there, and [`LogReader`] reports the byte
+//! position and the reason as [`LogDamage`] instead of failing.
+//!
+//! Like recovery, a v2 batch whose CRC holds is kept even when its records cannot be read (an
+//! unknown codec, a codec not compiled in, malformed records): its header still gives offsets,
+//! size and max timestamp, and the records are reported as [`Records::NotExpanded`].
+
+use super::codec::{decompress, Decompressed};
+use super::wire::{Cursor, WireError};
+use crate::units::{Offset, Timestamp};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// `Records.LOG_OVERHEAD`: the offset and size fields before every batch.
+pub(crate) const LOG_OVERHEAD: usize = 12;
+/// `Records.HEADER_SIZE_UP_TO_MAGIC`.
+const HEADER_SIZE_UP_TO_MAGIC: usize = 17;
+/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`.
+pub(crate) const RECORD_BATCH_OVERHEAD: usize = 61;
+/// `LegacyRecord.RECORD_OVERHEAD_V0`.
+const RECORD_OVERHEAD_V0: i32 = 14;
+/// `LegacyRecord.RECORD_OVERHEAD_V1`.
+const RECORD_OVERHEAD_V1: i32 = 22;
+
+const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+
+/// A batch's codec (`attributes & 0x07`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compression {
+    /// Uncompressed.
+    None,
+    /// gzip.
+    Gzip,
+    /// snappy (xerial framing).
+    Snappy,
+    /// LZ4 frame.
+    Lz4,
+    /// zstd (v2 only).
+    Zstd,
+    /// An id Kafka does not define.
+    Unknown(u8),
+}
+
+impl Compression {
+    /// From the attributes' low three bits.
+    pub fn from_id(id: u8) -> Compression {
+        match id {
+            0 => Compression::None,
+            1 => Compression::Gzip,
+            2 => Compression::Snappy,
+            3 => Compression::Lz4,
+            4 => Compression::Zstd,
+            n => Compression::Unknown(n),
+        }
+    }
+
+    /// Kafka's name (`CompressionType.name`), as `kafka-dump-log` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Snappy => "snappy",
+            Compression::Lz4 => "lz4",
+            Compression::Zstd => "zstd",
+            Compression::Unknown(_) => "unknown",
+        }
+    }
+
+    /// Parses a name as `kafka-dump-log` prints it (any case: older versions print `NONE`).
+    pub fn parse(s: &str) -> Option<Compression> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "none" => Compression::None,
+            "gzip" => Compression::Gzip,
+            "snappy" => Compression::Snappy,
+            "lz4" => Compression::Lz4,
+            "zstd" => Compression::Zstd,
+            _ => return None,
+        })
+    }
+}
+
+/// A batch's timestamp type (`TimestampType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimestampKind {
+    /// `CreateTime`: the producer's stamps.
+    CreateTime,
+    /// `LogAppendTime`: the broker's append time, the batch's max timestamp, for every record.
+    LogAppendTime,
+    /// `NoTimestampType`: magic 0, no timestamps at all.
+    NoTimestampType,
+}
+
+impl TimestampKind {
+    /// Kafka's name, as `kafka-dump-log` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimestampKind::CreateTime => "CreateTime",
+            TimestampKind::LogAppendTime => "LogAppendTime",
+            TimestampKind::NoTimestampType => "NoTimestampType",
+        }
+    }
+
+    /// Parses Kafka's name.
+    pub fn parse(s: &str) -> Option<TimestampKind> {
+        Some(match s {
+            "CreateTime" => TimestampKind::CreateTime,
+            "LogAppendTime" => TimestampKind::LogAppendTime,
+            "NoTimestampType" => TimestampKind::NoTimestampType,
+            _ => return None,
+        })
+    }
+}
+
+/// One record as read from a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordInfo {
+    /// Its offset.
+    pub offset: Offset,
+    /// Its timestamp as a reader sees it (the batch's max under LogAppendTime, `-1` in magic 0).
+    pub timestamp: Timestamp,
+    /// Key size in bytes, `-1` for a null key (an empty key is `0`: a different thing).
+    pub key_size: i32,
+    /// Value size in bytes, `-1` for a null value (a tombstone).
+    pub value_size: i32,
+    /// Number of headers (v2).
+    pub headers: u32,
+}
+
+/// Why a batch's records were not read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NotExpanded {
+    /// The batch is compressed with a codec this build leaves out (the browser build).
+    CodecNotCompiled {
+        /// The codec.
+        codec: Compression,
+    },
+    /// The records could not be read (the CRC held, so Kafka keeps the batch).
+    Malformed {
+        /// Lowercase reason with the byte position.
+        reason: String,
+    },
+    /// The source only gave the batch header (`kafka-dump-log` without `--deep-iteration`).
+    HeaderOnly,
+}
+
+impl fmt::Display for NotExpanded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotExpanded::CodecNotCompiled { codec } => write!(
+                f,
+                "{} records not expanded: this build has no {} codec",
+                codec.name(),
+                codec.name()
+            ),
+            NotExpanded::Malformed { reason } => write!(f, "records unreadable: {reason}"),
+            NotExpanded::HeaderOnly => f.write_str("records not listed (batch header only)"),
+        }
+    }
+}
+
+/// A batch's records.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Records {
+    /// Every record, in order.
+    Expanded {
+        /// The records.
+        records: Vec<RecordInfo>,
+    },
+    /// Only the batch header is known.
+    NotExpanded {
+        /// Why.
+        why: NotExpanded,
+    },
+}
+
+/// One batch (v2) or shallow message (v0/v1) of a `.log` file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogBatch {
+    /// Byte position in the file.
+    pub position: u64,
+    /// Size in bytes, the 12-byte log overhead included (`sizeInBytes`).
+    pub size: u32,
+    /// Magic: 0, 1 or 2.
+    pub magic: u8,
+    /// First offset. For a compressed v0/v1 message whose records were not read, the offset after
+    /// the previous batch (see `base_offset_inferred`).
+    pub base_offset: Offset,
+    /// Whether `base_offset` was inferred rather than read.
+    pub base_offset_inferred: bool,
+    /// Last offset.
+    pub last_offset: Offset,
+    /// v2 `recordCount`.
+    pub count: Option<u32>,
+    /// v2 `partitionLeaderEpoch` (`-1` for v0/v1).
+    pub partition_leader_epoch: i32,
+    /// v2 `producerId` (`-1` for v0/v1).
+    pub producer_id: i64,
+    /// v2 `producerEpoch`.
+    pub producer_epoch: i16,
+    /// v2 `baseSequence`.
+    pub base_sequence: i32,
+    /// v2 transactional flag.
+    pub transactional: bool,
+    /// v2 control batch (transaction marker).
+    pub control: bool,
+    /// Timestamp type.
+    pub timestamp_type: TimestampKind,
+    /// v2 `baseTimestamp` (the producer's first stamp, kept as written even under
+    /// LogAppendTime); for v0/v1 the message's timestamp.
+    pub base_timestamp: Timestamp,
+    /// `maxTimestamp`: what Kafka's segment and indexes use.
+    pub max_timestamp: Timestamp,
+    /// Codec.
+    pub compression: Compression,
+    /// The stored CRC.
+    pub crc: u32,
+    /// The records.
+    pub records: Records,
+}
+
+/// Why reading stopped before the end of the file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DamageKind {
+    /// Fewer bytes left than a batch header or than the batch's declared size (a write cut
+    /// short by a crash).
+    Truncated {
+        /// Bytes the batch needs (0 when not even its size field was readable).
+        needed: u64,
+        /// Bytes left in the file.
+        available: u64,
+    },
+    /// The declared size is below the format's minimum.
+    SizeTooSmall {
+        /// The size field.
+        size: i32,
+        /// The minimum.
+        minimum: i32,
+    },
+    /// A magic byte Kafka does not know.
+    UnknownMagic {
+        /// The byte.
+        magic: i8,
+    },
+    /// The stored CRC does not match the bytes.
+    CrcMismatch {
+        /// Stored.
+        stored: u32,
+        /// Computed.
+        computed: u32,
+    },
+    /// A v0/v1 message whose fields run past its declared size.
+    Malformed {
+        /// Lowercase reason with the byte position.
+        reason: String,
+    },
+}
+
+/// The first invalid batch: Kafka's recovery keeps the `position` bytes before it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogDamage {
+    /// Byte position of the invalid batch: the segment's valid size.
+    pub position: u64,
+    /// What is wrong.
+    pub kind: DamageKind,
+}
+
+impl fmt::Display for LogDamage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid batch at byte {}: ", self.position)?;
+        match &self.kind {
+            DamageKind::Truncated {
+                needed: 0,
+                available,
+            } => {
+                write!(
+                    f,
+                    "truncated ({available} bytes left, fewer than a batch header)"
+                )
+            }
+            DamageKind::Truncated { needed, available } => {
+                write!(
+                    f,
+                    "truncated (the batch declares {needed} bytes, {available} are left)"
+                )
+            }
+            DamageKind::SizeTooSmall { size, minimum } => write!(
+                f,
+                "size {size} is smaller than the minimum record overhead ({minimum})"
+            ),
+            DamageKind::UnknownMagic { magic } => write!(f, "unknown magic {magic}"),
+            DamageKind::CrcMismatch { stored, computed } => write!(
+                f,
+                "record is corrupt (stored crc = {stored}, computed crc = {computed})"
+            ),
+            DamageKind::Malformed { reason } => f.write_str(reason),
+        }
+    }
+}
+
+/// Parses the batch at the start of `data` (whose first byte is at file `position`). `data`
+/// must hold the whole batch: the caller reads the size field first (see [`batch_extent`]).
+/// `next_offset` is the offset after the previous batch, used when a compressed v0/v1 message's
+/// first offset cannot be read.
+pub fn parse_batch(data: &[u8], position: u64, next_offset: Offset) -> Result<LogBatch, LogDamage> {
+    let damage = |kind| LogDamage { position, kind };
+    let size_field = i32::from_be_bytes([data[8], data[9], data[10], data[11]]);
+    let total = LOG_OVERHEAD + size_field as usize;
+    let data = &data[..total];
+    let magic = data[16] as i8;
+    match magic {
+        2 => parse_v2(data, position).map_err(damage),
+        0 | 1 => parse_legacy(data, position, next_offset, magic as u8).map_err(damage),
+        m => Err(damage(DamageKind::UnknownMagic { magic: m })),
+    }
+}
+
+/// How many bytes the batch at the start of `data` occupies, read the way
+/// `FileLogInputStream.nextBatch` does: `Ok(None)` when more bytes are needed to tell (or to hold
+/// the batch), `Err` when the size field is below the minimum.
+pub fn batch_extent(data: &[u8], position: u64) -> Result<Option<usize>, LogDamage> {
+    if data.len() <= HEADER_SIZE_UP_TO_MAGIC {
+        return Ok(None);
+    }
+    let size = i32::from_be_bytes([data[8], data[9], data[10], data[11]]);
+    if size < RECORD_OVERHEAD_V0 {
+        return Err(LogDamage {
+            position,
+            kind: DamageKind::SizeTooSmall {
+                size,
+                minimum: RECORD_OVERHEAD_V0,
+            },
+        });
+    }
+    let total = LOG_OVERHEAD + size as usize;
+    Ok((data.len() >= total).then_some(total))
+}
+
+fn wire(e: WireError) -> String {
+    e.to_string()
+}
+
+fn parse_v2(data: &[u8], position: u64) -> Result<LogBatch, DamageKind> {
+    if data.len() < RECORD_BATCH_OVERHEAD {
+        return Err(DamageKind::SizeTooSmall {
+            size: (data.len() - LOG_OVERHEAD) as i32,
+            minimum: (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) as i32,
+        });
+    }
+    let mut c = Cursor::new(data, position);
+    // The header is 61 bytes and `data` holds at least that: these reads cannot fail.
+    let h = (|| -> Result<_, WireError> {
+        Ok((
+            c.i64("baseOffset")?,
+            c.i32("batchLength")?,
+            c.i32("partitionLeaderEpoch")?,
+            c.i8("magic")?,
+            c.u32("crc")?,
+            c.i16("attributes")?,
+            c.i32("lastOffsetDelta")?,
+            c.i64("baseTimestamp")?,
+            c.i64("maxTimestamp")?,
+            c.i64("producerId")?,
+            c.i16("producerEpoch")?,
+            c.i32("baseSequence")?,
+            c.i32("recordCount")?,
+        ))
+    })()
+    .map_err(|e| DamageKind::Malformed { reason: wire(e) })?;
+    let (
+        base,
+        _len,
+        epoch,
+        _magic,
+        crc,
+        attrs,
+        last_delta,
+        base_ts,
+        max_ts,
+        pid,
+        pepoch,
+        seq,
+        count,
+    ) = h;
+    let computed = CRC32C.checksum(&data[21..]);
+    if computed != crc {
+        return Err(DamageKind::CrcMismatch {
+            stored: crc,
+            computed,
+        });
+    }
+    let compression = Compression::from_id((attrs & 0x07) as u8);
+    let log_append = attrs & 0x08 != 0;
+    let timestamp_type = if log_append {
+        TimestampKind::LogAppendTime
+    } else {
+        TimestampKind::CreateTime
+    };
+    let base_offset = Offset(base);
+    let last_offset = Offset(base.wrapping_add(last_delta as i64));
+    let records = match read_v2_records(
+        &data[RECORD_BATCH_OVERHEAD..],
+        position + RECORD_BATCH_OVERHEAD as u64,
+        compression,
+        count,
+        base,
+        base_ts,
+        log_append.then_some(max_ts),
+    ) {
+        Ok(records) => Records::Expanded { records },
+        Err(why) => Records::NotExpanded { why },
+    };
+    Ok(LogBatch {
+        position,
+        size: data.len() as u32,
+        magic: 2,
+        base_offset,
+        base_offset_inferred: false,
+        last_offset,
+        count: Some(count.max(0) as u32),
+        partition_leader_epoch: epoch,
+        producer_id: pid,
+        producer_epoch: pepoch,
+        base_sequence: seq,
+        transactional: attrs & 0x10 != 0,
+        control: attrs & 0x20 != 0,
+        timestamp_type,
+        base_timestamp: Timestamp(base_ts),
+        max_timestamp: Timestamp(max_ts),
+        compression,
+        crc,
+        records,
+    })
+}
+
+/// The records of a v2 batch (`DefaultRecord.readFrom`), decompressing first if needed.
+fn read_v2_records(
+    section: &[u8],
+    origin: u64,
+    compression: Compression,
+    count: i32,
+    base: i64,
+    base_ts: i64,
+    log_append_time: Option<i64>,
+) -> Result<Vec<RecordInfo>, NotExpanded> {
+    let malformed = |reason: String| NotExpanded::Malformed { reason };
+    if count < 0 {
+        return Err(malformed(format!("negative record count {count}")));
+    }
+    let owned;
+    // Positions inside decompressed data are not file positions: name the batch's instead.
+    let (bytes, origin, compressed) = match compression {
+        Compression::None => (section, origin, false),
+        Compression::Unknown(id) => {
+            return Err(malformed(format!("unknown compression codec id {id}")));
+        }
+        codec => match decompress(codec, section, 2) {
+            Decompressed::Bytes(b) => {
+                owned = b;
+                (&owned[..], 0, true)
+            }
+            Decompressed::Unavailable => return Err(NotExpanded::CodecNotCompiled { codec }),
+            Decompressed::Invalid(reason) => {
+                return Err(malformed(format!(
+                    "{} data at byte {origin}: {reason}",
+                    codec.name()
+                )))
+            }
+        },
+    };
+    let where_ = |e: WireError| {
+        if compressed {
+            format!(
+                "{} (byte {} of the decompressed records)",
+                e.what, e.position
+            ) + ": "
+                + e.reason
+        } else {
+            wire(e)
+        }
+    };
+    // Every record takes at least 7 bytes: cap the allocation by what the data can hold.
+    let mut records = Vec::with_capacity((count as usize).min(bytes.len() / 7 + 1));
+    let mut c = Cursor::new(bytes, origin);
+    for i in 0..count {
+        let start = c.position();
+        let len = c
+            .varint("record length")
+            .map_err(|e| malformed(where_(e)))?;
+        if len < 0 || len as usize > c.remaining() {
+            return Err(malformed(format!(
+                "record {i} at byte {start}{}: length {len} does not fit the {} bytes left",
+                if compressed {
+                    " of the decompressed records"
+                } else {
+                    ""
+                },
+                c.remaining()
+            )));
+        }
+        let body = c
+            .bytes(len as usize, "record")
+            .map_err(|e| malformed(where_(e)))?;
+        let body_origin = c.position() - len as u64;
+        let mut r = Cursor::new(body, body_origin);
+        let rec = (|| -> Result<RecordInfo, WireError> {
+            let _attributes = r.i8("record attributes")?;
+            let ts_delta = r.varlong("timestamp delta")?;
+            let offset_delta = r.varint("offset delta")?;
+            let key_size = r.varint("key length")?;
+            if key_size >= 0 {
+                r.bytes(key_size as usize, "key")?;
+            }
+            let value_size = r.varint("value length")?;
+            if value_size >= 0 {
+                r.bytes(value_size as usize, "value")?;
+            }
+            let headers = r.varint("header count")?;
+            if headers < 0 {
+                return Err(WireError {
+                    position: r.position(),
+                    what: "header count",
+                    reason: "negative",
+                });
+            }
+            for _ in 0..headers {
+                let k = r.varint("header key length")?;
+                if k < 0 {
+                    return Err(WireError {
+                        position: r.position(),
+                        what: "header key length",
+                        reason: "negative (header keys cannot be null)",
+                    });
+                }
+                r.bytes(k as usize, "header key")?;
+                let v = r.varint("header value length")?;
+                if v >= 0 {
+                    r.bytes(v as usize, "header value")?;
+                }
+            }
+            Ok(RecordInfo {
+                offset: Offset(base.wrapping_add(offset_delta as i64)),
+                timestamp: Timestamp(log_append_time.unwrap_or(base_ts.wrapping_add(ts_delta))),
+                key_size,
+                value_size,
+                headers: headers as u32,
+            })
+        })()
+        .map_err(|e| malformed(format!("record {i}: {}", where_(e))))?;
+        if r.remaining() != 0 {
+            return Err(malformed(format!(
+                "record {i} at byte {start}: {} bytes left over after its headers",
+                r.remaining()
+            )));
+        }
+        records.push(rec);
+    }
+    if c.remaining() != 0 {
+        return Err(malformed(format!(
+            "{} bytes after the batch's {count} records (incorrect declared batch size)",
+            c.remaining()
+        )));
+    }
+    Ok(records)
+}
+
+/// One v0/v1 message: `(offset, timestamp, attributes, key size, value, crc)`.
+struct Legacy<'a> {
+    offset: i64,
+    timestamp: i64,
+    attributes: i8,
+    key_size: i32,
+    value: Option<&'a [u8]>,
+    crc: u32,
+}
+
+/// Reads one v0/v1 message (offset and size fields included) from `c`, checking its CRC.
+fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legacy<'a>, String> {
+    let start = c.position();
+    let offset = c.i64("message offset").map_err(wire)?;
+    let size = c.i32("message size").map_err(wire)?;
+    if size < RECORD_OVERHEAD_V0 {
+        return Err(format!(
+            "message at byte {start}: size {size} is smaller than the minimum record overhead ({RECORD_OVERHEAD_V0})"
+        ));
+    }
+    let body_start = c.position();
+    let body = c.bytes(size as usize, "message").map_err(wire)?;
+    let mut r = Cursor::new(body, body_start);
+    let crc = r.u32("crc").map_err(wire)?;
+    let magic = r.i8("magic").map_err(wire)?;
+    if !(0..=1).contains(&magic) || expect_magic.is_some_and(|m| m as i8 != magic) {
+        return Err(format!("message at byte {start}: unexpected magic {magic}"));
+    }
+    if magic == 1 && size < RECORD_OVERHEAD_V1 {
+        return Err(format!(
+            "message at byte {start}: size {size} is smaller than the v1 overhead ({RECORD_OVERHEAD_V1})"
+        ));
+    }
+    let computed = CRC32.checksum(&body[4..]);
+    if computed != crc {
+        return Err(format!(
+            "message at byte {start}: record is corrupt (stored crc = {crc}, computed crc = {computed})"
+        ));
+    }
+    let attributes = r.i8("attributes").map_err(wire)?;
+    let timestamp = if magic == 1 {
+        r.i64("timestamp").map_err(wire)?
+    } else {
+        -1
+    };
+    let key_size = r.i32("key length").map_err(wire)?;
+    if key_size >= 0 {
+        r.bytes(key_size as usize, "key").map_err(wire)?;
+    }
+    let value_size = r.i32("value length").map_err(wire)?;
+    let value = if value_size >= 0 {
+        Some(r.bytes(value_size as usize, "value").map_err(wire)?)
+    } else {
+        None
+    };
+    Ok(Legacy {
+        offset,
+        timestamp,
+        attributes,
+        key_size,
+        value,
+        crc,
+    })
+}
+
+fn parse_legacy(
+    data: &[u8],
+    position: u64,
+    next_offset: Offset,
+    magic: u8,
+) -> Result<LogBatch, DamageKind> {
+    let mut c = Cursor::new(data, position);
+    let outer = read_legacy(&mut c, Some(magic)).map_err(|reason| {
+        if let Some(rest) = reason.strip_prefix(&format!(
+            "message at byte {position}: record is corrupt (stored crc = "
+        )) {
+            // Report a bad CRC as such, like Kafka's ensureValid.
+            let mut it = rest.trim_end_matches(')').split(", computed crc = ");
+            if let (Some(s), Some(cmp)) = (it.next(), it.next()) {
+                if let (Ok(stored), Ok(computed)) = (s.parse(), cmp.parse()) {
+                    return DamageKind::CrcMismatch { stored, computed };
+                }
+            }
+        }
+        DamageKind::Malformed { reason }
+    })?;
+    let compression = Compression::from_id((outer.attributes & 0x07) as u8);
+    let timestamp_type = match (magic, outer.attributes & 0x08 != 0) {
+        (0, _) => TimestampKind::NoTimestampType,
+        (_, true) => TimestampKind::LogAppendTime,
+        (_, false) => TimestampKind::CreateTime,
+    };
+    let mut batch = LogBatch {
+        position,
+        size: data.len() as u32,
+        magic,
+        base_offset: Offset(outer.offset),
+        base_offset_inferred: false,
+        last_offset: Offset(outer.offset),
+        count: None,
+        partition_leader_epoch: -1,
+        producer_id: -1,
+        producer_epoch: -1,
+        base_sequence: -1,
+        transactional: false,
+        control: false,
+        timestamp_type,
+        base_timestamp: Timestamp(outer.timestamp),
+        max_timestamp: Timestamp(outer.timestamp),
+        compression,
+        crc: outer.crc,
+        records: Records::Expanded {
+            records: vec![RecordInfo {
+                offset: Offset(outer.offset),
+                timestamp: Timestamp(outer.timestamp),
+                key_size: outer.key_size,
+                value_size: outer.value.map_or(-1, |v| v.len() as i32),
+                headers: 0,
+            }],
+        },
+    };
+    if compression == Compression::None {
+        return Ok(batch);
+    }
+    let not_expanded = |batch: &mut LogBatch, why| {
+        batch.records = Records::NotExpanded { why };
+        batch.base_offset = next_offset.min(batch.last_offset);
+        batch.base_offset_inferred = true;
+    };
+    let inner_bytes = match (compression, outer.value) {
+        (Compression::Unknown(_) | Compression::Zstd, _) => {
+            let reason = format!(
+                "message at byte {position}: codec {} is not allowed before magic 2",
+                compression.name()
+            );
+            not_expanded(&mut batch, NotExpanded::Malformed { reason });
+            return Ok(batch);
+        }
+        (_, None) => {
+            let reason = format!("compressed message at byte {position} has a null value");
+            not_expanded(&mut batch, NotExpanded::Malformed { reason });
+            return Ok(batch);
+        }
+        (codec, Some(v)) => match decompress(codec, v, magic) {
+            Decompressed::Bytes(b) => b,
+            Decompressed::Unavailable => {
+                not_expanded(&mut batch, NotExpanded::CodecNotCompiled { codec });
+                return Ok(batch);
+            }
+            Decompressed::Invalid(reason) => {
+                let reason = format!(
+                    "{} data of the message at byte {position}: {reason}",
+                    codec.name()
+                );
+                not_expanded(&mut batch, NotExpanded::Malformed { reason });
+                return Ok(batch);
+            }
+        },
+    };
+    let mut inner = Vec::new();
+    let mut r = Cursor::new(&inner_bytes, 0);
+    while r.remaining() > 0 {
+        match read_legacy(&mut r, Some(magic)) {
+            Ok(m) => inner.push(m),
+            Err(e) => {
+                let reason = format!("inner message of the message at byte {position}: {e} (positions inside the decompressed data)");
+                not_expanded(&mut batch, NotExpanded::Malformed { reason });
+                return Ok(batch);
+            }
+        }
+    }
+    let Some(last_inner) = inner.last().map(|m| m.offset) else {
+        let reason = format!("compressed message at byte {position} holds no messages");
+        not_expanded(&mut batch, NotExpanded::Malformed { reason });
+        return Ok(batch);
+    };
+    // v1 inner offsets are relative (the wrapper carries the last one); v0 are absolute.
+    let shift = if magic == 1 {
+        outer.offset.wrapping_sub(last_inner)
+    } else {
+        0
+    };
+    let records: Vec<RecordInfo> = inner
+        .iter()
+        .map(|m| RecordInfo {
+            offset: Offset(m.offset.wrapping_add(shift)),
+            timestamp: Timestamp(match timestamp_type {
+                TimestampKind::LogAppendTime => outer.timestamp,
+                _ => m.timestamp,
+            }),
+            key_size: m.key_size,
+            value_size: m.value.map_or(-1, |v| v.len() as i32),
+            headers: 0,
+        })
+        .collect();
+    batch.base_offset = records[0].offset;
+    batch.records = Records::Expanded { records };
+    Ok(batch)
+}
+
+/// Reads a `.log` file fed in chunks of any size, keeping only the bytes of a batch not yet
+/// complete. Batches go to a callback as they complete; reading stops at the first invalid batch.
+///
+/// ```
+/// use logtime_core::import::LogReader;
+/// let mut r = LogReader::new();
+/// let mut n = 0;
+/// r.feed(&[0u8; 10], &mut |_| n += 1);
+/// let end = r.finish();
+/// assert_eq!(n, 0);
+/// assert_eq!(end.valid_bytes, 0);
+/// assert!(end.damage.is_some()); // 10 bytes: fewer than a batch header
+/// ```
+#[derive(Debug, Default)]
+pub struct LogReader {
+    pending: Vec<u8>,
+    /// File position of `pending[0]`.
+    pending_at: u64,
+    total: u64,
+    next_offset: Option<Offset>,
+    damage: Option<LogDamage>,
+}
+
+/// What a whole `.log` file gave, besides its batches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogEnd {
+    /// Bytes read in all.
+    pub file_bytes: u64,
+    /// Bytes of whole, valid batches: the size Kafka's recovery truncates the file to.
+    pub valid_bytes: u64,
+    /// The first invalid batch, if reading stopped before the end.
+    pub damage: Option<LogDamage>,
+}
+
+impl LogReader {
+    /// A reader at the start of a file.
+    pub fn new() -> LogReader {
+        LogReader::default()
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether an invalid batch has stopped the reading (later bytes are only counted).
+    pub fn stopped(&self) -> Option<&LogDamage> {
+        self.damage.as_ref()
+    }
+
+    /// Feeds the next chunk; every batch it completes goes to `on_batch`, in file order.
+    pub fn feed(&mut self, chunk: &[u8], on_batch: &mut dyn FnMut(LogBatch)) {
+        self.total += chunk.len() as u64;
+        if self.damage.is_some() {
+            return;
+        }
+        let (data, from_pending) = if self.pending.is_empty() {
+            (chunk, false)
+        } else {
+            self.pending.extend_from_slice(chunk);
+            (&self.pending[..], true)
+        };
+        let mut at = 0usize;
+        let mut damage = None;
+        while at < data.len() {
+            let pos = self.pending_at + at as u64;
+            match batch_extent(&data[at..], pos) {
+                Ok(None) => break,
+                Ok(Some(n)) => {
+                    let next = self.next_offset.unwrap_or(Offset(0));
+                    match parse_batch(&data[at..at + n], pos, next) {
+                        Ok(b) => {
+                            self.next_offset = Some(b.last_offset.plus(1));
+                            on_batch(b);
+                            at += n;
+                        }
+                        Err(d) => {
+                            damage = Some(d);
+                            break;
+                        }
+                    }
+                }
+                Err(d) => {
+                    damage = Some(d);
+                    break;
+                }
+            }
+        }
+        let rest = data[at..].to_vec();
+        if from_pending {
+            self.pending.clear();
+        }
+        self.pending_at += at as u64;
+        if damage.is_some() {
+            self.damage = damage;
+            self.pending = Vec::new();
+        } else {
+            self.pending.extend_from_slice(&rest);
+        }
+    }
+
+    /// Ends the file: leftover bytes that do not make a whole batch are a truncated tail.
+    pub fn finish(self) -> LogEnd {
+        let valid_bytes = self.pending_at;
+        let damage = self.damage.or_else(|| {
+            (!self.pending.is_empty()).then(|| {
+                let available = self.pending.len() as u64;
+                let needed = if self.pending.len() >= LOG_OVERHEAD {
+                    let s = &self.pending;
+                    LOG_OVERHEAD as u64
+                        + i32::from_be_bytes([s[8], s[9], s[10], s[11]]).max(0) as u64
+                } else {
+                    0
+                };
+                LogDamage {
+                    position: valid_bytes,
+                    kind: DamageKind::Truncated {
+                        needed: if needed > available { needed } else { 0 },
+                        available,
+                    },
+                }
+            })
+        });
+        LogEnd {
+            file_bytes: self.total,
+            valid_bytes,
+            damage,
+        }
+    }
+}
+
+/// Reads a whole `.log` file held in memory.
+pub fn read_log(bytes: &[u8]) -> (Vec<LogBatch>, LogEnd) {
+    let mut batches = Vec::new();
+    let mut r = LogReader::new();
+    r.feed(bytes, &mut |b| batches.push(b));
+    (batches, r.finish())
+}

@@ -1,0 +1,550 @@
+//! From a partition's files (or `kafka-dump-log` text) to a [`Partition`]: each segment's
+//! batches, sizes and record timestamps as read, its on-disk indexes compared with what Kafka's
+//! rules give for the same batches, and the whole checked and assembled through
+//! [`seed::build`](super::seed::build).
+//!
+//! ```
+//! use logtime_core::import::{PartitionImport, SegmentLogBuilder};
+//! use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+//! let mut import = PartitionImport::new("clicks-0", Config::defaults(KafkaVersion::V3_6));
+//! let log = SegmentLogBuilder::new(Offset(1_843_200)).finish_empty();
+//! import.add_log(Offset(1_843_200), log, None);
+//! let imported = import.finish(Timestamp(0), None).unwrap();
+//! assert_eq!(imported.partition.log_end_offset(), Offset(1_843_200));
+//! ```
+
+use super::index_file::{IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry};
+use super::log_file::{
+    Compression, LogBatch, LogDamage, LogEnd, NotExpanded, Records, TimestampKind,
+};
+use super::seed::{
+    self, consistent_interval, rules_indexes, BatchSeed, LogSeed, SeedError, SegmentSeed,
+};
+use super::ImportError;
+use crate::config::Config;
+use crate::partition::Partition;
+use crate::units::{Bytes, Offset, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// A batch whose records were not read: lookups that open it cannot name the exact record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnexpandedBatch {
+    /// First offset.
+    pub base_offset: Offset,
+    /// Last offset.
+    pub last_offset: Offset,
+    /// Byte position.
+    pub position: u64,
+    /// Why.
+    pub why: NotExpanded,
+}
+
+/// What kinds of batches a segment holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BatchFormats {
+    /// Batches per magic (0, 1, 2).
+    pub by_magic: [u64; 3],
+    /// Compressed batches per codec name.
+    pub compressed: Vec<(String, u64)>,
+    /// LogAppendTime batches.
+    pub log_append_time: u64,
+    /// Transaction markers (control batches).
+    pub control: u64,
+}
+
+/// A segment's `.log`, read: batches and timestamps in the seed's compact form, plus what the
+/// reading found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SegmentLog {
+    /// Base offset (from the file name).
+    pub base_offset: Offset,
+    /// Batches.
+    pub batches: Vec<BatchSeed>,
+    /// Record timestamps, one per offset from `base_offset` (stand-ins, the batch's max timestamp,
+    /// for unexpanded batches).
+    pub timestamps: Vec<i64>,
+    /// Batches whose records were not read.
+    pub unexpanded: Vec<UnexpandedBatch>,
+    /// Formats seen.
+    pub formats: BatchFormats,
+    /// Where and why reading stopped early (Kafka's recovery truncates there).
+    pub end: LogEnd,
+    /// The first place the batches stop being contiguous, which the model cannot hold (a
+    /// compacted segment).
+    pub problem: Option<String>,
+}
+
+/// Collects the batches of one `.log`, as a [`LogReader`](super::LogReader) (or the dump-log
+/// parser) hands them over, in the compact form a partition keeps.
+#[derive(Debug)]
+pub struct SegmentLogBuilder {
+    log: SegmentLog,
+    next: Offset,
+}
+
+/// Records in a batch whose records are not read are bounded by what a batch can hold (the
+/// decompression cap over the 7-byte minimum record), so a crafted header cannot make the
+/// import allocate without bound.
+const MAX_UNREAD_RECORDS: i64 = (super::codec::MAX_DECOMPRESSED / 7) as i64;
+
+impl SegmentLogBuilder {
+    /// A builder for the segment at `base_offset`.
+    pub fn new(base_offset: Offset) -> SegmentLogBuilder {
+        SegmentLogBuilder {
+            log: SegmentLog {
+                base_offset,
+                batches: Vec::new(),
+                timestamps: Vec::new(),
+                unexpanded: Vec::new(),
+                formats: BatchFormats::default(),
+                end: LogEnd {
+                    file_bytes: 0,
+                    valid_bytes: 0,
+                    damage: None,
+                },
+                problem: None,
+            },
+            next: base_offset,
+        }
+    }
+
+    /// The offset the next batch should start at.
+    pub fn next_offset(&self) -> Offset {
+        self.next
+    }
+
+    fn problem(&mut self, p: String) {
+        if self.log.problem.is_none() {
+            self.log.problem = Some(p);
+        }
+    }
+
+    /// Adds the next batch.
+    pub fn push(&mut self, b: LogBatch) {
+        if self.log.problem.is_some() {
+            return;
+        }
+        let f = &mut self.log.formats;
+        f.by_magic[(b.magic as usize).min(2)] += 1;
+        if b.compression != Compression::None {
+            let name = b.compression.name();
+            match f.compressed.iter_mut().find(|(n, _)| n == name) {
+                Some((_, c)) => *c += 1,
+                None => f.compressed.push((name.to_string(), 1)),
+            }
+        }
+        if b.timestamp_type == TimestampKind::LogAppendTime {
+            f.log_append_time += 1;
+        }
+        if b.control {
+            f.control += 1;
+        }
+        if b.base_offset != self.next {
+            let what = if b.base_offset > self.next {
+                "offsets are missing before it (a compacted segment, or a gap between files)"
+            } else {
+                "it overlaps the offsets before it"
+            };
+            return self.problem(format!(
+                "the batch at byte {} starts at offset {} where {} was expected: {what}; Logtime models delete-policy logs, whose offsets are contiguous",
+                b.position, b.base_offset, self.next
+            ));
+        }
+        let n = b
+            .last_offset
+            .0
+            .wrapping_sub(b.base_offset.0)
+            .wrapping_add(1);
+        if n <= 0 || n > MAX_UNREAD_RECORDS {
+            return self.problem(format!(
+                "the batch at byte {} spans offsets {} to {}: not a plausible batch",
+                b.position, b.base_offset, b.last_offset
+            ));
+        }
+        match b.records {
+            Records::Expanded { records } => {
+                let contiguous = records.len() as i64 == n
+                    && records
+                        .iter()
+                        .enumerate()
+                        .all(|(i, r)| r.offset.0 == b.base_offset.0 + i as i64);
+                if !contiguous {
+                    return self.problem(format!(
+                        "the batch at byte {} holds {} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
+                        b.position,
+                        records.len(),
+                        b.base_offset,
+                        b.last_offset
+                    ));
+                }
+                self.log
+                    .timestamps
+                    .extend(records.iter().map(|r| r.timestamp.0));
+            }
+            Records::NotExpanded { why } => {
+                if let Some(c) = b.count {
+                    if c as i64 != n {
+                        return self.problem(format!(
+                            "the batch at byte {} counts {c} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
+                            b.position, b.base_offset, b.last_offset
+                        ));
+                    }
+                }
+                self.log
+                    .timestamps
+                    .extend(std::iter::repeat_n(b.max_timestamp.0, n as usize));
+                self.log.unexpanded.push(UnexpandedBatch {
+                    base_offset: b.base_offset,
+                    last_offset: b.last_offset,
+                    position: b.position,
+                    why,
+                });
+            }
+        }
+        self.log.batches.push(BatchSeed {
+            base_offset: b.base_offset,
+            last_offset: b.last_offset,
+            size: Bytes(b.size as i64),
+            max_timestamp: b.max_timestamp,
+            log_append_time: b.timestamp_type == TimestampKind::LogAppendTime,
+        });
+        self.next = b.last_offset.plus(1);
+    }
+
+    /// The log, with how the reading ended.
+    pub fn finish(mut self, end: LogEnd) -> SegmentLog {
+        self.log.end = end;
+        self.log
+    }
+
+    /// The log of an empty `.log` file.
+    pub fn finish_empty(self) -> SegmentLog {
+        self.finish(LogEnd {
+            file_bytes: 0,
+            valid_bytes: 0,
+            damage: None,
+        })
+    }
+}
+
+/// How a segment's on-disk index compares with Kafka's rules for its batches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum IndexCheck {
+    /// No file: the model uses the index Kafka's rules give.
+    Missing,
+    /// The file holds exactly what Kafka's rules give.
+    Matches {
+        /// For the active segment's time index: it holds the final entry a clean shutdown adds.
+        closed: bool,
+    },
+    /// The file differs from Kafka's rules with the topic's `index.interval.bytes`.
+    Differs {
+        /// Slot of the first difference.
+        slot: usize,
+        /// The entry on disk there, as `[key, value]` (absent: the file has fewer entries).
+        on_disk: Option<(i64, i64)>,
+        /// The entry Kafka's rules put there.
+        expected: Option<(i64, i64)>,
+        /// For the offset index: the `index.interval.bytes` values that would give the file
+        /// exactly, when some do.
+        interval_range: Option<(i64, i64)>,
+        /// The file is consistent with the batches, so the model uses it (else the rules' one).
+        used: bool,
+        /// Why it could not be used, when it was not.
+        unusable: Option<String>,
+    },
+}
+
+/// What the import found about one segment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SegmentReport {
+    /// Base offset.
+    pub base_offset: Offset,
+    /// Where the reading of `.log` stopped early.
+    pub damage: Option<LogDamage>,
+    /// `.log` bytes in all.
+    pub file_bytes: u64,
+    /// Bytes of valid batches.
+    pub valid_bytes: u64,
+    /// Formats seen.
+    pub formats: BatchFormats,
+    /// Unread batches.
+    pub unexpanded: Vec<UnexpandedBatch>,
+    /// The offset index against Kafka's rules.
+    pub offset_index: IndexCheck,
+    /// The time index against Kafka's rules.
+    pub time_index: IndexCheck,
+    /// Layout notes about the index files.
+    pub index_notes: Vec<(IndexKind, IndexNote)>,
+    /// The `.log` modification time was not given: the partition's clock stands in for it.
+    pub last_modified_assumed: bool,
+}
+
+/// A partition read from its files.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The partition as the broker holds it.
+    pub partition: Partition,
+    /// Per segment, what the import found.
+    pub segments: Vec<SegmentReport>,
+}
+
+impl Imported {
+    /// Batches whose records were not read, across segments.
+    pub fn unexpanded(&self) -> impl Iterator<Item = &UnexpandedBatch> {
+        self.segments.iter().flat_map(|s| s.unexpanded.iter())
+    }
+}
+
+/// Assembles a partition from its segments, added in any order.
+#[derive(Debug)]
+pub struct PartitionImport {
+    topic_partition: String,
+    config: Config,
+    segments: Vec<(Offset, Pending)>,
+}
+
+#[derive(Debug)]
+struct Pending {
+    log: Option<SegmentLog>,
+    offset_index: Option<IndexFile<OffsetEntry>>,
+    time_index: Option<IndexFile<TimeEntry>>,
+    last_modified: Option<Timestamp>,
+}
+
+impl PartitionImport {
+    /// An import for `topic_partition` (e.g. `clicks-0`) under `config` (its `index.interval.bytes`
+    /// and `segment.index.bytes` are what the on-disk indexes are compared with).
+    pub fn new(topic_partition: &str, config: Config) -> PartitionImport {
+        PartitionImport {
+            topic_partition: topic_partition.to_string(),
+            config,
+            segments: Vec::new(),
+        }
+    }
+
+    fn slot(&mut self, base: Offset) -> &mut Pending {
+        let i = match self.segments.iter().position(|(b, _)| *b == base) {
+            Some(i) => i,
+            None => {
+                self.segments.push((
+                    base,
+                    Pending {
+                        log: None,
+                        offset_index: None,
+                        time_index: None,
+                        last_modified: None,
+                    },
+                ));
+                self.segments.len() - 1
+            }
+        };
+        &mut self.segments[i].1
+    }
+
+    /// Adds a segment's `.log`, with the file's modification time when known.
+    pub fn add_log(&mut self, base: Offset, log: SegmentLog, last_modified: Option<Timestamp>) {
+        let s = self.slot(base);
+        s.log = Some(log);
+        s.last_modified = last_modified;
+    }
+
+    /// Adds a segment's `.index`.
+    pub fn add_offset_index(&mut self, base: Offset, index: IndexFile<OffsetEntry>) {
+        self.slot(base).offset_index = Some(index);
+    }
+
+    /// Adds a segment's `.timeindex`.
+    pub fn add_time_index(&mut self, base: Offset, index: IndexFile<TimeEntry>) {
+        self.slot(base).time_index = Some(index);
+    }
+
+    /// Builds the partition at broker time `now`, with `log_start_offset` (default: the first
+    /// segment's base offset).
+    pub fn finish(
+        mut self,
+        now: Timestamp,
+        log_start_offset: Option<Offset>,
+    ) -> Result<Imported, ImportError> {
+        self.segments.sort_by_key(|(b, _)| *b);
+        if self.segments.is_empty() {
+            return Err(ImportError::NoSegments);
+        }
+        let n = self.segments.len();
+        let mut seeds = Vec::with_capacity(n);
+        let mut reports = Vec::with_capacity(n);
+        for (i, (base, p)) in self.segments.into_iter().enumerate() {
+            let Some(log) = &p.log else {
+                return Err(ImportError::MissingLog { base_offset: base });
+            };
+            if let Some(problem) = &log.problem {
+                return Err(ImportError::NotModelled {
+                    base_offset: base,
+                    reason: problem.clone(),
+                });
+            }
+            let (seed, report) = check_segment(base, p, i + 1 == n, &self.config);
+            seeds.push(seed);
+            reports.push(report);
+        }
+        let bases: Vec<Offset> = seeds.iter().map(|s: &SegmentSeed| s.base_offset).collect();
+        let partition = seed::build(
+            self.config,
+            &self.topic_partition,
+            now,
+            0,
+            LogSeed {
+                log_start_offset,
+                segments: seeds,
+            },
+        )
+        .map_err(|error| ImportError::Seed {
+            base_offset: error.segment.map(|i| bases[i]),
+            error,
+        })?;
+        Ok(Imported {
+            partition,
+            segments: reports,
+        })
+    }
+}
+
+fn first_difference<A: Copy, B: Copy>(
+    a: &[A],
+    b: &[B],
+    eq: impl Fn(A, B) -> bool,
+) -> Option<usize> {
+    (0..a.len().max(b.len())).find(|&i| match (a.get(i), b.get(i)) {
+        (Some(&x), Some(&y)) => !eq(x, y),
+        _ => true,
+    })
+}
+
+fn check_segment(
+    base: Offset,
+    p: Pending,
+    active: bool,
+    config: &Config,
+) -> (SegmentSeed, SegmentReport) {
+    let log = p.log.expect("checked by the caller");
+    let interval = config.topic.index_interval_bytes;
+    let (rules_oi, rules_ti_closed) = rules_indexes(&log.batches, base, interval, true);
+    let (_, rules_ti_live) = rules_indexes(&log.batches, base, interval, false);
+    let mut notes = Vec::new();
+    // Which of the two the model uses is settled by `seed::build`'s checks: an index that
+    // does not fit the batches is replaced by the rules' one.
+    let probe = |oi: Option<Vec<(Offset, Bytes)>>, ti: Option<Vec<(Timestamp, Offset)>>| {
+        let s = SegmentSeed {
+            base_offset: base,
+            batches: log.batches.clone(),
+            timestamps: vec![0; log.timestamps.len()],
+            offset_index: oi,
+            time_index: ti,
+            last_modified: None,
+        };
+        seed::build(
+            config.clone(),
+            "probe",
+            Timestamp(i64::MAX / 2),
+            0,
+            LogSeed {
+                log_start_offset: None,
+                segments: vec![s],
+            },
+        )
+        .err()
+        .map(|e: SeedError| e.reason)
+    };
+    let offset_index = p.offset_index.map(|f| {
+        notes.extend(f.notes.iter().map(|n| (IndexKind::Offset, n.clone())));
+        f.entries
+            .iter()
+            .map(|e| (e.offset, e.position))
+            .collect::<Vec<_>>()
+    });
+    let time_index = p.time_index.map(|f| {
+        notes.extend(f.notes.iter().map(|n| (IndexKind::Time, n.clone())));
+        f.entries
+            .iter()
+            .map(|e| (e.timestamp, e.offset))
+            .collect::<Vec<_>>()
+    });
+    let (oi_check, oi_used) = match offset_index {
+        None => (IndexCheck::Missing, None),
+        Some(disk) => match first_difference(&disk, &rules_oi, |a, b| a == b) {
+            None => (IndexCheck::Matches { closed: false }, Some(disk)),
+            Some(slot) => {
+                let unusable = probe(Some(disk.clone()), Some(Vec::new()));
+                let check = IndexCheck::Differs {
+                    slot,
+                    on_disk: disk.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                    expected: rules_oi.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                    interval_range: consistent_interval(&log.batches, &disk),
+                    used: unusable.is_none(),
+                    unusable: unusable.clone(),
+                };
+                (check, unusable.is_none().then_some(disk))
+            }
+        },
+    };
+    let (ti_check, ti_used) = match time_index {
+        None => (IndexCheck::Missing, None),
+        Some(disk) => {
+            let eq = |a: (Timestamp, Offset), b: (Timestamp, Offset)| a == b;
+            let closed_match = first_difference(&disk, &rules_ti_closed, eq).is_none();
+            let live_match = active && first_difference(&disk, &rules_ti_live, eq).is_none();
+            if closed_match || live_match {
+                // A one-batch active segment has the same entries live and closed: say live.
+                (
+                    IndexCheck::Matches {
+                        closed: active && !live_match,
+                    },
+                    Some(disk),
+                )
+            } else {
+                let expected = if active {
+                    &rules_ti_live
+                } else {
+                    &rules_ti_closed
+                };
+                let slot = first_difference(&disk, expected, eq).unwrap_or(0);
+                let unusable = probe(Some(Vec::new()), Some(disk.clone()));
+                let check = IndexCheck::Differs {
+                    slot,
+                    on_disk: disk.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                    expected: expected.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                    interval_range: None,
+                    used: unusable.is_none(),
+                    unusable: unusable.clone(),
+                };
+                (check, unusable.is_none().then_some(disk))
+            }
+        }
+    };
+    let report = SegmentReport {
+        base_offset: base,
+        damage: log.end.damage.clone(),
+        file_bytes: log.end.file_bytes,
+        valid_bytes: log.end.valid_bytes,
+        formats: log.formats.clone(),
+        unexpanded: log.unexpanded.clone(),
+        offset_index: oi_check,
+        time_index: ti_check,
+        index_notes: notes,
+        last_modified_assumed: p.last_modified.is_none(),
+    };
+    let seed = SegmentSeed {
+        base_offset: base,
+        offset_index: Some(oi_used.unwrap_or(rules_oi)),
+        time_index: Some(ti_used.unwrap_or(if active {
+            rules_ti_live
+        } else {
+            rules_ti_closed
+        })),
+        batches: log.batches,
+        timestamps: log.timestamps,
+        last_modified: p.last_modified,
+    };
+    (seed, report)
+}
