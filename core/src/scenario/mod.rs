@@ -11,6 +11,7 @@
 
 use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::event::Event;
+use crate::import::seed::LogSeed;
 use crate::lookup::OffsetSpec;
 use crate::partition::{Partition, PartitionState};
 use crate::units::{Offset, Timestamp};
@@ -133,17 +134,40 @@ pub struct Scenario {
     pub seed: u64,
     /// The steps.
     pub steps: Vec<Step>,
+    /// The log the partition already holds at the start (the `log` key), instead of one empty
+    /// segment at offset 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogSeed>,
 }
 
 impl Scenario {
-    /// A fresh partition at the scenario's start.
+    /// The partition at the scenario's start: empty, or holding the `log` key's segments.
+    ///
+    /// # Panics
+    /// If `log` does not make a partition. [`parse`] checks it, so only a `Scenario` built by
+    /// hand with a bad `log` can; [`Scenario::try_partition`] reports that instead.
     pub fn partition(&self) -> Partition {
-        Partition::new(
-            self.config.clone(),
-            &self.topic_partition,
-            self.start,
-            self.seed,
-        )
+        self.try_partition()
+            .expect("parse() checked that the log seed builds a partition")
+    }
+
+    /// [`Scenario::partition`], or why the `log` key does not make a partition.
+    pub fn try_partition(&self) -> Result<Partition, crate::import::seed::SeedError> {
+        match &self.log {
+            None => Ok(Partition::new(
+                self.config.clone(),
+                &self.topic_partition,
+                self.start,
+                self.seed,
+            )),
+            Some(log) => crate::import::seed::build(
+                self.config.clone(),
+                &self.topic_partition,
+                self.start,
+                self.seed,
+                log.clone(),
+            ),
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! that would move backwards is reported with its step index. Config changes are validated here
 //! against the config in force at that step.
 
+mod log_seed;
 mod produce;
 mod step;
 mod value;
@@ -32,6 +33,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "seed",
     "topic_partition",
     "steps",
+    "log",
 ];
 
 /// A result whose error names the step, the field and the reason.
@@ -190,6 +192,10 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             ))
         }
     };
+    let log = match obj.get("log") {
+        None => None,
+        Some(v) => Some(log_seed::parse_log(v, start, &config, &topic_partition)?),
+    };
     let mut p = StepParser {
         config: config.clone(),
         now: start,
@@ -208,6 +214,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         start: Timestamp(start),
         seed,
         steps,
+        log,
     })
 }
 
@@ -339,7 +346,7 @@ mod tests {
         assert_eq!(e("[]"), "a scenario is a JSON object, not an array");
         assert_eq!(
             e(&format!("{{{HEAD}, \"stpes\": []}}")),
-            "stpes: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps)"
+            "stpes: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log)"
         );
         assert_eq!(
             e(r#"{"steps": []}"#),
