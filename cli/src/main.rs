@@ -1,6 +1,7 @@
 //! `logtime`: replay, check and explain Logtime scenario files (see `docs/scenarios.md`).
 
 mod explain;
+mod inspect;
 
 use logtime_core::scenario::{
     parse, run, ProduceOutcome, Report, Scenario, ScenarioError, Step, StepOutcome,
@@ -18,7 +19,7 @@ USAGE:
     logtime run FILE         replay FILE and print the JSON report {{\"steps\": [...], \"final\": STATE}}
     logtime check FILE...    replay each FILE and print a one-line summary; exit 1 if any fails
     logtime explain FILE     narrate what happened at each step of FILE, and why
-    logtime --help           print this help
+{inspect}    logtime --help           print this help
 
 A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
@@ -28,7 +29,8 @@ Kafka's refusals (a rejected batch, a refused DeleteRecords or lookup) are part 
 Bad input (unknown config or step, malformed time, clock moving backwards, JSON syntax) makes
 the command exit 1 with one line on stderr naming the step, the field and the reason.
 ",
-        KafkaVersion::keys_for_people()
+        KafkaVersion::keys_for_people(),
+        inspect = inspect::USAGE,
     )
 }
 
@@ -92,6 +94,16 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+        Some("inspect") => match inspect::run(&args[1..]) {
+            Ok(out) => {
+                print!("{out}");
+                ExitCode::SUCCESS
+            }
+            Err(inspect::Fail(e)) => {
+                eprintln!("{}", format!("logtime: inspect: {e}").replace('\n', " "));
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => usage(&format!("unknown command {other:?}")),
     }
 }

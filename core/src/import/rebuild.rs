@@ -246,8 +246,8 @@ pub enum IndexCheck {
         on_disk: Option<(i64, i64)>,
         /// The entry Kafka's rules put there.
         expected: Option<(i64, i64)>,
-        /// For the offset index: the `index.interval.bytes` values that would give the file
-        /// exactly, when some do.
+        /// The `index.interval.bytes` values that would give the file exactly, when some do
+        /// (for the time index: those the offset index shows, when they give it too).
         interval_range: Option<(i64, i64)>,
         /// The file is consistent with the batches, so the model uses it (else the rules' one).
         used: bool,
@@ -488,6 +488,10 @@ fn check_segment(
             }
         },
     };
+    let inferred = match &oi_check {
+        IndexCheck::Differs { interval_range, .. } => *interval_range,
+        _ => None,
+    };
     let (ti_check, ti_used) = match time_index {
         None => (IndexCheck::Missing, None),
         Some(disk) => {
@@ -499,6 +503,30 @@ fn check_segment(
                 (
                     IndexCheck::Matches {
                         closed: active && !live_match,
+                    },
+                    Some(disk),
+                )
+            } else if let Some(range) = inferred.filter(|r| {
+                // Under the interval the offset index shows, the time index may match too.
+                let (_, closed) = rules_indexes(&log.batches, base, r.0, true);
+                let (_, live) = rules_indexes(&log.batches, base, r.0, false);
+                first_difference(&disk, &closed, eq).is_none()
+                    || active && first_difference(&disk, &live, eq).is_none()
+            }) {
+                let expected = if active {
+                    &rules_ti_live
+                } else {
+                    &rules_ti_closed
+                };
+                let slot = first_difference(&disk, expected, eq).unwrap_or(0);
+                (
+                    IndexCheck::Differs {
+                        slot,
+                        on_disk: disk.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                        expected: expected.get(slot).map(|e| (e.0 .0, e.1 .0)),
+                        interval_range: Some(range),
+                        used: true,
+                        unusable: None,
                     },
                     Some(disk),
                 )

@@ -17,7 +17,7 @@ mod retention;
 
 pub use lookup::{lookup, lookup_target, trace_step};
 pub use produce::{diagnosis, rejection, roll, roll_reason};
-pub use retention::{retention_story, verdict, verdict_brief};
+pub use retention::{pass_name, retention_story, verdict, verdict_brief};
 
 use super::outcome::{StepOutcome, StepReport};
 use super::Scenario;

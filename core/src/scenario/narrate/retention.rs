@@ -7,7 +7,7 @@ use crate::units::Timestamp;
 
 /// The pass that deleted a segment, by the limit it applies: `retention.ms`, `retention.bytes`
 /// or `log start offset`.
-fn pass_name(pass: RetentionPass) -> &'static str {
+pub fn pass_name(pass: RetentionPass) -> &'static str {
     match pass {
         RetentionPass::LogStartOffset => "log start offset",
         RetentionPass::Size => "retention.bytes",
