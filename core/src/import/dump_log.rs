@@ -110,7 +110,7 @@ enum Current {
     Skipped,
     Log {
         builder: SegmentLogBuilder,
-        pending: Option<LogBatch>,
+        pending: Option<Pending>,
         next_position: u64,
         damage: Option<LogDamage>,
         invalid_tail: Option<u64>,
@@ -118,6 +118,17 @@ enum Current {
     },
     OffsetIndex(Vec<OffsetEntry>),
     TimeIndex(Vec<TimeEntry>),
+}
+
+/// A batch whose lines are still being read.
+struct Pending {
+    batch: LogBatch,
+    /// Line of its first line, for errors.
+    line: usize,
+    /// Old formats print records without a batch line: the size is then the distance to the
+    /// next batch, and the max timestamp the largest record's.
+    size_known: bool,
+    max_from_records: bool,
 }
 
 /// Reads dump text line by line (for large dumps, fed as they are read).
@@ -318,10 +329,22 @@ impl DumpParser {
             && get(&f, &["keySize"]).is_some();
         if is_batch {
             let (batch, valid) = self.batch(&f)?;
-            return self.push_batch(batch, valid);
+            return self.push_batch(batch, valid, true, false);
         }
         if record_line || old_record {
             let rec = self.record(&f)?;
+            // Kafka before 2.2 (and 2.8) printed each record with its batch's position and no
+            // batch line of its own: a new position starts a new batch.
+            if let Some(position) = get(&f, &["position"]) {
+                let position: u64 = position
+                    .parse()
+                    .map_err(|_| self.err(format!("position: {position:?} is not a number")))?;
+                let same = matches!(&self.current, Current::Log { pending: Some(p), .. } if p.batch.position == position);
+                if !same {
+                    let batch = self.batch_of_record(&f, &rec, position)?;
+                    self.push_batch(batch.0, true, batch.1, true)?;
+                }
+            }
             if let Current::Log {
                 pending,
                 after_record,
@@ -329,7 +352,11 @@ impl DumpParser {
             } = &mut self.current
             {
                 match pending {
-                    Some(b) => {
+                    Some(p) => {
+                        let b = &mut p.batch;
+                        if rec.offset > b.last_offset && !p.size_known {
+                            b.last_offset = rec.offset;
+                        }
                         if let Records::Expanded { records } = &mut b.records {
                             records.push(rec);
                         } else {
@@ -374,11 +401,12 @@ impl DumpParser {
                 timestamp_type.name()
             ))
         })?;
-        let codec = get(f, &["compresscodec"]).unwrap_or("none");
+        let codec = get(f, &["compresscodec", "compressType"]).unwrap_or("none");
         let compression = Compression::parse(codec)
             .ok_or_else(|| self.err(format!("compresscodec: unknown codec {codec:?}")))?;
         let crc: u32 = get(f, &["crc"]).and_then(|c| c.parse().ok()).unwrap_or(0);
-        let (base, last, count) = if magic == 2 {
+        let inferred = get(f, &["baseOffset"]).is_none();
+        let (base, last, count) = if magic == 2 && !inferred {
             let base: i64 = self.num(f, &["baseOffset"])?;
             let last: i64 = self.num(f, &["lastOffset"])?;
             let count = match get(f, &["count"]) {
@@ -401,7 +429,8 @@ impl DumpParser {
             size,
             magic,
             base_offset: Offset(base),
-            base_offset_inferred: magic < 2 && compression != Compression::None,
+            // Before 2.2, and for v0/v1, a batch line names only the last offset.
+            base_offset_inferred: inferred && (magic == 2 || compression != Compression::None),
             last_offset: Offset(last),
             count,
             partition_leader_epoch: num_or("partitionLeaderEpoch", -1) as i32,
@@ -444,10 +473,121 @@ impl DumpParser {
         })
     }
 
-    fn push_batch(&mut self, batch: LogBatch, valid: bool) -> Result<(), DumpError> {
-        let line = self.line;
+    /// The batch a record line of an old format names (its position, and in 2.8 its batch's
+    /// offsets and size).
+    fn batch_of_record(
+        &self,
+        f: &[(&str, &str)],
+        rec: &RecordInfo,
+        position: u64,
+    ) -> Result<(LogBatch, bool), DumpError> {
+        let size: Option<u32> = get(f, &["batchSize"]).and_then(|v| v.parse().ok());
+        let magic: u8 = get(f, &["magic"]).and_then(|v| v.parse().ok()).unwrap_or(2);
+        let codec = get(f, &["compresscodec", "compressType"]).unwrap_or("none");
+        let compression = Compression::parse(codec)
+            .ok_or_else(|| self.err(format!("compresscodec: unknown codec {codec:?}")))?;
+        let timestamp_type = ["CreateTime", "LogAppendTime", "NoTimestampType"]
+            .iter()
+            .find_map(|k| get(f, &[k]).and(TimestampKind::parse(k)))
+            .unwrap_or(TimestampKind::CreateTime);
+        let num = |n: &str, d: i64| get(f, &[n]).and_then(|v| v.parse().ok()).unwrap_or(d);
+        let base = num("baseOffset", rec.offset.0);
+        let last = num("lastOffset", rec.offset.0);
+        Ok((
+            LogBatch {
+                position,
+                size: size.unwrap_or(0),
+                magic,
+                base_offset: Offset(base),
+                base_offset_inferred: false,
+                last_offset: Offset(last),
+                count: None,
+                partition_leader_epoch: num("partitionLeaderEpoch", -1) as i32,
+                producer_id: num("producerId", -1),
+                producer_epoch: num("producerEpoch", -1) as i16,
+                base_sequence: num("baseSequence", -1) as i32,
+                transactional: get(f, &["isTransactional"]) == Some("true"),
+                control: false,
+                timestamp_type,
+                base_timestamp: rec.timestamp,
+                max_timestamp: Timestamp::NONE,
+                compression,
+                crc: 0,
+                records: Records::Expanded {
+                    records: Vec::new(),
+                },
+            },
+            size.is_some(),
+        ))
+    }
+
+    /// Ends the pending batch: its size (when the format did not print it) is the distance to
+    /// `next_position`, the position of the batch after it.
+    fn finish_pending(&mut self, next: Option<u64>) -> Result<(), DumpError> {
         let Current::Log {
             builder,
+            pending,
+            next_position,
+            ..
+        } = &mut self.current
+        else {
+            return Ok(());
+        };
+        let Some(mut p) = pending.take() else {
+            return Ok(());
+        };
+        if !p.size_known {
+            let size = next
+                .and_then(|n| n.checked_sub(p.batch.position))
+                .filter(|s| *s > 0);
+            match size.and_then(|s| u32::try_from(s).ok()) {
+                Some(s) => p.batch.size = s,
+                None => {
+                    return Err(DumpError {
+                        line: p.line,
+                        reason: "this format (kafka-dump-log before 2.2 with --deep-iteration) prints no batch sizes, and the last batch's cannot be told: dump the .log without --deep-iteration".into(),
+                    })
+                }
+            }
+        }
+        if p.max_from_records {
+            if let Records::Expanded { records } = &p.batch.records {
+                p.batch.max_timestamp = records
+                    .iter()
+                    .map(|r| r.timestamp)
+                    .fold(Timestamp::NONE, Timestamp::max);
+            }
+        }
+        if p.batch.position != *next_position {
+            return Err(DumpError {
+                line: p.line,
+                reason: not_following(p.batch.position, *next_position),
+            });
+        }
+        *next_position += p.batch.size as u64;
+        finish_batch(builder, p.batch);
+        Ok(())
+    }
+
+    fn push_batch(
+        &mut self,
+        batch: LogBatch,
+        valid: bool,
+        size_known: bool,
+        max_from_records: bool,
+    ) -> Result<(), DumpError> {
+        let line = self.line;
+        if matches!(
+            self.current,
+            Current::Log {
+                damage: Some(_),
+                ..
+            }
+        ) {
+            return Ok(());
+        }
+        self.finish_pending(Some(batch.position))?;
+        let Current::Log {
             pending,
             next_position,
             damage,
@@ -458,19 +598,10 @@ impl DumpParser {
             return Ok(());
         };
         *after_record = false;
-        if damage.is_some() {
-            return Ok(());
-        }
-        if let Some(b) = pending.take() {
-            finish_batch(builder, b);
-        }
         if batch.position != *next_position {
             return Err(DumpError {
                 line,
-                reason: format!(
-                    "the batch at position {} does not follow the previous one, which ends at {}",
-                    batch.position, next_position
-                ),
+                reason: not_following(batch.position, *next_position),
             });
         }
         if !valid {
@@ -485,27 +616,28 @@ impl DumpParser {
             });
             return Ok(());
         }
-        *next_position += batch.size as u64;
-        *pending = Some(batch);
+        *pending = Some(Pending {
+            batch,
+            line,
+            size_known,
+            max_from_records,
+        });
         Ok(())
     }
 
     fn close_file(&mut self) -> Result<(), DumpError> {
+        self.finish_pending(None)?;
         let base = self.base;
         let path = std::mem::take(&mut self.path);
         let content = match std::mem::replace(&mut self.current, Current::None) {
             Current::None | Current::Skipped => return Ok(()),
             Current::Log {
-                mut builder,
-                pending,
+                builder,
                 next_position,
                 damage,
                 invalid_tail,
                 ..
             } => {
-                if let Some(b) = pending {
-                    finish_batch(&mut builder, b);
-                }
                 let tail = invalid_tail.unwrap_or(0);
                 let damage = damage.or_else(|| {
                     (tail > 0).then(|| LogDamage {
@@ -569,6 +701,14 @@ fn finish_batch(builder: &mut SegmentLogBuilder, mut b: LogBatch) {
         b.base_offset = builder.next_offset().min(b.last_offset);
     }
     builder.push(b);
+}
+
+fn not_following(position: u64, expected: u64) -> String {
+    if expected == 0 {
+        format!("the first batch is at position {position}, not 0: a partial dump (a quote, or --max-bytes) cannot be imported exactly")
+    } else {
+        format!("the batch at position {position} does not follow the previous one, which ends at {expected}: a partial dump cannot be imported exactly")
+    }
 }
 
 fn is_ignored(t: &str) -> bool {
