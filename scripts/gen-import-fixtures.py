@@ -28,7 +28,7 @@ from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "import", "encoded")
-T0 = 1_804_928_400_000  # 2027-03-12T09:00:00Z
+T0 = 1_804_928_400_000  # 2027-03-13T09:00:00Z
 CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
 

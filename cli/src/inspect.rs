@@ -954,7 +954,7 @@ fn import_notes(imported: &Imported) -> Vec<String> {
         }
         if seg.formats.by_magic[0] + seg.formats.by_magic[1] > 0 {
             out.push(format!(
-                "segment {b}: {} v0 and {} v1 messages (read-only formats)",
+                "segment {b}: {} v0 and {} v1 message batches (read-only formats)",
                 seg.formats.by_magic[0], seg.formats.by_magic[1]
             ));
         }
