@@ -205,7 +205,7 @@ fn segment_files(dir: &Path) -> Result<Vec<(PathBuf, Offset, SegmentFileKind, u6
             out.push((e.path(), base, kind, len));
         }
     }
-    out.sort_by(|a, b| (a.1, a.0.clone()).cmp(&(b.1, b.0.clone())));
+    out.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
     Ok(out)
 }
 

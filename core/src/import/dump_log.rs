@@ -109,7 +109,7 @@ enum Current {
     None,
     Skipped,
     Log {
-        builder: SegmentLogBuilder,
+        builder: Box<SegmentLogBuilder>,
         pending: Option<Pending>,
         next_position: u64,
         damage: Option<LogDamage>,
@@ -244,7 +244,7 @@ impl DumpParser {
                 self.base = base;
                 match kind {
                     SegmentFileKind::Log => Current::Log {
-                        builder: SegmentLogBuilder::new(base),
+                        builder: Box::new(SegmentLogBuilder::new(base)),
                         pending: None,
                         next_position: 0,
                         damage: None,
@@ -640,7 +640,7 @@ impl DumpParser {
             } => {
                 let tail = invalid_tail.unwrap_or(0);
                 let damage = damage.or_else(|| {
-                    (tail > 0).then(|| LogDamage {
+                    (tail > 0).then_some(LogDamage {
                         position: next_position,
                         kind: DamageKind::Truncated {
                             needed: 0,

@@ -195,9 +195,10 @@ mod tests {
 
     #[test]
     fn odd_layouts_are_noted() {
-        let mut b = vec![0u8; 30];
+        // Entry 0 stamped 1, entry 1 zero (the end), a stray byte in entry 2, 6 trailing bytes.
+        let mut b = vec![0u8; 42];
         b[7] = 1;
-        b[20] = 9;
+        b[30] = 9;
         let idx = parse_time_index(Offset(0), &b);
         assert_eq!(idx.entries.len(), 1);
         assert_eq!(idx.entries[0].timestamp, Timestamp(1));
@@ -205,11 +206,12 @@ mod tests {
             idx.notes,
             vec![
                 IndexNote::PartialEntry {
-                    position: 24,
+                    position: 36,
                     bytes: 6
                 },
-                IndexNote::DataAfterZeroTail { position: 20 }
+                IndexNote::DataAfterZeroTail { position: 30 }
             ]
         );
+        assert_eq!(idx.preallocated_tail, 24);
     }
 }

@@ -193,12 +193,15 @@ impl SegmentLogBuilder {
                 self.log
                     .timestamps
                     .extend(std::iter::repeat_n(b.max_timestamp.0, n as usize));
-                self.log.unexpanded.push(UnexpandedBatch {
-                    base_offset: b.base_offset,
-                    last_offset: b.last_offset,
-                    position: b.position,
-                    why,
-                });
+                // A one-record batch's max timestamp is its record's: nothing is unknown.
+                if n > 1 {
+                    self.log.unexpanded.push(UnexpandedBatch {
+                        base_offset: b.base_offset,
+                        last_offset: b.last_offset,
+                        position: b.position,
+                        why,
+                    });
+                }
             }
         }
         self.log.batches.push(BatchSeed {

@@ -111,13 +111,16 @@ impl fmt::Display for SeedError {
 
 impl std::error::Error for SeedError {}
 
+/// An offset index's `(offset, position)` entries and a time index's `(timestamp, offset)` ones.
+pub type IndexEntries = (Vec<(Offset, Bytes)>, Vec<(Timestamp, Offset)>);
+
 /// Kafka's indexes for `batches` (see the module docs): `closed` adds the final time-index entry.
 pub fn rules_indexes(
     batches: &[BatchSeed],
     base_offset: Offset,
     index_interval_bytes: i64,
     closed: bool,
-) -> (Vec<(Offset, Bytes)>, Vec<(Timestamp, Offset)>) {
+) -> IndexEntries {
     let mut oi = Vec::new();
     let mut ti: Vec<(Timestamp, Offset)> = Vec::new();
     let mut since: i64 = 0;
