@@ -16,6 +16,8 @@ use super::log_file::Compression;
 pub(crate) const MAX_DECOMPRESSED: usize = 256 << 20;
 
 /// What decompression gave.
+// Without the codecs every batch is `Unavailable`.
+#[cfg_attr(not(feature = "codecs"), allow(dead_code))]
 pub(crate) enum Decompressed {
     /// The records section, uncompressed.
     Bytes(Vec<u8>),
