@@ -207,6 +207,7 @@ impl SegmentLogBuilder {
         self.log.batches.push(BatchSeed {
             base_offset: b.base_offset,
             last_offset: b.last_offset,
+            position: Bytes(b.position as i64),
             size: Bytes(b.size as i64),
             max_timestamp: b.max_timestamp,
             log_append_time: b.timestamp_type == TimestampKind::LogAppendTime,

@@ -22,20 +22,9 @@ use crate::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One batch of a seeded segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BatchSeed {
-    /// First offset.
-    pub base_offset: Offset,
-    /// Last offset.
-    pub last_offset: Offset,
-    /// Size in bytes (`sizeInBytes`, the 12-byte log overhead included).
-    pub size: Bytes,
-    /// The header's max timestamp.
-    pub max_timestamp: Timestamp,
-    /// LogAppendTime: every record reads `max_timestamp`.
-    pub log_append_time: bool,
-}
+/// One batch of a seeded segment: the segment's own stored form, so a seed read from a large file
+/// is moved into the partition, not copied. Positions are contiguous from 0 (checked).
+pub type BatchSeed = StoredBatch;
 
 /// One seeded segment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,7 +193,6 @@ fn segment(
     let e = |b: Option<usize>, f: &str, r: String| err(Some(i), b, f, r);
     let mut next = s.base_offset;
     let mut pos: i64 = 0;
-    let mut batches = Vec::with_capacity(s.batches.len());
     if s.base_offset.0 < 0 {
         return Err(e(
             None,
@@ -251,18 +239,20 @@ fn segment(
         if pos > i32::MAX as i64 - b.size.0 {
             return Err(eb("size", "the segment would exceed 2 GiB".into()));
         }
-        batches.push(StoredBatch {
-            base_offset: b.base_offset,
-            last_offset: b.last_offset,
-            position: Bytes(pos),
-            size: b.size,
-            max_timestamp: b.max_timestamp,
-            log_append_time: b.log_append_time,
-        });
+        if b.position.0 != pos {
+            return Err(eb(
+                "position",
+                format!(
+                    "{} does not follow the previous batch, which ends at byte {pos}",
+                    b.position
+                ),
+            ));
+        }
         pos += b.size.0;
         next = b.last_offset.plus(1);
     }
     let records = next.0 - s.base_offset.0;
+    let batches = s.batches;
     if s.timestamps.len() as i64 != records {
         return Err(e(
             None,
@@ -282,7 +272,7 @@ fn segment(
         .map(|b| b.max_timestamp)
         .fold(Timestamp::NONE, Timestamp::max);
     let (rules_oi, rules_ti) = rules_indexes(
-        &s.batches,
+        &batches,
         s.base_offset,
         config.topic.index_interval_bytes,
         !last,
@@ -420,6 +410,7 @@ mod tests {
         BatchSeed {
             base_offset: Offset(base),
             last_offset: Offset(base + n - 1),
+            position: Bytes(0),
             size: Bytes(size),
             max_timestamp: Timestamp(ts),
             log_append_time: false,

@@ -131,10 +131,14 @@ fn segment(v: &Value, f: &str, start: i64) -> R<SegmentSeed> {
     let mut batches = Vec::new();
     let mut timestamps = Vec::new();
     let mut next = base;
+    let mut position: i64 = 0;
     if let Some(v) = m.get("batches") {
         for (k, b) in array(v, &format!("{f}.batches"))?.iter().enumerate() {
             let bf = format!("{f}.batches[{k}]");
-            let (batch, stamps) = batch(b, &bf, next, start)?;
+            let (mut batch, stamps) = batch(b, &bf, next, start)?;
+            // Batches follow each other in the file.
+            batch.position = Bytes(position);
+            position = position.saturating_add(batch.size.0.max(0));
             next = batch.last_offset.0.saturating_add(1);
             batches.push(batch);
             timestamps.extend(stamps);
@@ -292,6 +296,7 @@ fn batch(v: &Value, f: &str, next: i64, start: i64) -> R<(BatchSeed, Vec<i64>)> 
         BatchSeed {
             base_offset: Offset(base),
             last_offset: Offset(last),
+            position: Bytes(0),
             size: Bytes(size),
             max_timestamp: Timestamp(max),
             log_append_time: lat.is_some(),
