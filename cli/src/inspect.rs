@@ -433,7 +433,8 @@ fn read_partition(
                     reader.feed(&buf[..n], &mut |b| seg.push(b));
                     progress.done.fetch_add(n as u64, Ordering::Relaxed);
                     if draw && last_draw.elapsed() > Duration::from_millis(100) {
-                        progress.draw(&format!("{}", path.display()));
+                        let name = path.file_name().unwrap_or_default().to_string_lossy();
+                        progress.draw(&name);
                         last_draw = Instant::now();
                     }
                 }
@@ -522,8 +523,12 @@ fn verdict_cell(v: &Verdict) -> String {
     match v {
         Verdict::Deleted { pass } => format!("deleted ({})", narrate::pass_name(*pass)),
         Verdict::NotOldEnough { future: true, .. } => "kept: stamped in the future".into(),
+        // Deletable once `now - largest > retention.ms`: strictly after largest + retention.ms.
         Verdict::NotOldEnough { eligible_at, .. } => {
-            format!("kept until {}", date(eligible_at.0))
+            format!(
+                "kept: old enough after {}",
+                date(eligible_at.0.saturating_sub(1))
+            )
         }
         Verdict::KeptBehind { expired: true, .. } => "expired, pinned".into(),
         Verdict::KeptBehind { expired: false, .. } => "kept (behind)".into(),
@@ -611,6 +616,7 @@ fn text_single(
         "age".into(),
         "verdict".into(),
         "pinned by".into(),
+        "deletable from".into(),
     ]];
     for row in &r.rows {
         rows.push(vec![
@@ -625,11 +631,16 @@ fn text_single(
             age(row.age_ms),
             verdict_cell(&row.verdict),
             row.pinned_by.map(|b| b.to_string()).unwrap_or_default(),
+            match row.deletable_from {
+                Some(t) if t <= r.now => "now".into(),
+                Some(t) => rfc3339(t.0),
+                None => "-".into(),
+            },
         ]);
     }
     s.push_str(&table(
         &rows,
-        &[true, false, true, false, true, false, true],
+        &[true, false, true, false, true, false, true, false],
     ));
     if r.rows.iter().any(|x| !x.record_time) {
         s.push_str("(mtime): no record in the segment has a timestamp; Kafka uses the .log file's modification time\n");

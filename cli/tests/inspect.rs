@@ -202,6 +202,7 @@ fn pinned_partition_reads_as_a_table_with_the_remedy() {
         "DeleteRecords to offset 24 (the end of pinning segment 18) would let the next retention check delete segments 18, 24, 30 (3060 B); the log start offset becomes 36.",
         "Lookup 2027-03-02T00:00:00Z (1803945600000) → offset 18 (timestamp 2030-02-28T18:00:00Z)",
         "  record 18: timestamp 2030-02-28T18:00:00Z: the answer",
+        "expired, pinned                     18  2030-03-07T18:00:00.001Z",
     ] {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }

@@ -222,6 +222,13 @@ fn pinned_retention_verdicts_and_the_delete_records_remedy() {
     for r in &rows[1..] {
         assert_eq!(r.pinned_by, Some(Offset(18)), "segment {}", r.base_offset);
     }
+    // Nothing goes before segment 18 is a week past its 2030 stamp.
+    for r in rows {
+        assert_eq!(
+            r.deletable_from,
+            Some(Timestamp(1_898_532_000_000 + 604_800_000 + 1))
+        );
+    }
     let future = &inspection.future;
     assert_eq!(future.len(), 1);
     assert_eq!(future[0].segment, Offset(18));

@@ -35,6 +35,11 @@ pub struct SegmentRow {
     pub verdict: Verdict,
     /// The surviving segment that keeps this expired one on disk.
     pub pinned_by: Option<Offset>,
+    /// The first instant at which a retention check could delete it by `retention.ms`, if
+    /// nothing else changes: its own `largest + retention.ms + 1`, or a later one of a segment
+    /// before it (the walk stops at the first survivor). `None`: never by time (no limit, the
+    /// empty active segment, beyond the high watermark, compact only).
+    pub deletable_from: Option<Timestamp>,
 }
 
 /// A segment whose largest timestamp is ahead of the clock.
@@ -196,8 +201,29 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
                 } => Some(blocker),
                 _ => None,
             },
+            deletable_from: None,
         })
         .collect();
+    let retention_ms = config.topic.retention_ms;
+    let mut walk = Some(Timestamp(i64::MIN));
+    for r in &mut rows {
+        let own = match r.verdict {
+            Verdict::EmptyActive
+            | Verdict::BeyondHighWatermark { .. }
+            | Verdict::NoTimeLimit
+            | Verdict::CompactOnly => None,
+            _ if retention_ms < 0 => None,
+            _ => Some(Timestamp(
+                (r.largest_timestamp.0 as i128 + retention_ms as i128 + 1)
+                    .clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            )),
+        };
+        walk = match (walk, own) {
+            (Some(w), Some(o)) => Some(w.max(o)),
+            _ => None,
+        };
+        r.deletable_from = walk;
+    }
     // A check never takes the empty active segment; everything else has a verdict.
     rows.retain(|r| r.size_bytes.0 > 0 || r.base_offset == p.active_segment().base_offset());
     let future = rows
