@@ -278,25 +278,20 @@ pub struct LogDamage {
     pub kind: DamageKind,
 }
 
-impl fmt::Display for LogDamage {
+impl fmt::Display for DamageKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid batch at byte {}: ", self.position)?;
-        match &self.kind {
+        match self {
             DamageKind::Truncated {
                 needed: 0,
                 available,
-            } => {
-                write!(
-                    f,
-                    "truncated ({available} bytes left, fewer than a batch header)"
-                )
-            }
-            DamageKind::Truncated { needed, available } => {
-                write!(
-                    f,
-                    "truncated (the batch declares {needed} bytes, {available} are left)"
-                )
-            }
+            } => write!(
+                f,
+                "truncated ({available} bytes left, fewer than a batch header)"
+            ),
+            DamageKind::Truncated { needed, available } => write!(
+                f,
+                "truncated (the batch declares {needed} bytes, {available} are left)"
+            ),
             DamageKind::SizeTooSmall { size, minimum } => write!(
                 f,
                 "size {size} is smaller than the minimum record overhead ({minimum})"
@@ -308,6 +303,12 @@ impl fmt::Display for LogDamage {
             ),
             DamageKind::Malformed { reason } => f.write_str(reason),
         }
+    }
+}
+
+impl fmt::Display for LogDamage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid batch at byte {}: {}", self.position, self.kind)
     }
 }
 
@@ -499,7 +500,7 @@ fn read_v2_records(
         let start = c.position();
         let len = c
             .varint("record length")
-            .map_err(|e| malformed(where_(e)))?;
+            .map_err(|e| malformed(format!("record {i}: {}", where_(e))))?;
         if len < 0 || len as usize > c.remaining() {
             return Err(malformed(format!(
                 "record {i} at byte {start}{}: length {len} does not fit the {} bytes left",
@@ -587,15 +588,25 @@ struct Legacy<'a> {
     crc: u32,
 }
 
-/// Reads one v0/v1 message (offset and size fields included) from `c`, checking its CRC.
-fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legacy<'a>, String> {
+fn malformed(reason: String) -> DamageKind {
+    DamageKind::Malformed { reason }
+}
+
+fn wire_damage(e: WireError) -> DamageKind {
+    malformed(e.to_string())
+}
+
+/// Reads one v0/v1 message (offset and size fields included) from `c`, checking its CRC
+/// (`LegacyRecord.ensureValid`).
+fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legacy<'a>, DamageKind> {
+    let wire = wire_damage;
     let start = c.position();
     let offset = c.i64("message offset").map_err(wire)?;
     let size = c.i32("message size").map_err(wire)?;
     if size < RECORD_OVERHEAD_V0 {
-        return Err(format!(
+        return Err(malformed(format!(
             "message at byte {start}: size {size} is smaller than the minimum record overhead ({RECORD_OVERHEAD_V0})"
-        ));
+        )));
     }
     let body_start = c.position();
     let body = c.bytes(size as usize, "message").map_err(wire)?;
@@ -603,18 +614,21 @@ fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legac
     let crc = r.u32("crc").map_err(wire)?;
     let magic = r.i8("magic").map_err(wire)?;
     if !(0..=1).contains(&magic) || expect_magic.is_some_and(|m| m as i8 != magic) {
-        return Err(format!("message at byte {start}: unexpected magic {magic}"));
+        return Err(malformed(format!(
+            "message at byte {start}: unexpected magic {magic}"
+        )));
     }
     if magic == 1 && size < RECORD_OVERHEAD_V1 {
-        return Err(format!(
+        return Err(malformed(format!(
             "message at byte {start}: size {size} is smaller than the v1 overhead ({RECORD_OVERHEAD_V1})"
-        ));
+        )));
     }
     let computed = CRC32.checksum(&body[4..]);
     if computed != crc {
-        return Err(format!(
-            "message at byte {start}: record is corrupt (stored crc = {crc}, computed crc = {computed})"
-        ));
+        return Err(DamageKind::CrcMismatch {
+            stored: crc,
+            computed,
+        });
     }
     let attributes = r.i8("attributes").map_err(wire)?;
     let timestamp = if magic == 1 {
@@ -649,20 +663,7 @@ fn parse_legacy(
     magic: u8,
 ) -> Result<LogBatch, DamageKind> {
     let mut c = Cursor::new(data, position);
-    let outer = read_legacy(&mut c, Some(magic)).map_err(|reason| {
-        if let Some(rest) = reason.strip_prefix(&format!(
-            "message at byte {position}: record is corrupt (stored crc = "
-        )) {
-            // Report a bad CRC as such, like Kafka's ensureValid.
-            let mut it = rest.trim_end_matches(')').split(", computed crc = ");
-            if let (Some(s), Some(cmp)) = (it.next(), it.next()) {
-                if let (Ok(stored), Ok(computed)) = (s.parse(), cmp.parse()) {
-                    return DamageKind::CrcMismatch { stored, computed };
-                }
-            }
-        }
-        DamageKind::Malformed { reason }
-    })?;
+    let outer = read_legacy(&mut c, Some(magic))?;
     let compression = Compression::from_id((outer.attributes & 0x07) as u8);
     let timestamp_type = match (magic, outer.attributes & 0x08 != 0) {
         (0, _) => TimestampKind::NoTimestampType,
@@ -739,10 +740,13 @@ fn parse_legacy(
     let mut inner = Vec::new();
     let mut r = Cursor::new(&inner_bytes, 0);
     while r.remaining() > 0 {
+        let at = r.position();
         match read_legacy(&mut r, Some(magic)) {
             Ok(m) => inner.push(m),
-            Err(e) => {
-                let reason = format!("inner message of the message at byte {position}: {e} (positions inside the decompressed data)");
+            Err(kind) => {
+                let reason = format!(
+                    "inner message at byte {at} of the decompressed message at byte {position}: {kind}"
+                );
                 not_expanded(&mut batch, NotExpanded::Malformed { reason });
                 return Ok(batch);
             }
@@ -914,4 +918,94 @@ pub fn read_log(bytes: &[u8]) -> (Vec<LogBatch>, LogEnd) {
     let mut r = LogReader::new();
     r.feed(bytes, &mut |b| batches.push(b));
     (batches, r.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A v2 batch of `records` bytes (already encoded), CRC-32C filled in.
+    fn v2(base: i64, last_delta: i32, count: i32, records: &[u8]) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend(base.to_be_bytes());
+        b.extend(((RECORD_BATCH_OVERHEAD - LOG_OVERHEAD + records.len()) as i32).to_be_bytes());
+        b.extend(0i32.to_be_bytes());
+        b.push(2);
+        b.extend(0u32.to_be_bytes());
+        b.extend(0i16.to_be_bytes());
+        b.extend(last_delta.to_be_bytes());
+        b.extend(1000i64.to_be_bytes());
+        b.extend(1005i64.to_be_bytes());
+        b.extend((-1i64).to_be_bytes());
+        b.extend((-1i16).to_be_bytes());
+        b.extend((-1i32).to_be_bytes());
+        b.extend(count.to_be_bytes());
+        b.extend(records);
+        let crc = CRC32C.checksum(&b[21..]);
+        b[17..21].copy_from_slice(&crc.to_be_bytes());
+        b
+    }
+
+    #[test]
+    fn records_are_read_with_their_deltas() {
+        // length 7: attributes, ts delta 5 (zig-zag 10), offset delta 0, null key, value of 1
+        // byte, no headers.
+        let rec = [14u8, 0, 10, 0, 1, 2, b'x', 0];
+        let (batches, end) = read_log(&v2(7, 0, 1, &rec));
+        assert_eq!(end.damage, None);
+        let Records::Expanded { records } = &batches[0].records else {
+            panic!("expanded");
+        };
+        assert_eq!(records[0].offset, Offset(7));
+        assert_eq!(records[0].timestamp, Timestamp(1005));
+        assert_eq!((records[0].key_size, records[0].value_size), (-1, 1));
+    }
+
+    #[test]
+    fn a_valid_crc_over_bad_records_keeps_the_batch() {
+        // Declares 2 records, holds one: the CRC holds, so Kafka keeps the batch.
+        let rec = [14u8, 0, 10, 0, 1, 2, b'x', 0];
+        let (batches, end) = read_log(&v2(0, 1, 2, &rec));
+        assert_eq!(end.damage, None);
+        match &batches[0].records {
+            Records::NotExpanded {
+                why: NotExpanded::Malformed { reason },
+            } => assert_eq!(
+                reason,
+                "record 1: record length at byte 69: the data ends inside a varint"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn damage_is_reported_with_its_position() {
+        let rec = [14u8, 0, 10, 0, 1, 2, b'x', 0];
+        let good = v2(0, 0, 1, &rec);
+        let mut bytes = good.clone();
+        let mut bad = v2(1, 0, 1, &rec);
+        bad[65] ^= 1;
+        bytes.extend(&bad);
+        let (batches, end) = read_log(&bytes);
+        assert_eq!(batches.len(), 1);
+        assert_eq!(end.valid_bytes, good.len() as u64);
+        let d = end.damage.unwrap();
+        assert!(matches!(d.kind, DamageKind::CrcMismatch { .. }));
+        assert!(d
+            .to_string()
+            .starts_with("invalid batch at byte 69: record is corrupt"));
+        // Unknown magic, and a size below the minimum.
+        let mut m = good.clone();
+        m[16] = 9;
+        assert_eq!(
+            read_log(&m).1.damage.unwrap().to_string(),
+            "invalid batch at byte 0: unknown magic 9"
+        );
+        let mut z = good;
+        z[8..12].copy_from_slice(&3i32.to_be_bytes());
+        assert_eq!(
+            read_log(&z).1.damage.unwrap().to_string(),
+            "invalid batch at byte 0: size 3 is smaller than the minimum record overhead (14)"
+        );
+    }
 }
