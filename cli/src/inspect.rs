@@ -11,8 +11,8 @@
 use logtime_core::human::{bytes, date, duration, parse_rfc3339, rfc3339};
 use logtime_core::import::{
     inspect, parse_dump, parse_offset_index, parse_time_index, segment_file, to_scenario,
-    DumpError, ImportError, Imported, IndexCheck, Inspection, LogReader, PartitionImport,
-    SegmentFileKind, SegmentLogBuilder, Summary,
+    DumpError, ImportError, Imported, IndexCheck, Inspection, PartitionImport, SegmentFileKind,
+    SegmentReader, Summary,
 };
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::time::parse_duration;
@@ -423,14 +423,13 @@ fn read_partition(
         match kind {
             SegmentFileKind::Log => {
                 let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-                let mut reader = LogReader::new();
-                let mut seg = SegmentLogBuilder::new(*base);
+                let mut reader = SegmentReader::new(*base);
                 loop {
                     let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
                     if n == 0 {
                         break;
                     }
-                    reader.feed(&buf[..n], &mut |b| seg.push(b));
+                    reader.feed(&buf[..n]);
                     progress.done.fetch_add(n as u64, Ordering::Relaxed);
                     if draw && last_draw.elapsed() > Duration::from_millis(100) {
                         let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -438,7 +437,7 @@ fn read_partition(
                         last_draw = Instant::now();
                     }
                 }
-                import.add_log(*base, seg.finish(reader.finish()), mtime(path));
+                import.add_log(*base, reader.finish(), mtime(path));
             }
             SegmentFileKind::OffsetIndex => {
                 let b = std::fs::read(path).map_err(|e| io_err(path, e))?;

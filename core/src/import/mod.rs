@@ -9,9 +9,10 @@
 //!
 //! The steps, for the files of one partition:
 //!
-//! 1. for each segment's `.log`, a [`LogReader`] fed chunk by chunk, its batches pushed into a
-//!    [`SegmentLogBuilder`], then [`PartitionImport::add_log`] with the file's modification
-//!    time when known (Kafka's `largestTimestamp` for a segment without record stamps);
+//! 1. for each segment's `.log`, a [`SegmentReader`] fed chunk by chunk (or, to see each batch
+//!    on the way, a [`LogReader`] whose batches go into a [`SegmentLogBuilder`]), then
+//!    [`PartitionImport::add_log`] with the file's modification time when known (Kafka's
+//!    `largestTimestamp` for a segment without record stamps);
 //! 2. each `.index`/`.timeindex` parsed whole ([`parse_offset_index`], [`parse_time_index`]:
 //!    small files) and added;
 //! 3. [`PartitionImport::finish`] at broker time `now` gives an [`Imported`] partition;
@@ -64,7 +65,7 @@ pub use log_file::{
 };
 pub use rebuild::{
     BatchFormats, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
-    SegmentReport, UnexpandedBatch,
+    SegmentReader, SegmentReport, UnexpandedBatch,
 };
 
 use crate::units::Offset;

@@ -231,6 +231,50 @@ impl SegmentLogBuilder {
     }
 }
 
+/// A segment's `.log` read into the partition's compact form in one object, for callers that
+/// need nothing of each batch on the way (the browser's import, the CLI): feed chunks as they
+/// are read, show `bytes_read()` as progress, then `finish`.
+///
+/// ```
+/// use logtime_core::import::SegmentReader;
+/// use logtime_core::Offset;
+/// let mut r = SegmentReader::new(Offset(1_843_200));
+/// r.feed(&[]);
+/// let log = r.finish();
+/// assert!(log.batches.is_empty() && log.end.damage.is_none());
+/// ```
+#[derive(Debug)]
+pub struct SegmentReader {
+    reader: super::LogReader,
+    builder: SegmentLogBuilder,
+}
+
+impl SegmentReader {
+    /// A reader for the segment at `base_offset` (the file name's number).
+    pub fn new(base_offset: Offset) -> SegmentReader {
+        SegmentReader {
+            reader: super::LogReader::new(),
+            builder: SegmentLogBuilder::new(base_offset),
+        }
+    }
+
+    /// Feeds the next chunk of the file.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        let builder = &mut self.builder;
+        self.reader.feed(chunk, &mut |b| builder.push(b));
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.reader.bytes_read()
+    }
+
+    /// The segment's log, once the whole file is fed.
+    pub fn finish(self) -> SegmentLog {
+        self.builder.finish(self.reader.finish())
+    }
+}
+
 /// How a segment's on-disk index compares with Kafka's rules for its batches.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
