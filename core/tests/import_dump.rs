@@ -3,6 +3,9 @@
 //! partition the segment files give: same segments, sizes, offsets and indexes, and with
 //! `--deep-iteration` the same lookups Kafka answered.
 
+mod common;
+
+use common::pairs;
 use logtime_core::import::{inspect, parse_dump, DumpParser, Imported, NotExpanded};
 use logtime_core::scenario::{parse, Step};
 use logtime_core::{Timestamp, TraceStep};
@@ -43,14 +46,6 @@ fn import(fixture: &str, dump: &str) -> (Imported, Value, Timestamp) {
         .unwrap_or_else(|e| panic!("{dump}: {e}"));
     imported.partition.check_invariants();
     (imported, report, now)
-}
-
-fn pairs(v: &Value) -> Vec<(i64, i64)> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
-        .collect()
 }
 
 #[test]

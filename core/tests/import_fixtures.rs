@@ -4,6 +4,9 @@
 //! must match Kafka's rules, and the partition exported as a scenario must replay to the same
 //! state.
 
+mod common;
+
+use common::pairs;
 use logtime_core::import::{
     inspect, parse_offset_index, parse_time_index, segment_file, to_scenario, Imported, IndexCheck,
     LogReader, PartitionImport, SegmentFileKind, SegmentLogBuilder,
@@ -91,14 +94,6 @@ fn import(name: &str, copy: &str) -> (Imported, Timestamp) {
         }
     }
     (import.finish(now, None).unwrap(), now)
-}
-
-fn pairs(v: &Value) -> Vec<(i64, i64)> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
-        .collect()
 }
 
 #[test]

@@ -90,52 +90,44 @@ impl<'a> Cursor<'a> {
         Ok(i64::from_be_bytes(self.array(what)?))
     }
 
-    /// `ByteUtils.readVarlong`: at most 10 bytes, zig-zag decoded.
-    pub(crate) fn varlong(&mut self, what: &'static str) -> Result<i64, WireError> {
+    /// The unsigned value of a varint of at most `max_bytes` bytes, the cursor left after it
+    /// (or where it was, on error).
+    fn raw_varint(&mut self, what: &'static str, max_bytes: u32) -> Result<u64, WireError> {
         let start = self.pos;
         let mut value: u64 = 0;
-        let mut shift = 0;
-        loop {
+        for i in 0..max_bytes {
             let Some(&b) = self.buf.get(self.pos) else {
                 self.pos = start;
                 return Err(self.fail(what, "the data ends inside a varint"));
             };
             self.pos += 1;
-            value |= ((b & 0x7f) as u64) << shift;
+            value |= ((b & 0x7f) as u64) << (7 * i);
             if b & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-            if shift > 63 {
-                self.pos = start;
-                return Err(self.fail(what, "varint longer than 10 bytes"));
+                return Ok(value);
             }
         }
-        Ok(((value >> 1) as i64) ^ -((value & 1) as i64))
+        self.pos = start;
+        Err(self.fail(
+            what,
+            if max_bytes == 5 {
+                "varint longer than 5 bytes"
+            } else {
+                "varint longer than 10 bytes"
+            },
+        ))
     }
 
-    /// `ByteUtils.readVarint`: at most 5 bytes, zig-zag decoded.
+    /// `ByteUtils.readVarlong`: at most 10 bytes, zig-zag decoded.
+    pub(crate) fn varlong(&mut self, what: &'static str) -> Result<i64, WireError> {
+        let v = self.raw_varint(what, 10)?;
+        Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
+    }
+
+    /// `ByteUtils.readVarint`: at most 5 bytes, zig-zag decoded (bits past 32 dropped, as
+    /// Java's int arithmetic does).
     pub(crate) fn varint(&mut self, what: &'static str) -> Result<i32, WireError> {
-        let start = self.pos;
-        let mut value: u32 = 0;
-        let mut shift = 0;
-        loop {
-            let Some(&b) = self.buf.get(self.pos) else {
-                self.pos = start;
-                return Err(self.fail(what, "the data ends inside a varint"));
-            };
-            self.pos += 1;
-            value |= ((b & 0x7f) as u32) << shift;
-            if b & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-            if shift > 28 {
-                self.pos = start;
-                return Err(self.fail(what, "varint longer than 5 bytes"));
-            }
-        }
-        Ok(((value >> 1) as i32) ^ -((value & 1) as i32))
+        let v = self.raw_varint(what, 5)? as u32;
+        Ok(((v >> 1) as i32) ^ -((v & 1) as i32))
     }
 }
 
