@@ -1,0 +1,302 @@
+//! Finding a partition's files and reading them: `.log` streamed in chunks with a progress bar,
+//! index files whole, modification times and `log-start-offset-checkpoint`.
+
+use super::{fail, Fail, Options};
+use logtime_core::human::bytes;
+use logtime_core::import::{
+    parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError, ImportError,
+    Imported, PartitionImport, SegmentFileKind, SegmentReader,
+};
+use logtime_core::{Offset, Timestamp};
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+/// One partition's inputs.
+pub(super) struct Source {
+    pub(super) topic_partition: String,
+    /// Segment files: path, base offset, kind, size.
+    pub(super) files: Vec<(PathBuf, Offset, SegmentFileKind, u64)>,
+    /// `kafka-dump-log` text files (`-`: stdin).
+    pub(super) dumps: Vec<String>,
+    pub(super) log_start_offset: Option<Offset>,
+}
+
+impl Source {
+    pub(super) fn log_bytes(&self) -> u64 {
+        self.files
+            .iter()
+            .filter(|f| f.2 == SegmentFileKind::Log)
+            .map(|f| f.3)
+            .sum()
+    }
+}
+
+pub(super) fn io_err(path: &Path, e: std::io::Error) -> Fail {
+    Fail(format!(
+        "{}: {}",
+        path.display(),
+        e.to_string().to_lowercase()
+    ))
+}
+
+/// The segment files of a partition folder (other files are skipped).
+fn segment_files(dir: &Path) -> Result<Vec<(PathBuf, Offset, SegmentFileKind, u64)>, Fail> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(|e| io_err(dir, e))? {
+        let e = e.map_err(|e| io_err(dir, e))?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some((base, kind)) = segment_file(&name) {
+            let len = e.metadata().map_err(|x| io_err(&e.path(), x))?.len();
+            out.push((e.path(), base, kind, len));
+        }
+    }
+    out.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    Ok(out)
+}
+
+/// `log-start-offset-checkpoint` of a broker log directory: `topic partition offset` lines.
+fn checkpoint(log_dir: &Path) -> Vec<(String, Offset)> {
+    let Ok(text) = std::fs::read_to_string(log_dir.join("log-start-offset-checkpoint")) else {
+        return Vec::new();
+    };
+    text.lines()
+        .skip(2)
+        .filter_map(|l| {
+            let mut p = l.split_whitespace();
+            let (t, n, o) = (p.next()?, p.next()?, p.next()?);
+            Some((format!("{t}-{n}"), Offset(o.parse().ok()?)))
+        })
+        .collect()
+}
+
+fn folder_name(p: &Path) -> String {
+    p.canonicalize()
+        .ok()
+        .and_then(|c| c.file_name().map(|n| n.to_string_lossy().to_string()))
+        .unwrap_or_else(|| "partition".into())
+}
+
+/// Finds what the inputs are: one partition, or (a directory of partition folders) many.
+pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
+    if let [one] = inputs {
+        let p = Path::new(one);
+        if p.is_dir() {
+            let files = segment_files(p)?;
+            if !files.is_empty() {
+                let tp = folder_name(p);
+                let parent = p
+                    .canonicalize()
+                    .ok()
+                    .and_then(|c| c.parent().map(Path::to_path_buf));
+                let lso = parent
+                    .map(|d| checkpoint(&d))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .find(|(t, _)| *t == tp)
+                    .map(|(_, o)| o);
+                return Ok((
+                    vec![Source {
+                        topic_partition: tp,
+                        files,
+                        dumps: Vec::new(),
+                        log_start_offset: lso,
+                    }],
+                    false,
+                ));
+            }
+            let lsos = checkpoint(p);
+            let mut out = Vec::new();
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| io_err(p, e))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|d| d.is_dir())
+                .collect();
+            entries.sort();
+            for d in entries {
+                let files = segment_files(&d)?;
+                if files.iter().any(|f| f.2 == SegmentFileKind::Log) {
+                    let tp = folder_name(&d);
+                    let lso = lsos.iter().find(|(t, _)| *t == tp).map(|(_, o)| *o);
+                    out.push(Source {
+                        topic_partition: tp,
+                        files,
+                        dumps: Vec::new(),
+                        log_start_offset: lso,
+                    });
+                }
+            }
+            if out.is_empty() {
+                return fail(format!(
+                    "{one}: no segment files (.log) in it or in its sub-folders"
+                ));
+            }
+            return Ok((out, true));
+        }
+    }
+    let mut src = Source {
+        topic_partition: String::new(),
+        files: Vec::new(),
+        dumps: Vec::new(),
+        log_start_offset: None,
+    };
+    for i in inputs {
+        let p = Path::new(i);
+        if i == "-" {
+            src.dumps.push(i.clone());
+            continue;
+        }
+        let meta = std::fs::metadata(p).map_err(|e| io_err(p, e))?;
+        if meta.is_dir() {
+            return fail(format!(
+                "{i}: give one folder alone (a partition or a log directory), or files"
+            ));
+        }
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        match segment_file(&name) {
+            Some((base, kind)) => {
+                if src.topic_partition.is_empty() {
+                    if let Some(parent) = p.parent().filter(|x| !x.as_os_str().is_empty()) {
+                        src.topic_partition = folder_name(parent);
+                    }
+                }
+                src.files.push((p.to_path_buf(), base, kind, meta.len()));
+            }
+            None => src.dumps.push(i.clone()),
+        }
+    }
+    if !src.files.is_empty() && !src.dumps.is_empty() {
+        return fail("give segment files or kafka-dump-log text, not both");
+    }
+    if src.topic_partition.is_empty() {
+        src.topic_partition = "partition".into();
+    }
+    Ok((vec![src], false))
+}
+
+/// Progress across every `.log` byte read, drawn on stderr when it is a terminal.
+pub(super) struct Progress {
+    pub(super) total: u64,
+    pub(super) done: AtomicU64,
+    pub(super) partitions: AtomicUsize,
+    pub(super) tty: bool,
+}
+
+impl Progress {
+    pub(super) fn new(total: u64) -> Progress {
+        Progress {
+            total,
+            done: AtomicU64::new(0),
+            partitions: AtomicUsize::new(0),
+            tty: std::io::stderr().is_terminal(),
+        }
+    }
+
+    pub(super) fn draw(&self, label: &str) {
+        if !self.tty || self.total == 0 {
+            return;
+        }
+        let done = self.done.load(Ordering::Relaxed).min(self.total);
+        let width = 30u64;
+        let filled = done * width / self.total;
+        let mut bar = String::new();
+        bar.extend(std::iter::repeat_n('#', filled as usize));
+        bar.extend(std::iter::repeat_n('.', (width - filled) as usize));
+        eprint!(
+            "\r\x1b[2K[{bar}] {:>3}% {} / {} {label}",
+            done * 100 / self.total,
+            bytes(done as i64),
+            bytes(self.total as i64)
+        );
+        let _ = std::io::stderr().flush();
+    }
+
+    pub(super) fn clear(&self) {
+        if self.tty && self.total > 0 {
+            eprint!("\r\x1b[2K");
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+pub(super) const CHUNK: usize = 1 << 20;
+
+fn mtime(path: &Path) -> Option<Timestamp> {
+    let m = std::fs::metadata(path).ok()?.modified().ok()?;
+    let d = m.duration_since(UNIX_EPOCH).ok()?;
+    Some(Timestamp(d.as_millis().min(i64::MAX as u128) as i64))
+}
+
+/// Reads one partition: streams each `.log`, parses the indexes whole.
+pub(super) fn read_partition(
+    src: &Source,
+    opts: &Options,
+    now: Timestamp,
+    progress: &Progress,
+    draw: bool,
+) -> Result<Imported, Fail> {
+    let lso = opts.log_start_offset.or(src.log_start_offset);
+    if !src.dumps.is_empty() {
+        let mut text = String::new();
+        for d in &src.dumps {
+            if d == "-" {
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .map_err(|e| Fail(format!("stdin: {e}")))?;
+            } else {
+                text.push_str(&std::fs::read_to_string(d).map_err(|e| io_err(Path::new(d), e))?);
+            }
+            text.push('\n');
+        }
+        let name = src.dumps.join(", ");
+        let dump = parse_dump(&text)
+            .map_err(|e: DumpError| Fail(format!("{name}: not kafka-dump-log output: {e}")))?;
+        let tp = dump
+            .topic_partition()
+            .unwrap_or_else(|| src.topic_partition.clone());
+        return dump
+            .into_import(&tp, opts.config.clone())
+            .finish(now, lso)
+            .map_err(|e| Fail(format!("{name}: {e}")));
+    }
+    let mut import = PartitionImport::new(&src.topic_partition, opts.config.clone());
+    let mut buf = vec![0u8; CHUNK];
+    let mut last_draw = Instant::now();
+    for (path, base, kind, _) in &src.files {
+        match kind {
+            SegmentFileKind::Log => {
+                let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+                let mut reader = SegmentReader::new(*base);
+                loop {
+                    let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
+                    if n == 0 {
+                        break;
+                    }
+                    reader.feed(&buf[..n]);
+                    progress.done.fetch_add(n as u64, Ordering::Relaxed);
+                    if draw && last_draw.elapsed() > Duration::from_millis(100) {
+                        let name = path.file_name().unwrap_or_default().to_string_lossy();
+                        progress.draw(&name);
+                        last_draw = Instant::now();
+                    }
+                }
+                import.add_log(*base, reader.finish(), mtime(path));
+            }
+            SegmentFileKind::OffsetIndex => {
+                let b = std::fs::read(path).map_err(|e| io_err(path, e))?;
+                import.add_offset_index(*base, parse_offset_index(*base, &b));
+            }
+            SegmentFileKind::TimeIndex => {
+                let b = std::fs::read(path).map_err(|e| io_err(path, e))?;
+                import.add_time_index(*base, parse_time_index(*base, &b));
+            }
+        }
+    }
+    import
+        .finish(now, lso)
+        .map_err(|e: ImportError| Fail(format!("{}: {e}", src.topic_partition)))
+}

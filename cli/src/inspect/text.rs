@@ -1,0 +1,517 @@
+//! The single-partition report: the retention table, future stamps, the DeleteRecords remedy,
+//! the lookup and its trace, import notes; and the same as JSON.
+
+use logtime_core::human::{bytes, date, duration, rfc3339};
+use logtime_core::import::{Imported, IndexCheck, Inspection};
+use logtime_core::scenario::narrate;
+use logtime_core::{Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+pub(super) fn clock_line(now: Timestamp, given: bool) -> String {
+    if given {
+        format!("clock: {} (--now)", rfc3339(now.0))
+    } else {
+        format!(
+            "clock: {} (this machine's clock; pass --now T to inspect at another instant)",
+            rfc3339(now.0)
+        )
+    }
+}
+
+fn offsets(from: Offset, to: Offset) -> String {
+    if to.0 <= from.0 {
+        format!("{from} (empty)")
+    } else {
+        format!("{from}–{}", to.0 - 1)
+    }
+}
+
+fn verdict_cell(v: &Verdict) -> String {
+    match v {
+        Verdict::Deleted { pass } => format!("deleted ({})", narrate::pass_name(*pass)),
+        Verdict::NotOldEnough { future: true, .. } => "kept: stamped in the future".into(),
+        // Deletable once `now - largest > retention.ms`: strictly after largest + retention.ms.
+        Verdict::NotOldEnough { eligible_at, .. } => {
+            format!(
+                "kept: old enough after {}",
+                date(eligible_at.0.saturating_sub(1))
+            )
+        }
+        Verdict::KeptBehind { expired: true, .. } => "expired, pinned".into(),
+        Verdict::KeptBehind { expired: false, .. } => "kept (behind)".into(),
+        Verdict::BeyondHighWatermark { .. } => "kept: above high watermark".into(),
+        Verdict::EmptyActive => "kept: empty active".into(),
+        Verdict::NoTimeLimit => "kept: retention.ms -1".into(),
+        Verdict::CompactOnly => "kept: compact only".into(),
+    }
+}
+
+pub(super) fn table(rows: &[Vec<String>], right: &[bool]) -> String {
+    let n = rows[0].len();
+    let widths: Vec<usize> = (0..n)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut s = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            let pad = widths[c] - cell.chars().count();
+            if c > 0 {
+                line.push_str("  ");
+            }
+            if right[c] {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                if c + 1 < n {
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+fn age(ms: i64) -> String {
+    if ms < 0 {
+        format!("in {}", duration(-ms))
+    } else {
+        duration(ms)
+    }
+}
+
+pub(super) fn text_single(
+    imported: &Imported,
+    r: &Inspection,
+    clock_given: bool,
+    export: Option<&str>,
+) -> String {
+    let p = &imported.partition;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: {} segment{}, {}, offsets {} (log start offset {}, log end offset {})",
+        p.topic_partition(),
+        p.segments().len(),
+        if p.segments().len() == 1 { "" } else { "s" },
+        bytes(p.size().0),
+        offsets(p.segments()[0].base_offset(), p.log_end_offset()),
+        p.log_start_offset(),
+        p.log_end_offset()
+    );
+    let _ = writeln!(s, "{}", clock_line(r.now, clock_given));
+    let _ = writeln!(
+        s,
+        "rules: {}; retention.ms {}{}",
+        p.config().version.label(),
+        r.retention_ms,
+        if r.retention_ms >= 0 {
+            format!(" ({})", duration(r.retention_ms))
+        } else {
+            " (no time limit)".into()
+        }
+    );
+    s.push('\n');
+    let mut rows = vec![vec![
+        "segment".to_string(),
+        "offsets".into(),
+        "size".into(),
+        "largest timestamp".into(),
+        "age".into(),
+        "verdict".into(),
+        "pinned by".into(),
+        "deletable from".into(),
+    ]];
+    for row in &r.rows {
+        rows.push(vec![
+            row.base_offset.to_string(),
+            offsets(row.base_offset, row.next_offset),
+            bytes(row.size_bytes.0),
+            format!(
+                "{}{}",
+                rfc3339(row.largest_timestamp.0),
+                if row.record_time { "" } else { " (mtime)" }
+            ),
+            age(row.age_ms),
+            verdict_cell(&row.verdict),
+            row.pinned_by.map(|b| b.to_string()).unwrap_or_default(),
+            match row.deletable_from {
+                Some(t) if t <= r.now => "now".into(),
+                Some(t) => rfc3339(t.0),
+                None => "-".into(),
+            },
+        ]);
+    }
+    s.push_str(&table(
+        &rows,
+        &[true, false, true, false, true, false, true, false],
+    ));
+    if r.rows.iter().any(|x| !x.record_time) {
+        s.push_str("(mtime): no record in the segment has a timestamp; Kafka uses the .log file's modification time\n");
+    }
+    let deleted: Vec<String> = r
+        .retention
+        .deleted
+        .iter()
+        .map(|d| d.base_offset.to_string())
+        .collect();
+    if !deleted.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nA retention check now deletes segment{} {} ({}).",
+            if deleted.len() == 1 { "" } else { "s" },
+            deleted.join(", "),
+            bytes(r.retention.deleted.iter().map(|d| d.size.0).sum())
+        );
+    }
+    for f in &r.future {
+        let _ = write!(
+            s,
+            "\nFuture timestamp: segment {} has largest timestamp {}, {} ahead of the clock",
+            f.segment,
+            rfc3339(f.largest_timestamp.0),
+            duration(f.ahead_ms)
+        );
+        if let Some(d) = &f.diagnosis {
+            let _ = write!(s, " ({})", narrate::diagnosis(d));
+        }
+        s.push('.');
+        if let Some(e) = f.eligible_at {
+            let _ = write!(s, " Retention cannot delete it before {}.", rfc3339(e.0));
+        }
+        if !f.pins.is_empty() {
+            let list: Vec<String> = f.pins.iter().map(|o| o.to_string()).collect();
+            let _ = write!(
+                s,
+                " It pins {} expired segment{} behind it ({}: {}).",
+                f.pins.len(),
+                if f.pins.len() == 1 { "" } else { "s" },
+                list.join(", "),
+                bytes(f.pinned_bytes.0)
+            );
+        }
+        s.push('\n');
+    }
+    if let Some(d) = &r.delete_records {
+        s.push('\n');
+        match &d.refused {
+            Some(e) => {
+                let _ = writeln!(
+                    s,
+                    "DeleteRecords to offset {} would be refused: {e}",
+                    d.offset
+                );
+            }
+            None => {
+                let list: Vec<String> = d
+                    .deleted
+                    .iter()
+                    .map(|x| x.base_offset.to_string())
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "DeleteRecords to offset {} (the end of pinning segment {}) would let the next retention check delete segment{} {} ({}); the log start offset becomes {}.",
+                    d.offset,
+                    d.pinning_segment,
+                    if list.len() == 1 { "" } else { "s" },
+                    list.join(", "),
+                    bytes(d.freed_bytes.0),
+                    d.log_start_offset
+                );
+            }
+        }
+    }
+    if let Some(l) = &r.lookup {
+        s.push('\n');
+        match &l.result {
+            Err(e) => {
+                let _ = writeln!(s, "Lookup refused: {e}");
+            }
+            Ok(lk) => {
+                let target = match lk.spec {
+                    OffsetSpec::Timestamp(t) => format!("{} ({t})", rfc3339(t.0)),
+                    other => other.to_string(),
+                };
+                let answer = if lk.offset.0 < 0 {
+                    "-1 (nothing qualifies)".to_string()
+                } else if lk.timestamp.0 >= 0 {
+                    format!(
+                        "offset {} (timestamp {})",
+                        lk.offset,
+                        rfc3339(lk.timestamp.0)
+                    )
+                } else {
+                    format!("offset {}", lk.offset)
+                };
+                let _ = writeln!(s, "Lookup {target} → {answer}");
+                for step in &lk.trace {
+                    let _ = writeln!(s, "  {}", trace_line(step));
+                }
+                if let Some(c) = &l.caveat {
+                    let _ = writeln!(s, "  caveat: {c}");
+                }
+            }
+        }
+    }
+    let notes = import_notes(imported);
+    if !notes.is_empty() {
+        s.push_str("\nImport notes:\n");
+        for n in notes {
+            let _ = writeln!(s, "  {n}");
+        }
+    }
+    if let Some(path) = export {
+        let _ = writeln!(
+            s,
+            "\nScenario written to {path} (edit its steps for what-ifs; logtime run replays it)."
+        );
+    }
+    s
+}
+
+/// A timestamp for people: RFC 3339, or `-1 (none)`.
+fn ts(t: Timestamp) -> String {
+    if t.0 < 0 {
+        format!("{} (none)", t.0)
+    } else {
+        rfc3339(t.0)
+    }
+}
+
+fn trace_line(step: &TraceStep) -> String {
+    match step {
+        TraceStep::SegmentPassed {
+            segment,
+            largest_timestamp,
+            ..
+        } => format!(
+            "segment {segment}: largest timestamp {} is before the target, passed",
+            rfc3339(largest_timestamp.0)
+        ),
+        TraceStep::SegmentChosen {
+            segment,
+            largest_timestamp,
+            record_time,
+        } => format!(
+            "segment {segment}: largest timestamp {}{} reaches the target: searched (only this segment is)",
+            rfc3339(largest_timestamp.0),
+            if *record_time { "" } else { " (mtime)" }
+        ),
+        TraceStep::TimeIndexSearch {
+            probes,
+            found_timestamp,
+            found_offset,
+            ..
+        } => format!(
+            "time index: {} entr{} read, largest entry at or before the target: ({}, {found_offset})",
+            probes.len(),
+            if probes.len() == 1 { "y" } else { "ies" },
+            ts(*found_timestamp)
+        ),
+        TraceStep::OffsetIndexSearch {
+            target,
+            probes,
+            found_offset,
+            position,
+            ..
+        } => format!(
+            "offset index: {} entr{} read for offset {target}: scan from byte {position} (entry offset {found_offset})",
+            probes.len(),
+            if probes.len() == 1 { "y" } else { "ies" }
+        ),
+        TraceStep::BatchSkipped {
+            base_offset,
+            last_offset,
+            position,
+            max_timestamp,
+        } => format!(
+            "batch {base_offset}–{last_offset} at byte {position}: max timestamp {} does not reach the target, skipped",
+            ts(*max_timestamp)
+        ),
+        TraceStep::BatchOpened {
+            base_offset,
+            last_offset,
+            position,
+            max_timestamp,
+        } => format!(
+            "batch {base_offset}–{last_offset} at byte {position}: max timestamp {} reaches the target, opened",
+            ts(*max_timestamp)
+        ),
+        TraceStep::RecordScanned {
+            offset,
+            timestamp,
+            result,
+        } => format!(
+            "record {offset}: timestamp {}: {}",
+            ts(*timestamp),
+            match result {
+                RecordMatch::Match => "the answer",
+                RecordMatch::Earlier => "before the target",
+                RecordMatch::BelowLogStart => "below the log start offset",
+            }
+        ),
+        TraceStep::MaxTimestampSegment {
+            segment,
+            max_timestamp,
+            shallow_offset,
+        } => format!(
+            "segment {segment} holds the largest timestamp {} (batch ending at {shallow_offset})",
+            rfc3339(max_timestamp.0)
+        ),
+        TraceStep::NoSegment => "no segment's largest timestamp reaches the target".into(),
+        TraceStep::NotInSegment => {
+            "no record in that segment qualifies, and later segments are not searched".into()
+        }
+        TraceStep::Special { spec } => format!("{spec}: read off the partition"),
+        TraceStep::HighWatermarkFilter {
+            offset,
+            high_watermark,
+        } => format!("offset {offset} is at or above the high watermark {high_watermark}: -1"),
+    }
+}
+
+fn index_note(kind: &str, check: &IndexCheck) -> Option<String> {
+    match check {
+        IndexCheck::Matches { .. } => None,
+        IndexCheck::Missing => Some(format!("no {kind} file: Kafka's rules rebuilt it")),
+        IndexCheck::Differs {
+            slot,
+            on_disk,
+            expected,
+            interval_range,
+            used,
+            unusable,
+        } => {
+            let e = |x: &Option<(i64, i64)>| {
+                x.map_or("nothing".to_string(), |(a, b)| format!("({a}, {b})"))
+            };
+            let mut s = format!(
+                "{kind} differs from Kafka's rules with this index.interval.bytes at entry {slot}: {} on disk, {} expected",
+                e(on_disk),
+                e(expected)
+            );
+            if let Some((lo, hi)) = interval_range {
+                let _ = write!(s, "; the file matches index.interval.bytes {lo}–{hi} (pass --config index.interval.bytes=N)");
+            }
+            if *used {
+                s.push_str("; the on-disk entries are used");
+            } else if let Some(u) = unusable {
+                let _ = write!(
+                    s,
+                    "; not consistent with the batches ({u}), so Kafka's rules are used"
+                );
+            }
+            Some(s)
+        }
+    }
+}
+
+/// When every index that differs from the rules is explained by one other
+/// `index.interval.bytes` range, one note says so instead of one per file.
+fn common_interval(imported: &Imported) -> Option<(i64, i64)> {
+    let mut range: Option<(i64, i64)> = None;
+    for seg in &imported.segments {
+        for check in [&seg.offset_index, &seg.time_index] {
+            match check {
+                IndexCheck::Differs {
+                    interval_range: Some((lo, hi)),
+                    ..
+                } => {
+                    let (a, b) = range.unwrap_or((*lo, *hi));
+                    range = Some((a.max(*lo), b.min(*hi)));
+                }
+                IndexCheck::Differs { .. } => return None,
+                _ => {}
+            }
+        }
+    }
+    range.filter(|(lo, hi)| lo <= hi)
+}
+
+fn import_notes(imported: &Imported) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut assumed = 0;
+    let common = common_interval(imported);
+    if let Some((lo, hi)) = common {
+        out.push(format!(
+            "the on-disk indexes are what Kafka's rules give with index.interval.bytes {} (not the {} assumed here), and are used as they are (pass --config index.interval.bytes=N to match)",
+            if lo == hi { lo.to_string() } else { format!("between {lo} and {hi}") },
+            imported.partition.config().topic.index_interval_bytes
+        ));
+    }
+    for seg in &imported.segments {
+        let b = seg.base_offset;
+        if let Some(d) = &seg.damage {
+            out.push(format!(
+                "segment {b}: {d}; Kafka's recovery keeps the first {} of {} bytes",
+                seg.valid_bytes, seg.file_bytes
+            ));
+        }
+        for u in &seg.unexpanded {
+            out.push(format!(
+                "segment {b}: batch {}–{} at byte {}: {}",
+                u.base_offset, u.last_offset, u.position, u.why
+            ));
+        }
+        if common.is_none() {
+            if let Some(n) = index_note(".index", &seg.offset_index) {
+                out.push(format!("segment {b}: {n}"));
+            }
+            if let Some(n) = index_note(".timeindex", &seg.time_index) {
+                out.push(format!("segment {b}: {n}"));
+            }
+        }
+        for (k, n) in &seg.index_notes {
+            out.push(format!("segment {b}: {}: {n}", k.suffix()));
+        }
+        if seg.last_modified_assumed {
+            assumed += 1;
+        }
+        if seg.formats.by_magic[0] + seg.formats.by_magic[1] > 0 {
+            out.push(format!(
+                "segment {b}: {} v0 and {} v1 message batches (read-only formats)",
+                seg.formats.by_magic[0], seg.formats.by_magic[1]
+            ));
+        }
+    }
+    if assumed > 0 {
+        out.push(format!(
+            "{assumed} segment{} without a known .log modification time: the clock stands in for it",
+            if assumed == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool) -> Value {
+    let p = &imported.partition;
+    let lookup = r.lookup.as_ref().map(|l| match &l.result {
+        Ok(lk) => json!({
+            "spec": lk.spec,
+            "offset": lk.offset,
+            "timestamp": lk.timestamp,
+            "trace": lk.trace,
+            "caveat": l.caveat,
+        }),
+        Err(e) => json!({"error_code": e.error_code, "error_message": e.message}),
+    });
+    json!({
+        "topic_partition": p.topic_partition(),
+        "now": r.now,
+        "clock": if clock_given { "given" } else { "system" },
+        "kafka": p.config().version.key(),
+        "retention_ms": r.retention_ms,
+        "state": p.state(),
+        "verdicts": r.rows,
+        "retention": r.retention,
+        "future": r.future,
+        "lookup": lookup,
+        "delete_records": r.delete_records,
+        "import": imported.segments,
+        "notes": import_notes(imported),
+    })
+}
