@@ -45,6 +45,7 @@ mod codec;
 mod dump_log;
 mod index_file;
 mod inspect;
+mod legacy;
 mod log_file;
 mod rebuild;
 pub mod seed;
