@@ -30,7 +30,7 @@ Bad input (unknown config or step, malformed time, clock moving backwards, JSON 
 the command exit 1 with one line on stderr naming the step, the field and the reason.
 ",
         KafkaVersion::keys_for_people(),
-        inspect = inspect::USAGE,
+        inspect = inspect::usage(),
     )
 }
 

@@ -23,8 +23,14 @@ use many::run_many;
 use read::{io_err, read_partition, sources, Progress};
 use text::{json_single, text_single};
 
-pub(crate) const USAGE: &str = "\
-    logtime inspect DIR|FILE... [--now T] [--retention-ms D] [--lookup T] [--json]
+/// The `--help` lines of `logtime inspect`; the version presets come from core's table.
+pub(crate) fn usage() -> String {
+    let presets: Vec<String> = KafkaVersion::ALL
+        .iter()
+        .map(|v| format!("{} ({})", v.key(), v.label()))
+        .collect();
+    format!(
+        "    logtime inspect DIR|FILE... [--now T] [--retention-ms D] [--lookup T] [--json]
                              read a partition's segment files (a partition folder, or .log,
                              .index and .timeindex files), kafka-dump-log output (a text file,
                              or - for stdin), or a broker's log directory (every partition
@@ -33,13 +39,17 @@ pub(crate) const USAGE: &str = "\
         --now T              the broker clock (ms or RFC 3339; default: this machine's clock)
         --retention-ms D     retention.ms (ms or 7d, 12h...; default Kafka's 7 days)
         --lookup T           a ListOffsets lookup: ms, RFC 3339, earliest, latest, max-timestamp
-        --kafka V            rules preset 3.6 (3.6-3.9) or 4.0 (4.x, the default)
+        --kafka V            rules preset: {}; default {}
         --config NAME=VALUE  any other topic config by its Kafka name (index.interval.bytes...)
         --log-start-offset O the log start offset (default: log-start-offset-checkpoint, or
                              the first segment's base offset)
         --export-scenario F  also write the partition as a scenario file F (what-ifs)
         --json               machine-readable output
-";
+",
+        presets.join(" or "),
+        KafkaVersion::V4_0.key(),
+    )
+}
 
 /// What the command was asked.
 pub(super) struct Options {
@@ -109,12 +119,12 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
             }
             "--kafka" => {
                 let v = value("--kafka")?;
-                version = match v.as_str() {
-                    "3.6" => KafkaVersion::V3_6,
-                    "4.0" => KafkaVersion::V4_0,
-                    _ => KafkaVersion::parse(&v)
-                        .ok_or_else(|| Fail(format!("--kafka {v:?}: expected 3.6 or 4.0")))?,
-                };
+                version = KafkaVersion::parse(&v).ok_or_else(|| {
+                    Fail(format!(
+                        "--kafka {v:?}: expected {}",
+                        KafkaVersion::keys_for_people()
+                    ))
+                })?;
             }
             "--config" => {
                 let v = value("--config")?;
