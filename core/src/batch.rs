@@ -23,12 +23,21 @@ pub struct Header {
 }
 
 /// One record as a producer sends it. Only sizes are modelled, not content.
+///
+/// Kafka tells a null key (`keyLength -1` on the wire, `DefaultRecord.hasKey()` is
+/// `key != null`) from an empty one (`keyLength 0`): a compacted topic accepts the empty key and
+/// rejects the null one. Here `key_bytes: 0` is a null key unless `empty_key` is set; use
+/// [`Record::key_len`] rather than reading the two fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
     /// The producer's timestamp; `-1` is NO_TIMESTAMP.
     pub timestamp: Timestamp,
-    /// Key length in bytes; `0` means the record has no key (a null key).
+    /// Key length in bytes; `0` is a null key unless `empty_key` is set.
     pub key_bytes: u32,
+    /// With `key_bytes: 0`: the key is present and empty (zero bytes), not null. Ignored when
+    /// `key_bytes > 0`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty_key: bool,
     /// Value length in bytes.
     pub value_bytes: u32,
     /// Headers.
@@ -39,17 +48,29 @@ pub struct Record {
 impl Record {
     /// A record with the given timestamp, no key and a 100-byte value.
     pub fn at(timestamp: Timestamp) -> Record {
+        Record::with_key(timestamp, None, 100)
+    }
+
+    /// A record with the given timestamp, key (`None`: null; `Some(0)`: empty) and value size.
+    pub fn with_key(timestamp: Timestamp, key: Option<u32>, value_bytes: u32) -> Record {
         Record {
             timestamp,
-            key_bytes: 0,
-            value_bytes: 100,
+            key_bytes: key.unwrap_or(0),
+            empty_key: key == Some(0),
+            value_bytes,
             headers: Vec::new(),
         }
     }
 
-    /// Whether the record carries a key (compacted topics require one).
+    /// The key's length, `None` for a null key.
+    pub fn key_len(&self) -> Option<u32> {
+        (self.key_bytes > 0 || self.empty_key).then_some(self.key_bytes)
+    }
+
+    /// Whether the record carries a key, empty or not (`DefaultRecord.hasKey()`: `key != null`);
+    /// compacted topics require one.
     pub fn has_key(&self) -> bool {
-        self.key_bytes > 0
+        self.key_len().is_some()
     }
 }
 
@@ -71,10 +92,10 @@ pub(crate) fn size_of_varlong(value: i64) -> i64 {
 /// The encoded size of one record inside a batch, its length prefix included
 /// (`DefaultRecord.sizeInBytes`).
 pub(crate) fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> i64 {
-    let key = if record.key_bytes == 0 {
-        size_of_varint(-1)
-    } else {
-        size_of_varint(record.key_bytes as i32) + record.key_bytes as i64
+    // A null key is written as length -1, an empty one as length 0: one varint byte either way.
+    let key = match record.key_len() {
+        None => size_of_varint(-1),
+        Some(n) => size_of_varint(n as i32) + n as i64,
     };
     let value = size_of_varint(record.value_bytes as i32) + record.value_bytes as i64;
     let mut headers = size_of_varint(record.headers.len() as i32);
@@ -135,6 +156,21 @@ mod tests {
         assert_eq!(batch_size(std::slice::from_ref(&r)), Bytes(61 + 109));
         // The second record's deltas are still one byte each.
         assert_eq!(batch_size(&[r.clone(), r]), Bytes(61 + 109 + 109));
+    }
+
+    #[test]
+    fn null_and_empty_keys() {
+        let t = Timestamp(0);
+        let null = Record::with_key(t, None, 100);
+        let empty = Record::with_key(t, Some(0), 100);
+        let sized = Record::with_key(t, Some(3), 100);
+        assert_eq!((null.key_len(), null.has_key()), (None, false));
+        assert_eq!((empty.key_len(), empty.has_key()), (Some(0), true));
+        assert_eq!((sized.key_len(), sized.has_key()), (Some(3), true));
+        assert_eq!(null, Record::at(t));
+        // keyLength -1 and 0 are both one varint byte, so the sizes agree.
+        assert_eq!(batch_size(&[null]), batch_size(&[empty]));
+        assert_eq!(batch_size(&[sized]), Bytes(61 + 109 + 3));
     }
 
     #[test]

@@ -417,6 +417,28 @@ mod tests {
         assert!(e.error_message.starts_with("One or more records have been rejected due to 5 record errors in total, and only showing the first three errors at most: [RecordError(batchIndex=1, message='Compacted topic cannot accept message without key in topic partition t-0')"));
     }
 
+    /// An empty key is a key (`LogValidator.validateKey` rejects only `!record.hasKey()`, and
+    /// `DefaultRecord.hasKey()` is `key != null`): a compacted topic appends it, and a bad stamp
+    /// next to it is INVALID_TIMESTAMP with one record error, not INVALID_RECORD.
+    #[test]
+    fn empty_key_is_a_key_on_compacted_topics() {
+        let mut c = cfg(
+            KafkaVersion::V4_0,
+            &[("message.timestamp.after.max.ms", 1000)],
+        );
+        c.set("cleanup.policy", &ConfigValue::Text("compact".into()))
+            .unwrap();
+        let empty = |ts| Record::with_key(Timestamp(ts), Some(0), 100);
+        assert!(validate(&c, "t-0", NOW, &[empty(NOW.0)]).is_ok());
+        let e = validate(&c, "t-0", NOW, &[empty(NOW.0), Record::at(NOW)]).unwrap_err();
+        assert_eq!(e.error, ErrorCode::InvalidRecord);
+        assert_eq!(e.record_errors.len(), 1);
+        assert_eq!(e.record_errors[0].batch_index, 1);
+        let e = validate(&c, "t-0", NOW, &[empty(NOW.0 + 1001), empty(NOW.0)]).unwrap_err();
+        assert_eq!(e.error, ErrorCode::InvalidTimestamp);
+        assert_eq!(e.record_errors.len(), 1);
+    }
+
     /// A6/A7: max timestamp recomputed under CreateTime, `now` under LogAppendTime.
     #[test]
     fn a6_a7_max_timestamp() {

@@ -151,8 +151,8 @@ fn keys_are_null_or_empty_or_sized() {
         panic!("uncompressed");
     };
     // A null key and an empty key are different things.
-    assert_eq!(records[0].key_size, -1);
-    assert_eq!(records[1].key_size, 0);
+    assert_eq!(records[0].key_bytes, None);
+    assert_eq!(records[1].key_bytes, Some(0));
     assert_eq!(records[1].headers, 1);
     assert_eq!(batches[7].producer_id, 42);
     assert_eq!(batches[7].base_sequence, 7);

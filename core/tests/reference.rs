@@ -423,12 +423,14 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                         } else {
                             now.wrapping_add(d)
                         };
-                        Record {
-                            timestamp: Timestamp(ts),
-                            key_bytes: if key { 4 } else { 0 },
-                            value_bytes: v,
-                            headers: vec![],
-                        }
+                        // A key of 4 bytes, or else an empty key or a null one: a compacted
+                        // topic accepts the first two.
+                        let key = match (key, v % 2) {
+                            (true, _) => Some(4),
+                            (false, 0) => Some(0),
+                            (false, _) => None,
+                        };
+                        Record::with_key(Timestamp(ts), key, v)
                     })
                     .collect();
                 let real = p.apply(

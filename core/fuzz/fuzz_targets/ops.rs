@@ -57,6 +57,7 @@ fuzz_target!(|input: Input| {
                     .map(|(d, k, v, rel)| Record {
                         timestamp: Timestamp(if rel { now.wrapping_add(d % 10_000_000) } else { d }),
                         key_bytes: k as u32,
+                        empty_key: v % 2 == 0,
                         value_bytes: v as u32,
                         headers: vec![],
                     })

@@ -26,8 +26,8 @@
 
 use super::index_file::{IndexFile, OffsetEntry, TimeEntry};
 use super::log_file::{
-    Compression, DamageKind, LogBatch, LogDamage, LogEnd, NotExpanded, RecordInfo, Records,
-    TimestampKind,
+    nullable_len, Compression, DamageKind, LogBatch, LogDamage, LogEnd, NotExpanded, RecordInfo,
+    Records, TimestampKind,
 };
 use super::rebuild::{PartitionImport, SegmentLog, SegmentLogBuilder};
 use super::{segment_file, SegmentFileKind};
@@ -467,8 +467,8 @@ impl DumpParser {
         Ok(RecordInfo {
             offset: Offset(offset),
             timestamp: Timestamp(timestamp),
-            key_size: self.num(f, &["keySize"]).unwrap_or(-1),
-            value_size: self.num(f, &["valueSize"]).unwrap_or(-1),
+            key_bytes: self.num(f, &["keySize"]).ok().and_then(nullable_len),
+            value_bytes: self.num(f, &["valueSize"]).ok().and_then(nullable_len),
             headers,
         })
     }

@@ -6,8 +6,8 @@
 
 use super::codec::{decompress, Decompressed};
 use super::log_file::{
-    Compression, DamageKind, LogBatch, NotExpanded, RecordInfo, Records, TimestampKind, CRC32,
-    RECORD_OVERHEAD_V0, RECORD_OVERHEAD_V1,
+    nullable_len, Compression, DamageKind, LogBatch, NotExpanded, RecordInfo, Records,
+    TimestampKind, CRC32, RECORD_OVERHEAD_V0, RECORD_OVERHEAD_V1,
 };
 use super::wire::{Cursor, WireError};
 use crate::units::{Offset, Timestamp};
@@ -17,7 +17,8 @@ struct Legacy<'a> {
     offset: i64,
     timestamp: i64,
     attributes: i8,
-    key_size: i32,
+    /// `None`: a null key.
+    key_bytes: Option<u32>,
     value: Option<&'a [u8]>,
     crc: u32,
 }
@@ -70,9 +71,9 @@ fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legac
     } else {
         -1
     };
-    let key_size = r.i32("key length").map_err(wire)?;
-    if key_size >= 0 {
-        r.bytes(key_size as usize, "key").map_err(wire)?;
+    let key_bytes = nullable_len(r.i32("key length").map_err(wire)?);
+    if let Some(n) = key_bytes {
+        r.bytes(n as usize, "key").map_err(wire)?;
     }
     let value_size = r.i32("value length").map_err(wire)?;
     let value = if value_size >= 0 {
@@ -84,7 +85,7 @@ fn read_legacy<'a>(c: &mut Cursor<'a>, expect_magic: Option<u8>) -> Result<Legac
         offset,
         timestamp,
         attributes,
-        key_size,
+        key_bytes,
         value,
         crc,
     })
@@ -127,8 +128,8 @@ pub(super) fn parse_legacy(
             records: vec![RecordInfo {
                 offset: Offset(outer.offset),
                 timestamp: Timestamp(outer.timestamp),
-                key_size: outer.key_size,
-                value_size: outer.value.map_or(-1, |v| v.len() as i32),
+                key_bytes: outer.key_bytes,
+                value_bytes: outer.value.map(|v| v.len() as u32),
                 headers: 0,
             }],
         },
@@ -205,8 +206,8 @@ pub(super) fn parse_legacy(
                 TimestampKind::LogAppendTime => outer.timestamp,
                 _ => m.timestamp,
             }),
-            key_size: m.key_size,
-            value_size: m.value.map_or(-1, |v| v.len() as i32),
+            key_bytes: m.key_bytes,
+            value_bytes: m.value.map(|v| v.len() as u32),
             headers: 0,
         })
         .collect();

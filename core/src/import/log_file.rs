@@ -129,12 +129,20 @@ pub struct RecordInfo {
     pub offset: Offset,
     /// Its timestamp as a reader sees it (the batch's max under LogAppendTime, `-1` in magic 0).
     pub timestamp: Timestamp,
-    /// Key size in bytes, `-1` for a null key (an empty key is `0`: a different thing).
-    pub key_size: i32,
-    /// Value size in bytes, `-1` for a null value (a tombstone).
-    pub value_size: i32,
+    /// Key size in bytes: `None` for a null key (length -1 on the wire), `Some(0)` for an empty
+    /// key, a different thing (a compacted topic accepts it). The same representation as
+    /// [`Record::key_len`](crate::Record::key_len) and a scenario's `key_bytes`.
+    pub key_bytes: Option<u32>,
+    /// Value size in bytes: `None` for a null value (a tombstone).
+    pub value_bytes: Option<u32>,
     /// Number of headers (v2).
     pub headers: u32,
+}
+
+/// A key or value length as the wire writes it: a negative one is null (`DefaultRecord.readFrom`
+/// and `LegacyRecord` read the bytes only when the length is `>= 0`).
+pub(crate) fn nullable_len(len: i32) -> Option<u32> {
+    u32::try_from(len).ok()
 }
 
 /// Why a batch's records were not read.
@@ -557,8 +565,8 @@ fn read_v2_records(
             Ok(RecordInfo {
                 offset: Offset(base.wrapping_add(offset_delta as i64)),
                 timestamp: Timestamp(log_append_time.unwrap_or(base_ts.wrapping_add(ts_delta))),
-                key_size,
-                value_size,
+                key_bytes: nullable_len(key_size),
+                value_bytes: nullable_len(value_size),
                 headers: headers as u32,
             })
         })()
@@ -757,7 +765,10 @@ mod tests {
         };
         assert_eq!(records[0].offset, Offset(7));
         assert_eq!(records[0].timestamp, Timestamp(1005));
-        assert_eq!((records[0].key_size, records[0].value_size), (-1, 1));
+        assert_eq!(
+            (records[0].key_bytes, records[0].value_bytes),
+            (None, Some(1))
+        );
     }
 
     #[test]

@@ -53,8 +53,8 @@ pub struct RecordSpec {
     pub timestamp: TimeSpec,
     /// A unit mistake applied after resolving the timestamp (never to `-1`).
     pub unit: Option<UnitMistake>,
-    /// Key size (0 = no key).
-    pub key_bytes: u32,
+    /// Key size: `None` (absent or `null` in the file) is a null key, `Some(0)` an empty key.
+    pub key_bytes: Option<u32>,
     /// Value size.
     pub value_bytes: u32,
 }

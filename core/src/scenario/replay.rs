@@ -365,12 +365,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             let ts = intended
                 .and_then(|t| apply_unit(t, r.unit))
                 .ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))?;
-            out.push(Record {
-                timestamp: Timestamp(ts),
-                key_bytes: r.key_bytes,
-                value_bytes: r.value_bytes,
-                headers: Vec::new(),
-            });
+            out.push(Record::with_key(Timestamp(ts), r.key_bytes, r.value_bytes));
         }
         Ok(out)
     }

@@ -121,10 +121,5 @@ fn segment_with(base: i64, ts: &[i64], interval: i64) -> Segment {
 }
 
 fn keyed(ts: i64) -> Record {
-    Record {
-        timestamp: Timestamp(ts),
-        key_bytes: 4,
-        value_bytes: 100,
-        headers: vec![],
-    }
+    Record::with_key(Timestamp(ts), Some(4), 100)
 }

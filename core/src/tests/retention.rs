@@ -223,12 +223,7 @@ fn e16_future_timestamp_blocks_retention() {
                 ("message.timestamp.after.max.ms", 2 * DAY),
             ],
         );
-        let big = |ts| Record {
-            timestamp: Timestamp(ts),
-            key_bytes: 0,
-            value_bytes: 600_000,
-            headers: vec![],
-        };
+        let big = |ts| Record::with_key(Timestamp(ts), None, 600_000);
         for ts in [T0 - 10 * DAY, T0 + DAY, T0 - 9 * DAY] {
             p.apply(Command::Produce {
                 records: vec![big(ts)],

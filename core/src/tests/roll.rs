@@ -108,12 +108,7 @@ fn d4_d6_offset_overflow_and_empty_segments() {
 fn d7_roll_boundaries() {
     let c = Config::defaults(KafkaVersion::V3_6);
     let mut seg = Segment::new(Offset(0), Timestamp(T0), 1 << 20, 0);
-    let r = [Record {
-        timestamp: Timestamp(5000),
-        key_bytes: 0,
-        value_bytes: 830,
-        headers: vec![],
-    }];
+    let r = [Record::with_key(Timestamp(5000), None, 830)];
     let v = validate(&c, "t-0", Timestamp(5000), &r).unwrap();
     assert_eq!(v.size, Bytes(900));
     seg.append(Timestamp(5000), Offset(0), &r, &v, 4096);

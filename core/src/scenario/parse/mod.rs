@@ -273,13 +273,13 @@ mod tests {
                     RecordSpec {
                         timestamp: TimeSpec::Now(0),
                         unit: Some(UnitMistake::Ns),
-                        key_bytes: 0,
+                        key_bytes: None,
                         value_bytes: 100
                     },
                     RecordSpec {
                         timestamp: TimeSpec::Absolute(-1),
                         unit: None,
-                        key_bytes: 3,
+                        key_bytes: Some(3),
                         value_bytes: 7
                     },
                 ],
@@ -321,6 +321,23 @@ mod tests {
         );
         assert_eq!(s.steps[11], Step::Snapshot);
         assert_eq!(s.steps[12], Step::HighWatermark(Offset(0)));
+    }
+
+    #[test]
+    fn null_and_empty_keys() {
+        let s = parse(&with_steps(
+            r#"{"produce": {"records": [{"timestamp": 0}, {"timestamp": 0, "key_bytes": null}, {"timestamp": 0, "key_bytes": 0}, {"timestamp": 0, "key_bytes": 5}]}}"#,
+        ))
+        .unwrap();
+        let Step::Produce(p) = &s.steps[0] else {
+            panic!("{:?}", s.steps[0])
+        };
+        let keys: Vec<Option<u32>> = p.records.iter().map(|r| r.key_bytes).collect();
+        assert_eq!(keys, vec![None, None, Some(0), Some(5)]);
+        assert_eq!(
+            e(&with_steps(r#"{"produce": {"records": [{"timestamp": 0, "value_bytes": null}]}}"#)),
+            "step 0: produce.records[0].value_bytes: expected an integer from 0 to 2147483647, got null"
+        );
     }
 
     #[test]

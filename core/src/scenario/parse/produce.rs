@@ -156,13 +156,14 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
             return Err((".timestamp".into(), overflow_reason(unit)));
         }
     }
-    let size = |name: &str, default: u32| -> Result<u32, (String, String)> {
+    // `None`: the field is absent.
+    let size = |name: &str| -> Result<Option<u32>, (String, String)> {
         match m.get(name) {
-            None => Ok(default),
+            None => Ok(None),
             Some(v) => v
                 .as_u64()
                 .filter(|n| *n <= i32::MAX as u64)
-                .map(|n| n as u32)
+                .map(|n| Some(n as u32))
                 .ok_or_else(|| {
                     (
                         format!(".{name}"),
@@ -174,7 +175,11 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
     Ok(RecordSpec {
         timestamp,
         unit,
-        key_bytes: size("key_bytes", 0)?,
-        value_bytes: size("value_bytes", 100)?,
+        // Absent or null: a null key; 0: an empty key (a compacted topic accepts it).
+        key_bytes: match m.get("key_bytes") {
+            Some(Value::Null) => None,
+            _ => size("key_bytes")?,
+        },
+        value_bytes: size("value_bytes")?.unwrap_or(100),
     })
 }
