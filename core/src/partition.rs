@@ -141,7 +141,14 @@ impl Partition {
     pub fn new(config: Config, topic_partition: &str, start: Timestamp, seed: u64) -> Partition {
         let mut rng = SplitMix64::new(seed);
         let jitter = Self::draw_jitter(&config, &mut rng);
-        let seg = Segment::new(Offset(0), start, config.topic.segment_index_bytes, jitter);
+        let t = &config.topic;
+        let seg = Segment::new(
+            Offset(0),
+            start,
+            t.segment_index_bytes,
+            t.index_interval_bytes,
+            jitter,
+        );
         Partition {
             next_retention_check: config.first_retention_check(start),
             config,
@@ -437,13 +444,12 @@ impl Partition {
         ) {
             self.roll(now, base, reason, events);
         }
-        let interval = self.config.topic.index_interval_bytes;
         let seg = self
             .segments
             .last_mut()
             .expect("a partition always has a segment");
         let position = seg.size();
-        let update = seg.append(now, base, records, &v, interval);
+        let update = seg.append(now, base, records, &v);
         let segment = seg.base_offset();
         events.emit(|| {
             Event::BatchAppended(Appended {
@@ -500,7 +506,14 @@ impl Partition {
                 at_roll: true,
             });
         }
-        let seg = Segment::new(new_base, now, self.config.topic.segment_index_bytes, jitter);
+        let t = &self.config.topic;
+        let seg = Segment::new(
+            new_base,
+            now,
+            t.segment_index_bytes,
+            t.index_interval_bytes,
+            jitter,
+        );
         if replaced_empty {
             *self.segments.last_mut().expect("checked above") = seg;
         } else {

@@ -7,6 +7,13 @@
 //! * `max_timestamp_so_far` is the largest batch max timestamp (or `-1`), and
 //!   `offset_of_max_timestamp` is the last offset of the *first* batch that reached it;
 //! * every index entry points at an offset inside the segment.
+//!
+//! What Kafka fixes when it opens a segment (`LogSegment.open` passes them to the constructor,
+//! which keeps them in final fields, and `LocalLog.updateConfig` only swaps the config object)
+//! is fixed here too: `index.interval.bytes`, the index files' `segment.index.bytes` and the roll
+//! jitter. `segment.bytes` and `segment.ms` are read from the config in force at each append
+//! (`UnifiedLog.maybeRoll` builds its `RollParams` from the current config), so they are
+//! parameters of [`Segment::should_roll`].
 
 use crate::batch::Record;
 use crate::offset_index::OffsetIndex;
@@ -91,6 +98,8 @@ pub(crate) struct SegmentParts {
     pub(crate) offset_index: Vec<(Offset, Bytes)>,
     pub(crate) time_index: Vec<(Timestamp, Offset)>,
     pub(crate) index_bytes: i64,
+    /// The segment's `index.interval.bytes` from now on (see [`Segment::from_parts`]).
+    pub(crate) index_interval_bytes: i64,
     pub(crate) created: Timestamp,
     pub(crate) last_modified: Timestamp,
 }
@@ -115,15 +124,18 @@ pub struct Segment {
     created: Timestamp,
     last_modified: Timestamp,
     bytes_since_last_index_entry: i64,
+    index_interval_bytes: i64,
     roll_jitter_ms: i64,
 }
 
 impl Segment {
-    /// A new empty segment created at broker time `now`.
+    /// A new empty segment created at broker time `now`, with the `segment.index.bytes`,
+    /// `index.interval.bytes` and roll jitter in force at its creation (kept for its lifetime).
     pub fn new(
         base_offset: Offset,
         now: Timestamp,
         index_bytes: i64,
+        index_interval_bytes: i64,
         roll_jitter_ms: i64,
     ) -> Segment {
         Segment {
@@ -141,6 +153,7 @@ impl Segment {
             created: now,
             last_modified: now,
             bytes_since_last_index_entry: 0,
+            index_interval_bytes,
             roll_jitter_ms,
         }
     }
@@ -149,6 +162,12 @@ impl Segment {
     /// (`crate::import::seed`, which checks them first so that [`Segment::check_invariants`]
     /// holds). The max timestamp and its offset come from the batches, the roll basis from the
     /// first batch, and the index counter from the batches after the last offset-index entry.
+    ///
+    /// The files do not record the `index.interval.bytes` a segment was written with (the
+    /// on-disk index only bounds it), so the caller passes the one in force when the log is
+    /// assembled: what a broker does when it loads existing segments (`LogLoader` opens each
+    /// with `LogSegment.open(dir, baseOffset, config, ...)`, the current topic config). It
+    /// decides the index entries of later appends to the segment, not the entries it already has.
     pub(crate) fn from_parts(parts: SegmentParts) -> Segment {
         let SegmentParts {
             base_offset,
@@ -157,6 +176,7 @@ impl Segment {
             offset_index,
             time_index,
             index_bytes,
+            index_interval_bytes,
             created,
             last_modified,
         } = parts;
@@ -200,6 +220,7 @@ impl Segment {
             created,
             last_modified,
             bytes_since_last_index_entry,
+            index_interval_bytes,
             roll_jitter_ms: 0,
         }
     }
@@ -256,6 +277,10 @@ impl Segment {
     /// Broker time of the last append (the file's mtime), or of creation.
     pub fn last_modified(&self) -> Timestamp {
         self.last_modified
+    }
+    /// The `index.interval.bytes` in force when the segment was created.
+    pub fn index_interval_bytes(&self) -> i64 {
+        self.index_interval_bytes
     }
     /// The jitter drawn for this segment, subtracted from `segment.ms`.
     pub fn roll_jitter_ms(&self) -> i64 {
@@ -341,7 +366,6 @@ impl Segment {
         base: Offset,
         records: &[Record],
         v: &Validated,
-        index_interval_bytes: i64,
     ) -> IndexUpdate {
         let position = self.size;
         let last = base.plus(records.len() as i64 - 1);
@@ -370,7 +394,7 @@ impl Segment {
             self.offset_of_max_timestamp = last;
         }
         let mut update = IndexUpdate::default();
-        if self.bytes_since_last_index_entry > index_interval_bytes {
+        if self.bytes_since_last_index_entry > self.index_interval_bytes {
             self.offset_index.append(last, position);
             self.index_batches.push(self.batches.len() - 1);
             update.offset_entry = Some((last, position));

@@ -19,7 +19,6 @@ struct NBatch {
     size: i64,
     max: i64,
     ts: Vec<i64>,
-    interval: i64,
     now: i64,
 }
 
@@ -30,6 +29,8 @@ struct NSeg {
     created: i64,
     jitter: i64,
     index_bytes: i64,
+    /// `index.interval.bytes` when the segment was created (Kafka keeps it per segment).
+    interval: i64,
     /// The final time-index entry written when the segment became inactive.
     final_entry: bool,
 }
@@ -60,7 +61,7 @@ impl NSeg {
         let (mut running, mut last_ts) = (-1i64, -1i64);
         for b in &self.batches {
             running = running.max(b.max);
-            if since > b.interval {
+            if since > self.interval {
                 off += 1;
                 if running > last_ts {
                     time += 1;
@@ -116,6 +117,7 @@ impl Naive {
             created: now,
             jitter,
             index_bytes: t.segment_index_bytes,
+            interval: t.index_interval_bytes,
             final_entry: false,
         }
     }
@@ -223,7 +225,6 @@ impl Naive {
             size: v.size.0,
             max: v.max_timestamp.0,
             ts,
-            interval: t.index_interval_bytes,
             now,
         };
         self.segs.last_mut().unwrap().batches.push(b);

@@ -14,6 +14,10 @@
 //! since the last entry (`LogSegment.append` and `recover`, 3.8+: one batch at a time), and, for
 //! every segment but the active one, the final time-index entry a roll appends
 //! (`onBecomeInactiveSegment`).
+//!
+//! Every seeded segment keeps the config's `index.interval.bytes` for the appends that follow
+//! (Kafka fixes the interval per segment when it opens it, and a broker loading a log opens its
+//! existing segments with the config in force): the files do not say which interval wrote them.
 
 use crate::config::Config;
 use crate::partition::Partition;
@@ -333,6 +337,8 @@ fn segment(
         offset_index,
         time_index,
         index_bytes: config.topic.segment_index_bytes,
+        // Unknown from the files: the interval in force now, as when a broker loads the log.
+        index_interval_bytes: config.topic.index_interval_bytes,
         created: last_modified,
         last_modified,
     }))
@@ -404,7 +410,9 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::KafkaVersion;
+    use crate::batch::Record;
+    use crate::config::{ConfigValue, KafkaVersion};
+    use crate::partition::Command;
 
     fn batch(base: i64, n: i64, size: i64, ts: i64) -> BatchSeed {
         BatchSeed {
@@ -469,5 +477,35 @@ mod tests {
                 .to_string(),
             "segments[0].timestamps: 2 timestamps for 3 offsets"
         );
+    }
+
+    /// The files do not say which `index.interval.bytes` wrote a segment: a seeded one keeps the
+    /// config's for the appends that follow, as a broker that loads the log does.
+    #[test]
+    fn seeded_segments_take_the_configs_index_interval() {
+        let mut config = Config::defaults(KafkaVersion::V3_6);
+        config
+            .set("index.interval.bytes", &ConfigValue::Number(0))
+            .unwrap();
+        let log = LogSeed {
+            log_start_offset: None,
+            segments: vec![SegmentSeed {
+                base_offset: Offset(0),
+                batches: vec![batch(0, 1, 170, 1000)],
+                timestamps: vec![1000],
+                offset_index: None,
+                time_index: None,
+                last_modified: None,
+            }],
+        };
+        let mut p = build(config, "t-0", Timestamp(5000), 0, log).unwrap();
+        assert_eq!(p.segments()[0].index_interval_bytes(), 0);
+        assert!(p.segments()[0].offset_index().is_empty());
+        let records = vec![Record::at(Timestamp(5000))];
+        p.apply(Timestamp(5000), Command::Produce { records })
+            .unwrap();
+        p.check_invariants();
+        // Interval 0: the second batch gets an entry (170 bytes since the last one, more than 0).
+        assert_eq!(p.segments()[0].offset_index().len(), 1);
     }
 }

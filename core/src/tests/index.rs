@@ -86,3 +86,26 @@ fn final_time_index_entry_at_roll() {
         (Timestamp(T0 + 9), Offset(2))
     );
 }
+
+/// `index.interval.bytes` is fixed per segment when it is created (`LogSegment.open` passes
+/// `config.indexInterval` to the constructor's final field; `LocalLog.updateConfig` only swaps the
+/// config object): a `config` step changes it for the next segment, not the active one.
+#[test]
+fn index_interval_is_fixed_per_segment() {
+    let mut p = P::v3(&[("index.interval.bytes", 0), ("segment.bytes", 4 * s())]);
+    p.produce_each(&[T0, T0 + 1]);
+    p.set("index.interval.bytes", ConfigValue::Number(1 << 20));
+    // The active segment keeps interval 0: an entry for every batch after the first.
+    p.produce_each(&[T0 + 2, T0 + 3]);
+    assert_eq!(p.p.segments()[0].offset_index().len(), 3);
+    assert_eq!(p.p.segments()[0].index_interval_bytes(), 0);
+    // The next segment, rolled by size, takes the new interval: no entries.
+    p.produce_each(&[T0 + 4, T0 + 5, T0 + 6]);
+    assert_eq!(p.bases(), vec![0, 4]);
+    assert_eq!(p.p.segments()[1].index_interval_bytes(), 1 << 20);
+    assert_eq!(p.p.segments()[1].offset_index().len(), 0);
+    // And back: lowering it does not give the active segment entries either.
+    p.set("index.interval.bytes", ConfigValue::Number(0));
+    p.produce(&[T0 + 7]);
+    assert_eq!(p.p.segments()[1].offset_index().len(), 0);
+}

@@ -110,11 +110,11 @@ impl Pipe for crate::lookup::Lookup {
 
 fn segment_with(base: i64, ts: &[i64], interval: i64) -> Segment {
     let c = Config::defaults(KafkaVersion::V3_6);
-    let mut seg = Segment::new(Offset(base), Timestamp(T0), 10 * 1024 * 1024, 0);
+    let mut seg = Segment::new(Offset(base), Timestamp(T0), 10 * 1024 * 1024, interval, 0);
     for (i, &t) in ts.iter().enumerate() {
         let r = [Record::at(Timestamp(t))];
         let v = validate(&c, "t-0", Timestamp(T0), &r).unwrap();
-        seg.append(Timestamp(T0), Offset(base + i as i64), &r, &v, interval);
+        seg.append(Timestamp(T0), Offset(base + i as i64), &r, &v);
     }
     seg.check_invariants();
     seg

@@ -80,7 +80,7 @@ fn d3_size_based_roll() {
 /// D4/D6 `testTruncateEmptySegment`, `testAppendForLogSegmentOffsetOverflowException`.
 #[test]
 fn d4_d6_offset_overflow_and_empty_segments() {
-    let seg = Segment::new(Offset(0), Timestamp(T0), 1024, 0);
+    let seg = Segment::new(Offset(0), Timestamp(T0), 1024, 4096, 0);
     let roll = |seg: &Segment, last: i64| {
         seg.should_roll(
             Timestamp(T0 + 300_001),
@@ -107,11 +107,11 @@ fn d4_d6_offset_overflow_and_empty_segments() {
 #[test]
 fn d7_roll_boundaries() {
     let c = Config::defaults(KafkaVersion::V3_6);
-    let mut seg = Segment::new(Offset(0), Timestamp(T0), 1 << 20, 0);
+    let mut seg = Segment::new(Offset(0), Timestamp(T0), 1 << 20, 4096, 0);
     let r = [Record::with_key(Timestamp(5000), None, 830)];
     let v = validate(&c, "t-0", Timestamp(5000), &r).unwrap();
     assert_eq!(v.size, Bytes(900));
-    seg.append(Timestamp(5000), Offset(0), &r, &v, 4096);
+    seg.append(Timestamp(5000), Offset(0), &r, &v);
     let roll = |bytes: i64, ts: i64| {
         seg.should_roll(
             Timestamp(T0),
