@@ -15,12 +15,16 @@ pub(crate) fn explain(s: &Scenario) -> Result<String, ScenarioError> {
         let _ = writeln!(out, "{d}");
     }
     let _ = writeln!(out, "{}", narrate::setting(s));
+    if let Some(note) = narrate::compaction_note(&s.config) {
+        let _ = writeln!(out, "{note}");
+    }
     let mut runner = Runner::new(s.clone());
     let mut previous = s.start;
     while let Some(step) = runner.step(&mut |_| {}) {
         let report = step?;
         let heading = narrate::heading(report.index, report.now, previous);
-        let text = Sentence::join(narrate::step(&report), "; ");
+        let config = runner.partition().config();
+        let text = Sentence::join(narrate::step(&report, config), "; ");
         let _ = writeln!(out, "{heading}: {text}");
         previous = report.now;
     }

@@ -233,3 +233,36 @@ fn explain_narrates() {
     assert!(text.contains("step 0 at 12 Mar 2027 09:00: the broker rejected the batch with error 32 INVALID_TIMESTAMP: \"One or more records have been rejected due to invalid timestamp\""), "{text}");
     assert!(text.contains("step 2 at 12 Mar 2027 09:00: lookup for 12 Mar 2027 09:00 (1804842000000) returned offset 0"), "{text}");
 }
+
+/// Wherever a topic's policy includes compact, the narration says compaction is not modelled and
+/// that the log cleaner, not the retention task, runs its retention passes.
+#[test]
+fn explain_says_compaction_is_not_modelled() {
+    let p = file(
+        "explain-compact",
+        r#"{"start": "2027-03-12T09:00:00Z", "topic": {"cleanup.policy": "compact,delete", "retention.ms": 1000},
+            "steps": [{"produce": {"records": [{"timestamp": "now", "key_bytes": 0}]}}, {"advance": "1m"},
+                      {"config": {"cleanup.policy": "delete"}}, {"advance": "1m"}, {"config": {"cleanup.policy": "compact"}}]}"#,
+    );
+    let out = logtime(&["explain".as_ref(), p.as_os_str()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[1].starts_with("cleanup.policy compact,delete: compaction is not modelled"),
+        "{text}"
+    );
+    assert!(
+        lines[3].contains("log cleaner retention pass(es) ran"),
+        "{text}"
+    );
+    assert!(!lines[4].contains("compaction"), "{text}");
+    assert!(
+        lines[5].contains("scheduled retention check(s) ran"),
+        "{text}"
+    );
+    assert!(
+        lines[6].contains("cleanup.policy compact: compaction is not modelled"),
+        "{text}"
+    );
+}

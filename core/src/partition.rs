@@ -13,7 +13,16 @@
 //! Invariants (checked by [`Partition::check_invariants`] after every operation in tests):
 //! * there is always at least one segment; segments are contiguous in offsets;
 //! * `first segment base <= log_start_offset <= high_watermark <= log_end_offset`;
-//! * the clock never goes backwards, and the next retention check is after the clock.
+//! * the clock never goes backwards, and the next retention pass is after the clock.
+//!
+//! Retention runs on two schedules, as on a broker. `LogManager.cleanupLogs`, the retention task
+//! (every `log.retention.check.interval.ms`, here at `start + k × interval`), skips logs whose
+//! `cleanup.policy` includes `compact`; those get `deleteOldSegments` from the log cleaner
+//! instead: `CleanerThread.doWork` runs `cleanFilthiestLog`, which ends with `deleteOldSegments`
+//! on every compacted log of `LogCleanerManager.deletableLogs`, and pauses
+//! `log.cleaner.backoff.ms` when it compacted nothing. Compaction is not modelled, so the cleaner
+//! never has work and its passes fall at `start + k × backoff`. Each schedule runs only while
+//! the policy in force is its own; the other one's instants pass without a check.
 
 use crate::batch::Record;
 use crate::config::{Config, ConfigValue, KafkaVersion};
@@ -94,7 +103,10 @@ pub struct Partition {
     high_watermark: Offset,
     clock: Timestamp,
     start: Timestamp,
+    /// The retention task's next run (topics without `compact`).
     next_retention_check: Timestamp,
+    /// The log cleaner's next retention pass (topics with `compact`).
+    next_cleaner_pass: Timestamp,
     rng: SplitMix64,
 }
 
@@ -137,7 +149,8 @@ pub struct PartitionState {
 impl Partition {
     /// A new empty partition for `topic_partition` (e.g. `"clicks-0"`), created at `start`, with
     /// `seed` for segment jitter. The retention task first runs at
-    /// `start + log.retention.check.interval.ms`.
+    /// `start + log.retention.check.interval.ms`, the log cleaner's first pass (compacted topics)
+    /// is at `start + log.cleaner.backoff.ms`.
     pub fn new(config: Config, topic_partition: &str, start: Timestamp, seed: u64) -> Partition {
         let mut rng = SplitMix64::new(seed);
         let jitter = Self::draw_jitter(&config, &mut rng);
@@ -151,6 +164,7 @@ impl Partition {
         );
         Partition {
             next_retention_check: config.first_retention_check(start),
+            next_cleaner_pass: config.first_cleaner_pass(start),
             config,
             topic_partition: topic_partition.to_string(),
             segments: vec![seg],
@@ -165,8 +179,9 @@ impl Partition {
     /// A partition whose log already holds `segments` (oldest first, contiguous, only the last
     /// may be empty), with the given log start offset, as at broker time `now`: imported from a
     /// broker's files or seeded by a scenario. `crate::import::seed` checks the parts first so
-    /// that [`Partition::check_invariants`] holds. The high watermark is the log end offset, and
-    /// the retention task first runs at `now + log.retention.check.interval.ms`.
+    /// that [`Partition::check_invariants`] holds. The high watermark is the log end offset, the
+    /// retention task first runs at `now + log.retention.check.interval.ms` and the log
+    /// cleaner's first pass is at `now + log.cleaner.backoff.ms`.
     pub(crate) fn from_parts(
         config: Config,
         topic_partition: &str,
@@ -179,6 +194,7 @@ impl Partition {
         let high_watermark = segments.last().map_or(Offset(0), |s| s.next_offset());
         Partition {
             next_retention_check: config.first_retention_check(now),
+            next_cleaner_pass: config.first_cleaner_pass(now),
             config,
             topic_partition: topic_partition.to_string(),
             segments,
@@ -239,9 +255,14 @@ impl Partition {
     pub fn start(&self) -> Timestamp {
         self.start
     }
-    /// When the retention task next runs.
+    /// When the next scheduled retention pass runs: the retention task's next run, or, when the
+    /// topic's `cleanup.policy` includes `compact`, the log cleaner's next pass.
     pub fn next_retention_check(&self) -> Timestamp {
-        self.next_retention_check
+        if self.config.retention_by_cleaner() {
+            self.next_cleaner_pass
+        } else {
+            self.next_retention_check
+        }
     }
     /// Total size of all segments.
     pub fn size(&self) -> Bytes {
@@ -324,6 +345,9 @@ impl Partition {
                     .get(&name)
                     .expect("a config that could be set can be read");
                 self.config = next;
+                // A policy change hands retention to the other schedule, whose instants up to
+                // now ran no pass on this log.
+                self.skip_idle_schedule(now);
                 events.push(Event::ConfigChanged { name, old, new });
             }
             Command::SetVersion { version } => {
@@ -340,7 +364,7 @@ impl Partition {
             Command::SetHighWatermark { offset } => {
                 // Due checks may raise the log start offset, up to the current high watermark.
                 let mut probe = None;
-                if now >= self.next_retention_check {
+                if now >= self.next_retention_check() {
                     let mut c = self.clone();
                     c.run_due_checks(now, &mut Vec::new());
                     probe = Some(c.log_start_offset);
@@ -531,7 +555,27 @@ impl Partition {
         new_base
     }
 
-    /// Runs every retention check due at or before `now`, each at its own instant.
+    /// Moves the schedule that does not run retention on this topic (the retention task for a
+    /// compacted topic, the cleaner for the others) to its first instant after `now`.
+    fn skip_idle_schedule(&mut self, now: Timestamp) {
+        fn past(next: Timestamp, period: i64, now: Timestamp) -> Timestamp {
+            if next > now {
+                return next;
+            }
+            let k = (now.0 as i128 - next.0 as i128) / period as i128 + 1;
+            Timestamp((next.0 as i128 + k * period as i128).min(i64::MAX as i128) as i64)
+        }
+        if self.config.retention_by_cleaner() {
+            let period = self.config.broker.log_retention_check_interval_ms.max(1);
+            self.next_retention_check = past(self.next_retention_check, period, now);
+        } else {
+            let period = self.config.cleaner_backoff_ms();
+            self.next_cleaner_pass = past(self.next_cleaner_pass, period, now);
+        }
+    }
+
+    /// Runs every retention pass due at or before `now` on the schedule in force (the retention
+    /// task, or the log cleaner for a compacted topic), each at its own instant.
     ///
     /// A check that deletes nothing changes nothing, so the checks after it are idle too until
     /// the first remaining segment becomes old enough (or forever, when the walk is stopped by
@@ -539,10 +583,17 @@ impl Partition {
     /// skipped and counted in the next report's `idle_checks_before`; the last due check always
     /// runs so the latest verdicts are reported. This keeps a clock jump of centuries cheap.
     fn run_due_checks(&mut self, now: Timestamp, events: &mut Vec<Event>) {
+        self.skip_idle_schedule(now);
+        let by_cleaner = self.config.retention_by_cleaner();
+        let interval = if by_cleaner {
+            self.config.cleaner_backoff_ms()
+        } else {
+            self.config.broker.log_retention_check_interval_ms.max(1)
+        };
+        let mut next = self.next_retention_check();
         let mut idle: u64 = 0;
-        while self.next_retention_check <= now {
-            let interval = self.config.broker.log_retention_check_interval_ms.max(1);
-            let at = self.next_retention_check;
+        while next <= now {
+            let at = next;
             let (steps, report) =
                 retention::plan(&self.config, &self.view(), self.inputs(at), true);
             // How many more checks are due after this one, at or before `now`.
@@ -569,19 +620,23 @@ impl Partition {
                 }
                 .max(1);
                 idle += k as u64;
-                self.next_retention_check =
-                    Timestamp((at.0 as i128 + k as i128 * interval as i128) as i64);
+                next = Timestamp((at.0 as i128 + k as i128 * interval as i128) as i64);
                 continue;
             }
             self.execute_retention(at, steps, report, idle, events);
             idle = 0;
             match at.0.checked_add(interval) {
-                Some(n) => self.next_retention_check = Timestamp(n),
+                Some(n) => next = Timestamp(n),
                 None => {
-                    self.next_retention_check = Timestamp(i64::MAX);
+                    next = Timestamp(i64::MAX);
                     break;
                 }
             }
+        }
+        if by_cleaner {
+            self.next_cleaner_pass = next;
+        } else {
+            self.next_retention_check = next;
         }
     }
 
@@ -755,6 +810,7 @@ impl Partition {
         );
         assert!(self.log_start_offset <= self.high_watermark);
         assert!(self.high_watermark <= self.log_end_offset());
-        assert!(self.next_retention_check > self.clock || self.next_retention_check.0 == i64::MAX);
+        let next = self.next_retention_check();
+        assert!(next > self.clock || next.0 == i64::MAX);
     }
 }

@@ -85,6 +85,8 @@ struct Naive {
     hw: i64,
     clock: i64,
     next_check: i64,
+    /// The log cleaner's next pass (it runs retention on compacted topics).
+    next_clean: i64,
     rng: SplitMix64,
 }
 
@@ -92,6 +94,7 @@ impl Naive {
     fn new(cfg: Config, seed: u64) -> Naive {
         let mut n = Naive {
             next_check: T0 + cfg.broker.log_retention_check_interval_ms,
+            next_clean: T0 + cfg.broker.log_cleaner_backoff_ms.max(1),
             cfg,
             segs: vec![],
             lso: 0,
@@ -135,11 +138,42 @@ impl Naive {
             self.segs.push(s);
         }
     }
+    /// Every instant of both schedules, in time order: the retention task's run retention on
+    /// topics without `compact`, the cleaner's on topics with it.
     fn due(&mut self, now: i64) {
-        while self.next_check <= now {
-            let at = self.next_check;
-            self.retention(at);
-            self.next_check += self.cfg.broker.log_retention_check_interval_ms;
+        loop {
+            let compact = self.cfg.topic.cleanup_policy.compact;
+            // The idle schedule's instants do nothing: skip them in one step.
+            let (idle, period) = if compact {
+                (
+                    &mut self.next_check,
+                    self.cfg.broker.log_retention_check_interval_ms,
+                )
+            } else {
+                (
+                    &mut self.next_clean,
+                    self.cfg.broker.log_cleaner_backoff_ms.max(1),
+                )
+            };
+            if *idle <= now {
+                *idle += ((now - *idle) / period + 1) * period;
+            }
+            if self.next_check.min(self.next_clean) > now {
+                break;
+            }
+            if self.next_check <= self.next_clean {
+                let at = self.next_check;
+                if !compact {
+                    self.retention(at);
+                }
+                self.next_check += self.cfg.broker.log_retention_check_interval_ms;
+            } else {
+                let at = self.next_clean;
+                if compact {
+                    self.retention(at);
+                }
+                self.next_clean += self.cfg.broker.log_cleaner_backoff_ms.max(1);
+            }
         }
     }
     /// Deletes the leading segments a walk accepts; returns how many.
@@ -314,6 +348,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|v| Op::Set("cleanup.policy", ConfigValue::Text(v.into()))),
         (prop::sample::select(vec![1000i64, 300_000]))
             .prop_map(|v| Op::Set("log.retention.check.interval.ms", ConfigValue::Number(v))),
+        (prop::sample::select(vec![5000i64, 15_000]))
+            .prop_map(|v| Op::Set("log.cleaner.backoff.ms", ConfigValue::Number(v))),
     ];
     prop_oneof![
         8 => prop::collection::vec((ts_delta(), any::<bool>(), 0u32..300), 0..4).prop_map(Op::Produce),
@@ -491,6 +527,7 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                     hw: n.hw,
                     clock: n.clock,
                     next_check: n.next_check,
+                    next_clean: n.next_clean,
                     rng: n.rng.clone(),
                 };
                 probe.due(now);

@@ -79,7 +79,9 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     ConfigKey { name: "cleanup.policy", kind: ConfigKind::List(POLICIES), unit: ConfigUnit::None, broker: false,
         doc: "delete runs time and size retention; compact alone keeps only the log-start-offset pass." },
     ConfigKey { name: "log.retention.check.interval.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: true,
-        doc: "How often the broker's retention task runs." },
+        doc: "How often the broker's retention task runs (topics whose cleanup.policy lacks compact)." },
+    ConfigKey { name: "log.cleaner.backoff.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: true,
+        doc: "How long the log cleaner sleeps when it has nothing to compact; compacted topics get a retention pass on each of its loops." },
 ];
 
 impl ConfigKey {

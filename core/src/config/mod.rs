@@ -99,8 +99,18 @@ pub struct TopicConfig {
 /// The broker-level settings the model uses.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BrokerConfig {
-    /// `log.retention.check.interval.ms`: the period of the retention task.
+    /// `log.retention.check.interval.ms`: the period of the retention task, which runs
+    /// retention on topics whose `cleanup.policy` lacks `compact`.
     pub log_retention_check_interval_ms: i64,
+    /// `log.cleaner.backoff.ms`: how long the log cleaner sleeps when it had nothing to compact.
+    /// Topics whose `cleanup.policy` includes `compact` get their retention passes from the
+    /// cleaner's loop instead of the retention task.
+    #[serde(default = "default_cleaner_backoff_ms")]
+    pub log_cleaner_backoff_ms: i64,
+}
+
+fn default_cleaner_backoff_ms() -> i64 {
+    15_000
 }
 
 /// A version preset together with the topic and broker configs in force.
@@ -230,6 +240,7 @@ impl Config {
             },
             broker: BrokerConfig {
                 log_retention_check_interval_ms: 300_000,
+                log_cleaner_backoff_ms: default_cleaner_backoff_ms(),
             },
         }
     }
@@ -266,6 +277,24 @@ impl Config {
                 .0
                 .saturating_add(self.broker.log_retention_check_interval_ms),
         )
+    }
+
+    /// The log cleaner's first retention pass after `start` (compacted topics); `Long.MAX` (never)
+    /// when that is beyond the clock's range. A backoff of 0 (the cleaner never sleeps) is a pass
+    /// every millisecond, the clock's resolution.
+    pub fn first_cleaner_pass(&self, start: Timestamp) -> Timestamp {
+        Timestamp(start.0.saturating_add(self.cleaner_backoff_ms()))
+    }
+
+    /// `log.cleaner.backoff.ms` as the period of the cleaner's passes (at least 1 ms).
+    pub fn cleaner_backoff_ms(&self) -> i64 {
+        self.broker.log_cleaner_backoff_ms.max(1)
+    }
+
+    /// Whether retention passes on this topic come from the log cleaner (`cleanup.policy`
+    /// includes `compact`) rather than from the retention task.
+    pub fn retention_by_cleaner(&self) -> bool {
+        self.topic.cleanup_policy.compact
     }
 
     /// Sets a config by its Kafka name, validating type and range for this version.
@@ -371,6 +400,7 @@ impl Config {
             "index.interval.bytes" => &mut t.index_interval_bytes,
             "max.message.bytes" => &mut t.max_message_bytes,
             "log.retention.check.interval.ms" => &mut self.broker.log_retention_check_interval_ms,
+            "log.cleaner.backoff.ms" => &mut self.broker.log_cleaner_backoff_ms,
             _ => return None,
         })
     }

@@ -95,6 +95,63 @@ fn e6_e7_time_based() {
     assert_eq!(p.bases().len(), 3);
 }
 
+/// The instants of the scheduled retention passes (with what they deleted) while the clock moves
+/// to `to`.
+fn passes_until(p: &mut P, to: i64) -> Vec<(i64, usize)> {
+    p.now = to;
+    p.apply(Command::Tick)
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            Event::RetentionChecked(r) => Some((r.at.0 - T0, r.deleted.len())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Compacted topics get retention from the log cleaner, not from the retention task:
+/// `LogManager.cleanupLogs` skips logs whose policy includes compact, and
+/// `CleanerThread.doWork` runs `deleteOldSegments` on them through
+/// `LogCleanerManager.deletableLogs` on every loop, pausing `log.cleaner.backoff.ms` when it had
+/// nothing to compact: passes at `start + k × backoff`.
+#[test]
+fn compacted_topics_get_retention_from_the_cleaner() {
+    let ks = batch_size(&[keyed(T0)]).0;
+    let mut p = P::v3(&[
+        ("segment.bytes", ks),
+        ("retention.ms", 10_000),
+        ("log.retention.check.interval.ms", 60_000),
+    ]);
+    p.set("cleanup.policy", ConfigValue::Text("compact,delete".into()));
+    for _ in 0..3 {
+        p.apply(Command::Produce {
+            records: vec![keyed(T0)],
+        })
+        .unwrap();
+    }
+    assert_eq!(p.p.next_retention_check(), Timestamp(T0 + 15_000));
+    // The first cleaner pass (T0 + 15 s) finds all three segments 15 s old: it rolls an empty
+    // segment and deletes them.
+    assert_eq!(passes_until(&mut p, T0 + 15_000), vec![(15_000, 3)]);
+    assert_eq!(p.bases(), vec![3]);
+    // Nothing else to delete: the passes at 30 s .. 90 s are idle and skipped, the last one
+    // reports; the retention task's run at 60 s does not touch this log.
+    let mut ks = passes_until(&mut p, T0 + 90_000);
+    assert_eq!(ks.pop(), Some((90_000, 0)));
+    assert!(ks.is_empty(), "{ks:?}");
+    // Back to delete: the retention task takes over at its next instant (120 s).
+    p.set("cleanup.policy", ConfigValue::Text("delete".into()));
+    assert_eq!(p.p.next_retention_check(), Timestamp(T0 + 120_000));
+    p.set("log.cleaner.backoff.ms", ConfigValue::Number(0));
+    p.set("cleanup.policy", ConfigValue::Text("compact".into()));
+    // A new backoff applies from the next pause: the pass already due at 105 s stays, then a
+    // backoff of 0 is a pass every millisecond.
+    assert_eq!(p.p.next_retention_check(), Timestamp(T0 + 105_000));
+    p.now = T0 + 105_000;
+    p.apply(Command::Tick).unwrap();
+    assert_eq!(p.p.next_retention_check(), Timestamp(T0 + 105_001));
+}
+
 /// E8/E9 `shouldNotDeleteSegmentsWhenPolicyDoesNotIncludeDelete` and
 /// `shouldDeleteStartOffsetBreachedSegmentsWhenPolicyDoesNotIncludeDelete`.
 #[test]

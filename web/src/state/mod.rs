@@ -261,7 +261,11 @@ impl Explorer {
     /// Says what a step or command did, in the narrator's words, under `heading`.
     fn narrate(&mut self, mut heading: Sentence, report: &StepReport) {
         heading.capitalize().text(": ");
-        heading.append(Sentence::join(narrate::step(report), "; "));
+        let clauses = match self.replay.runner() {
+            Some(r) => narrate::step(report, r.partition().config()),
+            None => return,
+        };
+        heading.append(Sentence::join(clauses, "; "));
         self.say(heading);
     }
 

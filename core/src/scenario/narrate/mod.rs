@@ -17,11 +17,14 @@ mod retention;
 
 pub use lookup::{lookup, lookup_target, trace_step};
 pub use produce::{diagnosis, rejection, roll, roll_reason};
-pub use retention::{pass_name, retention_story, verdict, verdict_brief};
+pub use retention::{
+    compaction_note, next_pass_label, pass_name, retention_story, scheduled_passes, verdict,
+    verdict_brief,
+};
 
 use super::outcome::{StepOutcome, StepReport};
 use super::Scenario;
-use crate::config::ConfigValue;
+use crate::config::{Config, ConfigValue};
 use crate::human::{date, duration};
 use crate::partition::PartitionState;
 use crate::units::{Offset, Timestamp};
@@ -303,12 +306,15 @@ fn json_value(v: &ConfigValue) -> String {
 
 /// What one step (or one command between steps) did, as clauses for people, in order: the
 /// step's own outcome, then the story of every retention check that deleted something.
-pub fn step(r: &StepReport) -> Vec<Sentence> {
+/// `config` is the config in force after the step: it says which schedule ran the retention
+/// passes, and a `cleanup.policy` change to one with `compact` adds [`compaction_note`].
+pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
     let mut parts = match &r.outcome {
         StepOutcome::Produce(p) => produce::outcome(p, r),
         StepOutcome::Advance(c) | StepOutcome::At(c) => vec![Sentence::plain(format!(
-            "the clock moved on; {} scheduled retention check(s) ran",
-            c.checks
+            "the clock moved on; {} {} ran",
+            c.checks,
+            scheduled_passes(config)
         ))],
         StepOutcome::Retention(_) if !r.rolls.is_empty() || !r.retention.is_empty() => {
             vec![Sentence::plain("a retention check ran")]
@@ -357,7 +363,11 @@ pub fn step(r: &StepReport) -> Vec<Sentence> {
                 one
             });
             s.append(Sentence::join(each, ", "));
-            vec![s]
+            let mut parts = vec![s];
+            if changes.iter().any(|c| c.name == "cleanup.policy") {
+                parts.extend(compaction_note(config));
+            }
+            parts
         }
         StepOutcome::Version(v) => {
             let mut s = Sentence::plain(format!("the broker now behaves as {}", v.to.label()));
@@ -434,6 +444,36 @@ mod tests {
             Sentence::plain("3"),
         ]);
         assert_eq!(three.to_string(), "1, 2 and 3");
+    }
+
+    /// Wherever the policy includes `compact`, the narration says compaction is not modelled and
+    /// names the log cleaner's passes; without it, nothing is said and the retention task runs.
+    #[test]
+    fn compacted_topics_say_compaction_is_not_modelled() {
+        use crate::config::KafkaVersion;
+        let mut c = Config::defaults(KafkaVersion::V4_0);
+        assert_eq!(compaction_note(&c), None);
+        assert_eq!(next_pass_label(&c), "next retention check");
+        assert_eq!(scheduled_passes(&c), "scheduled retention check(s)");
+        c.set(
+            "cleanup.policy",
+            &ConfigValue::Text("compact,delete".into()),
+        )
+        .unwrap();
+        let note = compaction_note(&c).unwrap();
+        assert_eq!(
+            note.to_string(),
+            "cleanup.policy compact,delete: compaction is not modelled (no record is removed for a newer one with the same key); the log cleaner runs this topic's retention passes, every log.cleaner.backoff.ms (15 s) while it has nothing to compact, instead of the retention task"
+        );
+        assert_eq!(
+            note.mentions().collect::<Vec<_>>(),
+            vec![
+                &Mention::Config("cleanup.policy".into()),
+                &Mention::Config("log.cleaner.backoff.ms".into())
+            ]
+        );
+        assert_eq!(next_pass_label(&c), "next log cleaner pass");
+        assert_eq!(scheduled_passes(&c), "log cleaner retention pass(es)");
     }
 
     #[test]

@@ -1,9 +1,53 @@
 //! Retention: why each segment was or was not deleted, and what a check did.
 
 use super::{list, Mention, Sentence};
+use crate::config::Config;
 use crate::human::{age, approx_duration, date_minute, duration};
 use crate::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
 use crate::units::Timestamp;
+
+/// For a topic whose `cleanup.policy` includes `compact`: what the model leaves out, and where its
+/// retention passes come from (`cleanup.policy compact,delete: compaction is not modelled (...);
+/// the log cleaner runs this topic's retention passes, every log.cleaner.backoff.ms (15 s) ...`).
+/// `None` for a topic without `compact`.
+pub fn compaction_note(config: &Config) -> Option<Sentence> {
+    if !config.retention_by_cleaner() {
+        return None;
+    }
+    let mut s = Sentence::new();
+    s.config("cleanup.policy")
+        .text(format!(
+            " {}: compaction is not modelled (no record is removed for a newer one with the same key); the log cleaner runs this topic's retention passes, every ",
+            config.topic.cleanup_policy.name()
+        ))
+        .config("log.cleaner.backoff.ms")
+        .text(format!(
+            " ({}) while it has nothing to compact, instead of the retention task",
+            duration(config.cleaner_backoff_ms())
+        ));
+    Some(s)
+}
+
+/// What runs a topic's scheduled retention passes, as a count of them reads: `scheduled retention
+/// check(s)` (the retention task) or `log cleaner retention pass(es)` (a topic whose
+/// `cleanup.policy` includes `compact`).
+pub fn scheduled_passes(config: &Config) -> &'static str {
+    if config.retention_by_cleaner() {
+        "log cleaner retention pass(es)"
+    } else {
+        "scheduled retention check(s)"
+    }
+}
+
+/// The next scheduled retention pass, as a label: `next retention check`, or `next log cleaner
+/// pass` for a topic whose `cleanup.policy` includes `compact`.
+pub fn next_pass_label(config: &Config) -> &'static str {
+    if config.retention_by_cleaner() {
+        "next log cleaner pass"
+    } else {
+        "next retention check"
+    }
+}
 
 /// The pass that deleted a segment, by the limit it applies: `retention.ms`, `retention.bytes`
 /// or `log start offset`.
