@@ -58,6 +58,27 @@ impl ErrorCode {
         }
     }
 
+    /// `Errors`' default message, what a client shows when the response carries no message of
+    /// its own.
+    pub fn default_message(self) -> &'static str {
+        match self {
+            ErrorCode::OffsetOutOfRange => {
+                "The requested offset is not within the range of offsets maintained by the server."
+            }
+            ErrorCode::MessageTooLarge => {
+                "The request included a message larger than the max message size the server will accept."
+            }
+            ErrorCode::RecordListTooLarge => {
+                "The request included message batch larger than the configured segment size on the server."
+            }
+            ErrorCode::InvalidTimestamp => "The timestamp of the message is out of acceptable range.",
+            ErrorCode::PolicyViolation => "Request parameters do not satisfy the configured policy.",
+            ErrorCode::InvalidRecord => {
+                "This record has failed the validation on broker and hence will be rejected."
+            }
+        }
+    }
+
     /// The exception class a Java client throws for it.
     pub fn exception(self) -> &'static str {
         match self {
@@ -85,8 +106,18 @@ pub struct RecordError {
 pub struct ProduceError {
     /// The error.
     pub error: ErrorCode,
-    /// The response's `error_message`.
+    /// The response's `error_message`, as the client sees it. `ReplicaManager.appendToLocalLog`
+    /// forwards the exception's own text only for record validation errors
+    /// (`hasCustomErrorMessage`); for the size errors (10, 18) the response carries none and the
+    /// client shows `Errors`' default message.
     pub error_message: String,
+    /// The exception's text, which the broker logs, when the response does not carry it (the
+    /// size errors).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // A thin pointer (8 bytes, a `Box<str>` takes 16) keeps `Error` under clippy's
+    // `result_large_err` bound: every command returns it in its `Result`.
+    #[allow(clippy::box_collection)]
+    pub broker_log: Option<Box<String>>,
     /// One entry per bad record (empty for size errors).
     pub record_errors: Vec<RecordError>,
     /// The acceptable timestamp window `[now - before, now + after]` as Kafka prints it (wrapping),
@@ -172,19 +203,30 @@ pub fn validate(
                   diagnoses| ProduceError {
         error,
         error_message,
+        broker_log: None,
         record_errors,
         window: win,
         now,
         diagnoses,
     };
+    // The size errors reach the client without their text (see `ProduceError::error_message`).
+    let size_error = |error: ErrorCode, text: String, diagnoses| ProduceError {
+        broker_log: Some(Box::new(text)),
+        ..reject(
+            error,
+            error.default_message().to_string(),
+            Vec::new(),
+            diagnoses,
+        )
+    };
     if size.0 > t.max_message_bytes {
-        return Err(reject(
+        // Kafka's text has the stray parenthesis (UnifiedLog.analyzeAndValidateRecords).
+        return Err(size_error(
             ErrorCode::MessageTooLarge,
             format!(
-                "The record batch size in the append to {tp} is {} bytes which exceeds the maximum configured value of {}.",
+                "The record batch size in the append to {tp} is {} bytes which exceeds the maximum configured value of {}).",
                 size.0, t.max_message_bytes
             ),
-            Vec::new(),
             Vec::new(),
         ));
     }
@@ -251,13 +293,12 @@ pub fn validate(
         });
     }
     if size.0 > t.segment_bytes {
-        return Err(reject(
+        return Err(size_error(
             ErrorCode::RecordListTooLarge,
             format!(
                 "Message batch size is {} bytes in append to partition {tp}, which exceeds the maximum configured segment size of {}.",
                 size.0, t.segment_bytes
             ),
-            Vec::new(),
             diagnoses,
         ));
     }
@@ -468,10 +509,21 @@ mod tests {
         c.set("segment.bytes", &ConfigValue::Number(100)).unwrap();
         let e = validate(&c, "t-0", NOW, &batch(&[NOW.0])).unwrap_err();
         assert_eq!(e.error.code(), 18);
-        assert_eq!(e.error_message, "Message batch size is 170 bytes in append to partition t-0, which exceeds the maximum configured segment size of 100.");
+        // The response carries no text for size errors: the client shows Errors' default message
+        // (ReplicaManager: hasCustomErrorMessage = false for RecordBatchTooLargeException).
+        assert_eq!(
+            e.error_message,
+            "The request included message batch larger than the configured segment size on the server."
+        );
+        assert_eq!(e.broker_log.as_deref().map(String::as_str), Some("Message batch size is 170 bytes in append to partition t-0, which exceeds the maximum configured segment size of 100."));
         c.set("max.message.bytes", &ConfigValue::Number(169))
             .unwrap();
         let e = validate(&c, "t-0", NOW, &batch(&[NOW.0])).unwrap_err();
         assert_eq!(e.error.code(), 10);
+        assert_eq!(
+            e.error_message,
+            "The request included a message larger than the max message size the server will accept."
+        );
+        assert_eq!(e.broker_log.as_deref().map(String::as_str), Some("The record batch size in the append to t-0 is 170 bytes which exceeds the maximum configured value of 169)."));
     }
 }

@@ -73,14 +73,18 @@ fn diagnoses_json(d: &[Diagnosis]) -> Value {
 }
 
 fn rejection_json(e: &ProduceError) -> Value {
-    json!({
+    let mut v = json!({
         "appended": false,
         "error_code": e.error.code(),
         "error_name": e.error.name(),
         "error_message": e.error_message,
         "record_errors": e.record_errors.iter().map(|r| json!({"batch_index": r.batch_index, "message": r.message})).collect::<Vec<_>>(),
         "diagnoses": diagnoses_json(&e.diagnoses),
-    })
+    });
+    if let Some(log) = &e.broker_log {
+        v["broker_log"] = json!(log);
+    }
+    v
 }
 
 /// The step's entry under its kind. Every entry but a snapshot lists the retention checks that

@@ -55,7 +55,16 @@ pub fn diagnosis(d: &Diagnosis) -> Sentence {
     s
 }
 
-/// The broker's rejection of a batch, with its first record error and diagnosis.
+/// What the broker logs about a rejection whose text the producer does not get (the size errors,
+/// 10 and 18: the response carries no message, so the client shows `Errors`' default one):
+/// `the broker logs: "Message batch size is 1170 bytes in append to partition ..."`.
+pub fn broker_log(e: &ProduceError) -> Option<Sentence> {
+    let log = e.broker_log.as_deref()?;
+    Some(Sentence::plain(format!("the broker logs: \"{log}\"")))
+}
+
+/// The broker's rejection of a batch, with what the broker logs about it, its first record error
+/// and diagnosis.
 pub fn rejection(e: &ProduceError) -> Sentence {
     let mut s = Sentence::new();
     let _ = write!(
@@ -65,6 +74,9 @@ pub fn rejection(e: &ProduceError) -> Sentence {
         e.error.name(),
         e.error_message
     );
+    if let Some(log) = broker_log(e) {
+        s.text("; ").append(log);
+    }
     if let Some(first) = e.record_errors.first() {
         let _ = write!(
             s,
@@ -252,7 +264,28 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Config, ConfigValue, KafkaVersion};
     use crate::units::{Bytes, Offset};
+
+    /// A size error's narration says what the producer got (`Errors`' default message) and what
+    /// the broker logs; other errors have no broker log of their own.
+    #[test]
+    fn size_errors_tell_what_the_broker_logs() {
+        let mut c = Config::defaults(KafkaVersion::V3_6);
+        c.set("segment.bytes", &ConfigValue::Number(100)).unwrap();
+        let now = Timestamp(1_804_842_000_000);
+        let e = crate::validation::validate(&c, "t-0", now, &[crate::batch::Record::at(now)])
+            .unwrap_err();
+        assert_eq!(
+            rejection(&e).to_string(),
+            "the broker rejected the batch with error 18 RECORD_LIST_TOO_LARGE: \"The request included message batch larger than the configured segment size on the server.\"; the broker logs: \"Message batch size is 170 bytes in append to partition t-0, which exceeds the maximum configured segment size of 100.\"; nothing was appended"
+        );
+        let c = Config::defaults(KafkaVersion::V4_0);
+        let late = crate::batch::Record::at(Timestamp(now.0 + 7_200_000));
+        let e = crate::validation::validate(&c, "t-0", now, &[late]).unwrap_err();
+        assert_eq!(e.error.code(), 32);
+        assert_eq!(broker_log(&e), None);
+    }
 
     #[test]
     fn roll_reasons_name_the_config_they_compare() {
