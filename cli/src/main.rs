@@ -19,7 +19,9 @@ USAGE:
     logtime run FILE         replay FILE and print the JSON report {{\"steps\": [...], \"final\": STATE}}
     logtime check FILE...    replay each FILE and print a one-line summary; exit 1 if any fails
     logtime explain FILE     narrate what happened at each step of FILE, and why
-{inspect}    logtime --help           print this help
+{inspect}    logtime gen --seed S     print a random scenario (the same for the same seed), for testing
+                             against Kafka (scripts/kafka-diff.sh)
+    logtime --help           print this help
 
 A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
@@ -71,6 +73,18 @@ fn main() -> ExitCode {
                 Err(f) => f.exit(),
             },
             _ => usage("explain takes exactly one FILE"),
+        },
+        Some("gen") => match &args[1..] {
+            [flag, seed] if flag == "--seed" => match seed.parse::<u64>() {
+                Ok(seed) => {
+                    print!("{}", logtime_cli::gen::scenario(seed));
+                    ExitCode::SUCCESS
+                }
+                Err(_) => usage(&format!(
+                    "gen --seed takes a non-negative integer, not {seed:?}"
+                )),
+            },
+            _ => usage("gen takes --seed S"),
         },
         Some("check") => {
             if args.len() < 2 {

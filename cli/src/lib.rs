@@ -1,0 +1,8 @@
+//! The pieces of the `logtime` command that are tested on their own, and the differential
+//! testing against Apache Kafka's storage code (`scripts/kafka-diff.sh`): a seeded scenario
+//! generator ([`gen`]) and the comparison of a Logtime report with the Kafka oracle's
+//! ([`compare`]). None of it is part of the web build.
+
+pub mod compare;
+pub mod gen;
+pub mod oracle;
