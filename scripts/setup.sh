@@ -5,7 +5,8 @@
 #
 # Installs: wasm32 target, trunk 0.21.14, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen),
 # chromium + chromium-driver (apt), tests/e2e npm packages (playwright-core, axe-core,
-# binaryen for wasm-opt).
+# binaryen for wasm-opt), and, when the Kafka oracle is present (../shared/kafka-oracle or
+# $LOGTIME_ORACLE), the Java runtime and jars its README names (apt).
 #
 # Source it (`. scripts/setup.sh`) or run it; scripts that build put
 # tests/e2e/node_modules/.bin (wasm-opt) and ~/.cargo/bin on PATH themselves.
@@ -85,6 +86,24 @@ if (cd "$E2E" && node -e '
 else
   say "npm ci in tests/e2e (playwright-core, axe-core, binaryen)"
   (cd "$E2E" && npm ci --no-audit --no-fund)
+fi
+
+# --- Kafka oracle's runtime (only when the oracle is there) -------------------------------
+# The packages its README names; they provide every jar of its lib/classpath.
+ORACLE="${LOGTIME_ORACLE:-$ROOT/../shared/kafka-oracle}"
+ORACLE_PKGS=(default-jre-headless libjackson2-databind-java libslf4j-java liblz4-java libsnappy-java libzstd-jni-java)
+if [ ! -x "$ORACLE/oracle-bin" ]; then
+  say "kafka oracle: not present at $ORACLE (kafka-diff will be skipped)"
+elif command -v java >/dev/null && dpkg-query -W -f='${Status}\n' "${ORACLE_PKGS[@]}" 2>/dev/null \
+    | grep -c '^install ok installed$' | grep -qx "${#ORACLE_PKGS[@]}"; then
+  say "kafka oracle runtime (java + jars): present"
+else
+  say "installing the kafka oracle's runtime (apt): ${ORACLE_PKGS[*]}"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=300 "${ORACLE_PKGS[@]}" </dev/null
 fi
 
 say "wasm-opt: $(wasm-opt --version)"

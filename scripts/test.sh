@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every Logtime test: formatting, clippy, native tests, the web crate's browser tests
-# (wasm-bindgen-test in headless Chromium), the release web build and the end-to-end tests.
+# Runs every Logtime test: formatting, clippy, native tests, 200 generated scenarios replayed
+# against Apache Kafka's own storage code (when Java and the oracle in ../shared/kafka-oracle or
+# $LOGTIME_ORACLE are present), the web crate's browser tests (wasm-bindgen-test in headless
+# Chromium), the release web build and the end-to-end tests.
 # Every step runs (except e2e when the build failed); exits non-zero if any step failed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +39,13 @@ step() {
 step fmt cargo fmt --all --check || true
 step clippy cargo clippy --workspace --all-targets -- -D warnings || true
 step native-tests cargo test --workspace || true
+ORACLE="${LOGTIME_ORACLE:-$ROOT/../shared/kafka-oracle}"
+if [ -x "$ORACLE/oracle-bin" ] && command -v java >/dev/null; then
+  step kafka-diff bash scripts/kafka-diff.sh 200 "${KAFKA_DIFF_SEED:-1}" || true
+else
+  echo
+  echo "=== [test] kafka-diff: skipped (needs Java and the Kafka oracle at $ORACLE; set LOGTIME_ORACLE)"
+fi
 step wasm-tests cargo test -p logtime-web --target wasm32-unknown-unknown --test browser --test components || true
 if step web-build trunk build --release --offline; then
   step e2e node --test tests/e2e/ || true

@@ -117,7 +117,7 @@ impl Gen {
         if !broker.is_empty() {
             top.insert("broker".into(), Value::Object(broker));
         }
-        let count = self.range(1, 24);
+        let count = self.range(1, 40);
         let steps: Vec<Value> = (0..count).map(|_| self.step()).collect();
         top.insert("steps".into(), Value::Array(steps));
         Value::Object(top)
@@ -170,9 +170,20 @@ impl Gen {
             "retention.bytes" => {
                 json!(self.pick(&[-1, -2, 0, 1, 170, 500, 1000, 5000, LONG_MAX, i64::MIN]))
             }
-            "segment.bytes" if self.v3 => {
-                json!(self.pick(&[14, 100, 169, 170, 171, 300, 1000, 5000, 1 << 20, INT_MAX]))
-            }
+            "segment.bytes" if self.v3 => json!(self.pick(&[
+                14,
+                100,
+                169,
+                170,
+                171,
+                300,
+                400,
+                1000,
+                1000,
+                5000,
+                1 << 20,
+                INT_MAX
+            ])),
             "segment.bytes" => json!(self.pick(&[1 << 20, (1 << 20) + 1, 1 << 30, INT_MAX])),
             "segment.ms" => json!(self.pick(&[1, 1000, 60_000, 3_600_000, 7 * DAY, LONG_MAX])),
             "segment.index.bytes" => {
@@ -235,6 +246,10 @@ impl Gen {
         let mut choices = vec![
             now,
             now,
+            now,
+            now - 1000,
+            now - 5000,
+            now + 1000,
             now - 1,
             now + 1,
             now - 60_000,
