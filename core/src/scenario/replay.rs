@@ -8,7 +8,7 @@ use super::outcome::{
     VersionChange,
 };
 use super::time::{apply_unit, overflow_reason};
-use super::{ProduceStep, Scenario, ScenarioError, Step, TimedEvent};
+use super::{ProduceStep, Scenario, ScenarioError, Step, TimeSpec, TimedEvent};
 use crate::batch::Record;
 use crate::config::ConfigValue;
 use crate::error::Error;
@@ -353,16 +353,22 @@ impl<'a, 'f> Ctx<'a, 'f> {
         let mut out = Vec::with_capacity(p.records.len());
         for (j, r) in p.records.iter().enumerate() {
             let field = || format!("produce.records[{j}].timestamp");
+            // Only the literal -1 is NO_TIMESTAMP: a relative time, or a shifted one, is a clock
+            // reading even when it lands on -1, so the step and the unit mistake apply to it.
+            if r.timestamp == TimeSpec::Absolute(-1) {
+                out.push(Record::with_key(
+                    Timestamp::NONE,
+                    r.key_bytes,
+                    r.value_bytes,
+                ));
+                continue;
+            }
             let base = r
                 .timestamp
                 .resolve(now.0)
                 .ok_or_else(|| self.err(&field(), overflow_reason(None)))?;
-            let intended = if base == -1 || shift == 0 {
-                Some(base)
-            } else {
-                base.checked_add(shift)
-            };
-            let ts = intended
+            let ts = base
+                .checked_add(shift)
                 .and_then(|t| apply_unit(t, r.unit))
                 .ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))?;
             out.push(Record::with_key(Timestamp(ts), r.key_bytes, r.value_bytes));
@@ -456,6 +462,28 @@ mod tests {
     use crate::scenario::parse;
 
     const START: i64 = 1_804_842_000_000; // 2027-03-12T09:00:00Z
+
+    /// Only the literal -1 is NO_TIMESTAMP. `now-1s` at 999 ms after the epoch is a clock
+    /// reading of -1 ms: a seconds mistake makes it 0 (Java truncation), a microseconds one
+    /// -1000, and generated traffic shifts it like any other stamp.
+    #[test]
+    fn a_relative_time_of_minus_one_is_a_clock_reading() {
+        let s = parse(
+            r#"{"start": 999, "steps": [
+                {"produce": {"records": [{"timestamp": "now-1s", "unit": "s"}, {"timestamp": "now-1s", "unit": "us"},
+                                         {"timestamp": -1, "unit": "us"}, {"timestamp": "now-1s"}]}},
+                {"produce": {"batches": 2, "timestamp_step": "5ms", "records": [{"timestamp": "now-1s"}, {"timestamp": -1}]}}]}"#,
+        )
+        .unwrap();
+        let mut runner = Runner::new(s);
+        while let Some(r) = runner.step(&mut |_| {}) {
+            r.unwrap();
+        }
+        let ts = runner.partition().segments()[0]
+            .record_timestamps()
+            .to_vec();
+        assert_eq!(ts, vec![0, -1000, -1, -1, -1, -1, 4, -1]);
+    }
 
     #[test]
     fn scenario_errors_at_replay_name_step_and_field() {

@@ -163,12 +163,11 @@ pub fn parse_time(s: &str) -> Result<TimeSpec, String> {
         .map_err(|e| format!("malformed time {s:?}: {e} (expected ms since the epoch, RFC 3339 like 2027-03-12T09:00:00Z, now, now+D or now-D)"))
 }
 
-/// Applies a producer's unit mistake to the intended time in ms; `-1` stays `-1`. `None` on
+/// Applies a producer's unit mistake to the intended time in ms, a clock reading, even one that
+/// happens to be `-1` (`now-1s` at 00:00:01 UTC 1 Jan 1970). Only a record written with the
+/// literal `-1` has no timestamp (NO_TIMESTAMP), and its callers leave it alone. `None` on
 /// overflow.
 pub fn apply_unit(ms: i64, unit: Option<UnitMistake>) -> Option<i64> {
-    if ms == -1 {
-        return Some(-1);
-    }
     match unit {
         None => Some(ms),
         Some(UnitMistake::S) => Some(ms / 1000),
@@ -301,7 +300,8 @@ mod tests {
         assert_eq!(apply_unit(ms, Some(UnitMistake::S)), Some(1_700_000_000));
         assert_eq!(apply_unit(ms, Some(UnitMistake::Us)), Some(ms * 1000));
         assert_eq!(apply_unit(ms, Some(UnitMistake::Ns)), Some(ms * 1_000_000));
-        assert_eq!(apply_unit(-1, Some(UnitMistake::Ns)), Some(-1));
+        // A clock reading of -1 ms is not NO_TIMESTAMP (the literal -1 never gets here).
+        assert_eq!(apply_unit(-1, Some(UnitMistake::Ns)), Some(-1_000_000));
         assert_eq!(apply_unit(i64::MAX / 1000, Some(UnitMistake::Ns)), None);
         assert_eq!(
             apply_unit(-1999, Some(UnitMistake::S)),

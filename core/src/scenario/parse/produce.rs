@@ -152,7 +152,7 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
         Some(t) => time_value(t).map_err(|r| (".timestamp".to_string(), r))?,
     };
     if let TimeSpec::Absolute(ms) = timestamp {
-        if apply_unit(ms, unit).is_none() {
+        if ms != -1 && apply_unit(ms, unit).is_none() {
             return Err((".timestamp".into(), overflow_reason(unit)));
         }
     }
