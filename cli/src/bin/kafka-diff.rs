@@ -104,17 +104,22 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let files: Vec<PathBuf> = if args.files.is_empty() {
-        let mut files = Vec::new();
-        for i in 0..args.n {
-            let s = args.seed.wrapping_mul(1_000_000).wrapping_add(i);
+        let seeds: Vec<u64> = (0..args.n)
+            .map(|i| args.seed.wrapping_mul(1_000_000).wrapping_add(i))
+            .collect();
+        let written = parallel(&seeds, args.jobs, |&s| {
             let path = out.join(format!("gen-{s}.json"));
-            if let Err(e) = std::fs::write(&path, logtime_cli::gen::scenario(s)) {
-                eprintln!("kafka-diff: cannot write {}: {e}", path.display());
+            std::fs::write(&path, logtime_cli::gen::scenario(s))
+                .map(|()| path.clone())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
+        match written.into_iter().collect::<Result<Vec<_>, _>>() {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("kafka-diff: {e}");
                 return ExitCode::from(2);
             }
-            files.push(path);
         }
-        files
     } else {
         args.files.clone()
     };
