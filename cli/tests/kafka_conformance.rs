@@ -20,8 +20,24 @@ const OUTSIDE_THE_ORACLE: &[(&str, &str)] = &[
         "a high_watermark step (a lagging follower): the oracle has one replica",
     ),
     (
+        "d01_time_based_roll_during_append",
+        "a produce with an empty record set: the oracle requires at least one record",
+    ),
+    (
         "d02_roll_jitter_bounds",
         "segment.jitter.ms above 0: Kafka draws the jitter at random",
+    ),
+    (
+        "e01_retention_idempotency",
+        "a high_watermark step (a lagging follower): the oracle has one replica",
+    ),
+    (
+        "e10_checkpoint_log_start_offset",
+        "a high_watermark step (a lagging follower): the oracle has one replica",
+    ),
+    (
+        "e11_high_watermark_bounds_deletion",
+        "a high_watermark step (a lagging follower): the oracle has one replica",
     ),
     (
         "e12_log_start_past_high_watermark",
