@@ -115,6 +115,57 @@ test('nanoseconds-4x: Kafka error 32 with its exact text and the nanoseconds dia
   });
 });
 
+test('compacted topic: compaction is not modelled, the log cleaner\'s next pass, null vs empty key, and the broker log of error 18', async () => {
+  const scenario = encodeURIComponent(JSON.stringify({
+    title: 'A compacted topic',
+    description: 'A compacted topic with 1000-byte segments: a batch too large for a segment, then keys.',
+    kafka: '3.6',
+    start: '2027-03-12T09:00:00Z',
+    topic: { 'cleanup.policy': 'compact,delete', 'segment.bytes': 1000, 'retention.ms': 60000 },
+    steps: [{ produce: { records: [{ timestamp: 'now', key_bytes: 8, value_bytes: 2000 }] } }],
+  }));
+  await withPage(e2e, { path: `/index.html?scenario=${scenario}`, reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    // the explorer and the retention panel say what a compacted topic changes
+    assert.match(await text(page, '[data-testid=compaction-note]'), /cleanup\.policy compact,delete: compaction is not modelled/);
+    assert.match(await text(page, '[data-testid=compaction-note]'), /every log\.cleaner\.backoff\.ms \(15 s\)/);
+    assert.match(await text(page, '[data-testid=retention-settings]'), /next log cleaner pass 12 Mar 2027 09:00:15/);
+    assert.match(await text(page, '[data-testid=live]'), /compaction is not modelled/);
+    // error 18: the producer gets Errors' default message, the broker logs the sizes
+    await stepAll(page);
+    const err = await text(page, '[data-testid=produce-error]');
+    assert.match(err, /error 18 RECORD_LIST_TOO_LARGE/);
+    assert.match(err, /The request included message batch larger than the configured segment size on the server\./);
+    assert.doesNotMatch(err, /Accepted window/, 'the timestamp window is not why a batch is too large');
+    assert.match(await text(page, '[data-testid=broker-log]'),
+      /The broker logs: "Message batch size is 2078 bytes in append to partition clicks-0, which exceeds the maximum configured segment size of 1000\."/);
+    await shots(page, 'compacted-size-error');
+    // keys: a null key is refused (87), an empty key is a key and is appended
+    assert.deepEqual(await page.locator('[data-testid=key-kind] option').allInnerTexts(),
+      ['null key', 'empty key (0 bytes)', 'sized key']);
+    assert.match(await text(page, '[data-testid=key-hint]'), /a null key: the record has no key \(key length -1\)/);
+    await page.locator('[data-testid=send]').click();
+    await page.waitForFunction(() => /error 87/.test(document.querySelector('[data-testid=produce-error]')?.textContent || ''));
+    assert.match(await text(page, '[data-testid=produce-error]'), /Compacted topic cannot accept message without key/);
+    assert.equal(await page.locator('[data-testid=broker-log]').count(), 0, 'error 87 forwards its own text');
+    await screenshot(page, 'compacted-null-key-desktop-light');
+    await page.locator('[data-testid=key-kind]').selectOption('empty');
+    assert.match(await text(page, '[data-testid=key-hint]'), /an empty key: a key of zero bytes \(key length 0\), not a null key/);
+    await page.locator('[data-testid=send]').click();
+    await page.locator('[data-testid=produce-ok]').waitFor();
+    assert.match(await text(page, '[data-testid=produce-ok]'), /offsets 0–0 in segment 0/);
+    await page.locator('[data-testid=key-kind]').selectOption('sized');
+    await page.locator('[data-testid=key-bytes]').fill('4');
+    assert.match(await text(page, '[data-testid=key-hint]'), /a key of 4 bytes: any topic accepts it/);
+    await shots(page, 'compacted-keys');
+    // back to delete: the retention task's schedule, and no note
+    await page.locator('[data-testid="config-cleanup.policy"]').fill('delete');
+    await page.locator('[data-testid="config-cleanup.policy"]').dispatchEvent('change');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=compaction-note]'));
+    assert.match(await text(page, '[data-testid=retention-settings]'), /next retention check/);
+  });
+});
+
 test('producer panel: a nanosecond batch bounces, a correct one lands in the active segment', async () => {
   await withPage(e2e, { path: '/index.html?scenario=nanoseconds-4x' }, async (page) => {
     await ready(page);

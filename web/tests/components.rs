@@ -112,3 +112,113 @@ async fn two_explorers_step_independently() {
     assert!(text(&a, ".lt-scrub").contains("Step 2 of"));
     assert!(text(&b, ".lt-scrub").contains("Step 0 of"));
 }
+
+/// Sets a `<select>` or `<input>` in `el` to `value` and fires the `input` and `change` events
+/// Yew listens to, as a person picking an option or typing does.
+fn choose(el: &Element, sel: &str, value: &str) {
+    let node = el
+        .query_selector(sel)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{sel} rendered"));
+    js_sys::Reflect::set(&node, &"value".into(), &value.into()).unwrap();
+    let fire = js_sys::Function::new_with_args(
+        "n",
+        "n.dispatchEvent(new InputEvent('input', { bubbles: true })); n.dispatchEvent(new Event('change', { bubbles: true }))",
+    );
+    fire.call1(&wasm_bindgen::JsValue::NULL, &node).unwrap();
+}
+
+/// A compacted topic (3.6 rules, 1000-byte segments) that has just rejected an oversized batch.
+const COMPACTED: &str = r#"{"title": "compacted", "kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+    "topic": {"cleanup.policy": "compact,delete", "segment.bytes": 1000},
+    "steps": [{"produce": {"records": [{"timestamp": "now", "key_bytes": 8, "value_bytes": 2000}]}}]}"#;
+
+/// Wherever the policy includes compact, the explorer says compaction is not modelled and the
+/// retention panel names the log cleaner's next pass; elsewhere neither.
+#[wasm_bindgen_test]
+async fn compacted_topics_say_compaction_is_not_modelled() {
+    let el = host();
+    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    settle().await;
+    let note = text(&el, "[data-testid=compaction-note]");
+    assert!(
+        note.contains("cleanup.policy compact,delete: compaction is not modelled"),
+        "{note}"
+    );
+    let settings = text(&el, "[data-testid=retention-settings]");
+    assert!(
+        settings.contains("next log cleaner pass 12 Mar 2027 09:00"),
+        "{settings}"
+    );
+    let other = host();
+    let _y = mount_source(other.clone(), ScenarioSource::Builtin("lookup-scan".into()));
+    settle().await;
+    assert!(other
+        .query_selector("[data-testid=compaction-note]")
+        .unwrap()
+        .is_none());
+    let settings = text(&other, "[data-testid=retention-settings]");
+    assert!(settings.contains("next retention check"), "{settings}");
+}
+
+/// The rejection box of a size error shows the producer's message and what the broker logs.
+#[wasm_bindgen_test]
+async fn size_errors_show_the_broker_log() {
+    let el = host();
+    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    settle().await;
+    click(&el, "[data-testid=step]");
+    settle().await;
+    let err = text(&el, "[data-testid=produce-error]");
+    assert!(err.contains("error 18 RECORD_LIST_TOO_LARGE"), "{err}");
+    assert!(
+        err.contains("The request included message batch larger than the configured segment size on the server."),
+        "{err}"
+    );
+    assert!(!err.contains("Accepted window"), "{err}");
+    assert_eq!(
+        text(&el, "[data-testid=broker-log]"),
+        "The broker logs: \"Message batch size is 2078 bytes in append to partition clicks-0, which exceeds the maximum configured segment size of 1000.\""
+    );
+}
+
+/// The producer offers a null, an empty and a sized key, says what each is, and the compacted
+/// topic refuses the null one and appends the empty one.
+#[wasm_bindgen_test]
+async fn producer_tells_a_null_key_from_an_empty_one() {
+    let el = host();
+    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    settle().await;
+    let options: Vec<String> = {
+        let list = el
+            .query_selector_all("[data-testid=key-kind] option")
+            .unwrap();
+        (0..list.length())
+            .map(|i| list.item(i).unwrap().text_content().unwrap_or_default())
+            .collect()
+    };
+    assert_eq!(options, ["null key", "empty key (0 bytes)", "sized key"]);
+    assert!(text(&el, "[data-testid=key-hint]").starts_with("a null key: the record has no key"));
+    click(&el, "[data-testid=send]");
+    settle().await;
+    assert!(text(&el, "[data-testid=produce-error]").contains("error 87 INVALID_RECORD"));
+    choose(&el, "[data-testid=key-kind]", "empty");
+    settle().await;
+    assert!(text(&el, "[data-testid=key-hint]")
+        .starts_with("an empty key: a key of zero bytes (key length 0), not a null key"));
+    assert!(el
+        .query_selector("[data-testid=key-bytes]")
+        .unwrap()
+        .is_none());
+    click(&el, "[data-testid=send]");
+    settle().await;
+    assert!(text(&el, "[data-testid=produce-ok]").contains("offsets 0–0 in segment 0"));
+    choose(&el, "[data-testid=key-kind]", "sized");
+    settle().await;
+    choose(&el, "[data-testid=key-bytes]", "3");
+    settle().await;
+    assert_eq!(
+        text(&el, "[data-testid=key-hint]"),
+        "a key of 3 bytes: any topic accepts it"
+    );
+}

@@ -57,6 +57,8 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
     let now = r.now();
     let cfg = part.config();
     let retention_ms = cfg.topic.retention_ms;
+    // Said wherever the policy in force includes compact.
+    let compaction = narrate::compaction_note(cfg);
     let segs = part.segments();
     let lso = part.log_start_offset().0;
     let leo = part.log_end_offset().0;
@@ -180,6 +182,12 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                 <div><dt>{ "retention.ms" }</dt><dd>{ if retention_ms < 0 { "no limit".to_string() } else { human::duration(retention_ms) } }</dd></div>
                 <div><dt>{ "In view" }</dt><dd>{ format!("{}–{}", format::count(va), format::count((vb - 1).max(va))) }</dd></div>
             </dl>
+            if let Some(note) = &compaction {
+                <p class="lt-note" role="note" data-testid="compaction-note">
+                    <span class="lt-note-icon" aria-hidden="true">{ "⚠" }</span>
+                    <span class="lt-note-text">{ sentence(note) }</span>
+                </p>
+            }
             { body }
             <Legend />
         </section>

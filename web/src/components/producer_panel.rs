@@ -2,12 +2,12 @@
 
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
-use logtime_core::{human, Diagnosis, ProduceError, Timestamp};
+use logtime_core::{human, Diagnosis, ErrorCode, ProduceError, Timestamp};
 use yew::prelude::*;
 
-use super::input_value;
+use super::{input_value, sentence};
 use crate::model::format;
-use crate::model::producer::{BatchSpec, Unit, When};
+use crate::model::producer::{BatchSpec, KeyChoice, Unit, When};
 use crate::state::{ProducerState, Shared};
 
 /// The producer panel's props.
@@ -37,7 +37,8 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     let skew = use_state(|| "0".to_string());
     let count = use_state(|| "1".to_string());
     let value_bytes = use_state(|| "100".to_string());
-    let key_bytes = use_state(|| "0".to_string());
+    let key_kind = use_state(|| KeyChoice::Null.value().to_string());
+    let key_bytes = use_state(|| "8".to_string());
     let form_error = use_state(|| None::<String>);
     let ids = [
         super::use_uid("lt-p-mode"),
@@ -47,6 +48,8 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
         super::use_uid("lt-p-count"),
         super::use_uid("lt-p-value"),
         super::use_uid("lt-p-key"),
+        super::use_uid("lt-p-key-bytes"),
+        super::use_uid("lt-p-key-hint"),
     ];
     let bind = |h: &UseStateHandle<String>| {
         let h = h.clone();
@@ -65,7 +68,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
         })
     };
     let onsubmit = {
-        let (mode, amount, absolute, unit, skew, count, value_bytes, key_bytes, form_error) = (
+        let (mode, amount, absolute, unit, skew, count, value_bytes, form_error) = (
             mode.clone(),
             amount.clone(),
             absolute.clone(),
@@ -73,9 +76,9 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             skew.clone(),
             count.clone(),
             value_bytes.clone(),
-            key_bytes.clone(),
             form_error.clone(),
         );
+        let (key_kind, key_bytes) = (key_kind.clone(), key_bytes.clone());
         let on_send = p.on_send.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -101,7 +104,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                     unit: Unit::parse(&unit),
                     skew_ms,
                     count: n(&count, "records per batch")?.clamp(1, 1000),
-                    key_bytes: n(&key_bytes, "key bytes")?,
+                    key: KeyChoice::parse(&key_kind).key(&key_bytes)?,
                     value_bytes: n(&value_bytes, "value bytes")?,
                     spread_ms: 0,
                 })
@@ -116,6 +119,9 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
         })
     };
     let disabled = !p.loaded;
+    let key_choice = KeyChoice::parse(&key_kind);
+    // What the chosen key is, in the narrator's words (none while a sized key is mistyped).
+    let key_hint = key_choice.key(&key_bytes).ok().map(narrate::key);
     html! {
         <section class="lt-panel lt-producer" aria-label="Producer">
             <h2>{ "Producer" }</h2>
@@ -148,13 +154,33 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                 <input id={ids[4].clone()} type="number" min="1" max="1000" value={(*count).clone()} oninput={bind_input(&count)} />
                 <label for={ids[5].clone()}>{ "Value bytes" }</label>
                 <input id={ids[5].clone()} type="number" min="0" value={(*value_bytes).clone()} oninput={bind_input(&value_bytes)} />
-                <label for={ids[6].clone()}>{ "Key bytes" }</label>
-                <input id={ids[6].clone()} type="number" min="0" value={(*key_bytes).clone()} oninput={bind_input(&key_bytes)} />
+                <label for={ids[6].clone()}>{ "Key" }</label>
+                <select id={ids[6].clone()} onchange={bind(&key_kind)} aria-describedby={ids[8].clone()} data-testid="key-kind">
+                    { for KeyChoice::ALL.into_iter().map(|c| html! {
+                        <option value={c.value()} selected={key_choice == c}>{ key_label(c) }</option>
+                    }) }
+                </select>
+                if key_choice == KeyChoice::Sized {
+                    <label for={ids[7].clone()}>{ "Key bytes" }</label>
+                    <input id={ids[7].clone()} type="number" min="0" value={(*key_bytes).clone()} oninput={bind_input(&key_bytes)} data-testid="key-bytes" />
+                }
+                <p id={ids[8].clone()} class="lt-hint" data-testid="key-hint">
+                    if let Some(h) = &key_hint { { sentence(h) } }
+                </p>
                 <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="send">{ "Send batch" }</button>
             </form>
             if let Some(msg) = &*form_error { <p class="lt-field-error" role="alert">{ msg.clone() }</p> }
             { outcome(p.state.last.as_ref(), p.state.rev, p.reduced_motion) }
         </section>
+    }
+}
+
+/// A key choice as the menu names it: the word Kafka's checks turn on (null or not), and the size.
+fn key_label(c: KeyChoice) -> &'static str {
+    match c {
+        KeyChoice::Null => "null key",
+        KeyChoice::Empty => "empty key (0 bytes)",
+        KeyChoice::Sized => "sized key",
     }
 }
 
@@ -174,12 +200,20 @@ fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
 }
 
 fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
+    // The size errors' own text, which the producer does not get (10 and 18).
+    let broker_log = narrate::broker_log(e).map(|mut s| {
+        s.capitalize();
+        s
+    });
     html! {
         <div key={rev.to_string()} class={classes!("lt-reject", (!reduced).then_some("bounce"))} data-testid="produce-error" role="alert">
             <p class="lt-reject-head">
                 <strong>{ format!("✕ Rejected: error {} {}", e.error.code(), e.error.name()) }</strong>
             </p>
             <p class="lt-reject-msg"><code>{ e.error_message.clone() }</code></p>
+            if let Some(log) = broker_log {
+                <p class="lt-broker-log" data-testid="broker-log">{ sentence(&log) }</p>
+            }
             <ul class="lt-record-errors">
                 { for e.record_errors.iter().take(5).map(|r| html!{
                     <li><span class="lt-muted">{ format!("record {}: ", r.batch_index) }</span><code>{ r.message.clone() }</code></li>
@@ -187,7 +221,8 @@ fn rejected(e: &ProduceError, rev: u64, reduced: bool) -> Html {
                 if e.record_errors.len() > 5 { <li class="lt-muted">{ format!("and {} more", e.record_errors.len() - 5) }</li> }
             </ul>
             { for dedup(&e.diagnoses).into_iter().take(2).map(|dg| html!{ <p class="lt-diag" data-testid="diagnosis">{ "→ " }{ narrate::diagnosis(dg).to_string() }</p> }) }
-            if let Some((lower, upper)) = e.window {
+            // The window explains a stamp refused or suspect, not a batch refused for its size.
+            if let Some((lower, upper)) = e.window.filter(|_| e.error == ErrorCode::InvalidTimestamp || !e.diagnoses.is_empty()) {
                 { window_axis(lower.0, upper.0, e.now.0, e.diagnoses.first().map(|d| d.timestamp.0)) }
             }
         </div>

@@ -12,7 +12,7 @@ use crate::state::{Action, Replay, RetentionState, Shared};
 /// The retention panel's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct RetentionPanelProps {
-    /// The replay (the configs in force, the segments, the next scheduled check).
+    /// The replay (the configs in force, the segments, the next scheduled pass).
     pub replay: Shared<Replay>,
     /// The latest check and its walk.
     pub state: Shared<RetentionState>,
@@ -43,7 +43,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
     let Some(r) = p.replay.runner() else {
         return html! {};
     };
-    let (retention_ms, after_ms, next_check, default_delete) = {
+    let (retention_ms, after_ms, next_check, next_label, default_delete) = {
         let part = r.partition();
         let cfg = part.config();
         // DeleteRecords default: the segment after the first pinned one (seed 001: 30000)
@@ -63,6 +63,8 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
             cfg.topic.retention_ms,
             cfg.effective_after_max_ms(),
             part.next_retention_check().0,
+            // The retention task's next check, or the log cleaner's next pass (compact).
+            narrate::next_pass_label(cfg),
             after_pinned.unwrap_or(part.high_watermark().0),
         )
     };
@@ -118,10 +120,11 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                 <h2>{ "Retention" }</h2>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
             </div>
-            <p class="lt-muted">
-                { format!("retention.ms = {} · message.timestamp.after.max.ms = {} · next scheduled check {}",
+            <p class="lt-muted" data-testid="retention-settings">
+                { format!("retention.ms = {} · message.timestamp.after.max.ms = {} · {} {}",
                     if retention_ms < 0 { "-1 (no limit)".to_string() } else { human::duration(retention_ms) },
                     human::duration(after_ms),
+                    next_label,
                     if next_check == i64::MAX { "never".to_string() } else { human::date(next_check) }) }
             </p>
             { walk.unwrap_or_else(|| html!{ <p class="lt-muted">{ "No retention check has run yet in this scenario." }</p> }) }

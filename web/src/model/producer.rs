@@ -51,6 +51,59 @@ impl Unit {
     }
 }
 
+/// The producer panel's key choice. Kafka tells a null key from an empty one (a compacted topic
+/// refuses the first and accepts the second), so the panel offers both, and a sized key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyChoice {
+    /// No key (key length -1).
+    Null,
+    /// A key of zero bytes (key length 0).
+    Empty,
+    /// A key of a given size.
+    Sized,
+}
+
+impl KeyChoice {
+    /// Every choice, in menu order.
+    pub const ALL: [KeyChoice; 3] = [KeyChoice::Null, KeyChoice::Empty, KeyChoice::Sized];
+
+    /// The select's value.
+    pub fn value(self) -> &'static str {
+        match self {
+            KeyChoice::Null => "null",
+            KeyChoice::Empty => "empty",
+            KeyChoice::Sized => "sized",
+        }
+    }
+
+    /// Parses the select's value (a null key for anything else).
+    pub fn parse(s: &str) -> KeyChoice {
+        match s {
+            "empty" => KeyChoice::Empty,
+            "sized" => KeyChoice::Sized,
+            _ => KeyChoice::Null,
+        }
+    }
+
+    /// The key, with `bytes` the size typed for a sized key (read only for [`KeyChoice::Sized`];
+    /// `0` there is an empty key).
+    pub fn key(self, bytes: &str) -> Result<Option<u32>, String> {
+        match self {
+            KeyChoice::Null => Ok(None),
+            KeyChoice::Empty => Ok(Some(0)),
+            KeyChoice::Sized => bytes
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n <= i32::MAX as u32)
+                .map(Some)
+                .ok_or_else(|| {
+                    format!("key bytes must be a whole number from 0 to 2147483647, not {bytes:?}")
+                }),
+        }
+    }
+}
+
 /// A batch as composed in the panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BatchSpec {
@@ -62,8 +115,9 @@ pub struct BatchSpec {
     pub skew_ms: i64,
     /// Records in the batch.
     pub count: u32,
-    /// Key size per record.
-    pub key_bytes: u32,
+    /// Each record's key: `None` a null key, `Some(0)` an empty key, `Some(n)` `n` bytes (as
+    /// [`Record::key_len`] reads it).
+    pub key: Option<u32>,
     /// Value size per record.
     pub value_bytes: u32,
     /// Spread stamps: record `i` gets `+ i * spread_ms`.
@@ -77,7 +131,7 @@ impl Default for BatchSpec {
             unit: Unit::Ms,
             skew_ms: 0,
             count: 1,
-            key_bytes: 0,
+            key: None,
             value_bytes: 100,
             spread_ms: 0,
         }
@@ -99,12 +153,7 @@ impl BatchSpec {
     /// The records to send (at least one, at most 10 000).
     pub fn records(&self, now: Timestamp) -> Vec<Record> {
         (0..self.count.clamp(1, 10_000))
-            .map(|i| {
-                let mut r = Record::at(self.timestamp(now, i));
-                r.key_bytes = self.key_bytes;
-                r.value_bytes = self.value_bytes;
-                r
-            })
+            .map(|i| Record::with_key(self.timestamp(now, i), self.key, self.value_bytes))
             .collect()
     }
 }
@@ -112,6 +161,7 @@ impl BatchSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use logtime_core::batch_size;
 
     const NOW: Timestamp = Timestamp(1_773_306_000_000); // 12 Mar 2026 09:00 UTC
 
@@ -148,14 +198,16 @@ mod tests {
     fn records_have_sizes_and_count() {
         let b = BatchSpec {
             count: 3,
-            key_bytes: 8,
+            key: Some(8),
             value_bytes: 50,
             unit: Unit::Ns,
             ..BatchSpec::default()
         };
         let r = b.records(NOW);
         assert_eq!(r.len(), 3);
-        assert!(r.iter().all(|x| x.key_bytes == 8 && x.value_bytes == 50));
+        assert!(r
+            .iter()
+            .all(|x| x.key_len() == Some(8) && x.value_bytes == 50));
         assert_eq!(r[0].timestamp, Timestamp(NOW.0 * 1_000_000));
         assert_eq!(
             BatchSpec {
@@ -166,5 +218,43 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    #[test]
+    fn key_choices() {
+        for c in KeyChoice::ALL {
+            assert_eq!(KeyChoice::parse(c.value()), c);
+        }
+        assert_eq!(KeyChoice::parse("bogus"), KeyChoice::Null);
+        assert_eq!(KeyChoice::Null.key("12"), Ok(None));
+        assert_eq!(KeyChoice::Empty.key("12"), Ok(Some(0)));
+        assert_eq!(KeyChoice::Sized.key(" 12 "), Ok(Some(12)));
+        assert_eq!(KeyChoice::Sized.key("0"), Ok(Some(0)));
+        assert_eq!(
+            KeyChoice::Sized.key("-1"),
+            Err("key bytes must be a whole number from 0 to 2147483647, not \"-1\"".into())
+        );
+        assert!(KeyChoice::Sized.key("2147483648").is_err());
+    }
+
+    /// A null key and an empty key reach the broker as different things (a compacted topic
+    /// refuses the first, accepts the second), and the batch is the same size either way.
+    #[test]
+    fn null_empty_and_sized_keys() {
+        let keyed = |key| {
+            BatchSpec {
+                key,
+                ..BatchSpec::default()
+            }
+            .records(NOW)
+        };
+        let (null, empty, sized) = (keyed(None), keyed(Some(0)), keyed(Some(4)));
+        assert_eq!(null[0].key_len(), None);
+        assert!(!null[0].has_key());
+        assert_eq!(empty[0].key_len(), Some(0));
+        assert!(empty[0].has_key());
+        assert_eq!(sized[0].key_len(), Some(4));
+        assert_eq!(batch_size(&null), batch_size(&empty));
+        assert_eq!(BatchSpec::default().key, None, "a null key by default");
     }
 }

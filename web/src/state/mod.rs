@@ -200,6 +200,14 @@ impl Explorer {
         self.replay = Shared::new(replay);
         self.sample_disk();
         self.say(line);
+        // As `logtime explain` does after the setting: what a compacted topic leaves out.
+        let note = self
+            .replay
+            .runner()
+            .and_then(|r| narrate::compaction_note(r.partition().config()));
+        if let Some(note) = note {
+            self.say(note);
+        }
     }
 
     /// Runs one scenario step; `false` when there is none or it failed.

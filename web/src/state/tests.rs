@@ -47,6 +47,15 @@ fn config(s: &Explorer) -> logtime_core::Config {
     s.replay.runner().unwrap().partition().config().clone()
 }
 
+/// A compacted topic (3.6 rules, small segments), no steps: what the producer panel sends is
+/// the test.
+const COMPACTED: &str = r#"{"title": "compacted", "kafka": "3.6", "start": 1762250400000,
+    "topic": {"cleanup.policy": "compact,delete", "segment.bytes": 1000}, "steps": []}"#;
+
+fn inline(json: &str) -> Rc<Explorer> {
+    act(&Rc::new(Explorer::default()), Action::Load(Ok(json.into())))
+}
+
 #[test]
 fn loading_shows_the_scenario_is_on_its_way() {
     let s = act(&Rc::new(Explorer::default()), Action::Loading);
@@ -66,6 +75,18 @@ fn load_parses_the_scenario_and_says_so() {
         "Loaded “Lookup: the scan past T”: 4 steps. Broker clock 4 Nov 2025 10:00."
     );
     assert_eq!(s.disk.samples().len(), 1);
+}
+
+/// Loading a compacted topic says, in the narrator's words, that compaction is not modelled.
+#[test]
+fn load_of_a_compacted_topic_says_compaction_is_not_modelled() {
+    let s = inline(COMPACTED);
+    assert!(
+        last_line(&s).starts_with("cleanup.policy compact,delete: compaction is not modelled"),
+        "{}",
+        last_line(&s)
+    );
+    assert!(!last_line(&loaded(LOOKUP_SCAN)).contains("compaction"));
 }
 
 #[test]
@@ -209,6 +230,71 @@ fn produce_appends_or_shows_the_rejection() {
     );
 }
 
+/// A compacted topic refuses a null key (87) and appends an empty one: the producer panel's key
+/// choice reaches the broker as it is.
+#[test]
+fn produce_tells_a_null_key_from_an_empty_one() {
+    let s = inline(COMPACTED);
+    let null = act(&s, Action::Produce(BatchSpec::default()));
+    assert!(matches!(
+        null.producer.last,
+        Some(ProduceOutcome::Rejected(ref e)) if e.error.code() == 87
+    ));
+    let empty = act(
+        &null,
+        Action::Produce(BatchSpec {
+            key: Some(0),
+            ..BatchSpec::default()
+        }),
+    );
+    assert!(matches!(
+        empty.producer.last,
+        Some(ProduceOutcome::Appended(ref a)) if a.base_offset == Offset(0)
+    ));
+    let sized = act(
+        &empty,
+        Action::Produce(BatchSpec {
+            key: Some(8),
+            ..BatchSpec::default()
+        }),
+    );
+    assert!(matches!(
+        sized.producer.last,
+        Some(ProduceOutcome::Appended(ref a)) if a.base_offset == Offset(1)
+    ));
+}
+
+/// A batch larger than `segment.bytes` is error 18: the producer gets `Errors`' default
+/// message, and the rejection keeps what the broker logs, which the narration also says.
+#[test]
+fn produce_of_an_oversized_batch_keeps_the_broker_log() {
+    let s = act(
+        &inline(COMPACTED),
+        Action::Produce(BatchSpec {
+            key: Some(8),
+            value_bytes: 2000,
+            ..BatchSpec::default()
+        }),
+    );
+    let Some(ProduceOutcome::Rejected(e)) = &s.producer.last else {
+        panic!("{:?}", s.producer.last)
+    };
+    assert_eq!(e.error.code(), 18);
+    assert_eq!(
+        e.error_message,
+        "The request included message batch larger than the configured segment size on the server."
+    );
+    assert_eq!(
+        e.broker_log.as_deref().map(String::as_str),
+        Some("Message batch size is 2078 bytes in append to partition clicks-0, which exceeds the maximum configured segment size of 1000.")
+    );
+    assert!(
+        last_line(&s).contains("; the broker logs: \"Message batch size is 2078 bytes"),
+        "{}",
+        last_line(&s)
+    );
+}
+
 #[test]
 fn set_config_takes_kafka_values_and_durations() {
     let s = act(
@@ -224,6 +310,19 @@ fn set_config_takes_kafka_values_and_durations() {
     assert!(why.contains("value must be at least -1"), "{why}");
     assert!(last_line(&bad).starts_with("Config refused: "));
     assert_eq!(config(&bad).topic.retention_ms, 3_600_000);
+    // A policy with compact: the narration says what the model leaves out, and the log
+    // cleaner's passes take over from the retention task.
+    let compact = act(
+        &bad,
+        Action::SetConfig("cleanup.policy".into(), "compact".into()),
+    );
+    assert!(
+        last_line(&compact).ends_with("; cleanup.policy compact: compaction is not modelled (no record is removed for a newer one with the same key); the log cleaner runs this topic's retention passes, every log.cleaner.backoff.ms (15 s) while it has nothing to compact, instead of the retention task"),
+        "{}",
+        last_line(&compact)
+    );
+    let r = compact.replay.runner().unwrap();
+    assert_eq!(r.partition().next_retention_check(), Timestamp(T0 + 15_000));
 }
 
 #[test]

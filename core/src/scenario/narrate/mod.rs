@@ -16,7 +16,7 @@ mod produce;
 mod retention;
 
 pub use lookup::{lookup, lookup_target, trace_step};
-pub use produce::{broker_log, diagnosis, rejection, roll, roll_reason};
+pub use produce::{broker_log, diagnosis, key, rejection, roll, roll_reason};
 pub use retention::{
     compaction_note, next_pass_label, pass_name, retention_story, scheduled_passes, verdict,
     verdict_brief,

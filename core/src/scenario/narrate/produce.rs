@@ -55,6 +55,34 @@ pub fn diagnosis(d: &Diagnosis) -> Sentence {
     s
 }
 
+/// What a record's key is, in the terms Kafka tells apart (`DefaultRecord.hasKey()` is
+/// `key != null`, and `LogValidator.validateKey` refuses only a missing key on a compacted
+/// topic): `None` is a null key, `Some(0)` an empty one, `Some(n)` a key of `n` bytes.
+pub fn key(key: Option<u32>) -> Sentence {
+    let mut s = Sentence::new();
+    match key {
+        None => {
+            s.text("a null key: the record has no key (key length -1); a topic whose ")
+                .config("cleanup.policy")
+                .text(" includes compact rejects it with 87 INVALID_RECORD");
+        }
+        Some(0) => {
+            s.text(
+                "an empty key: a key of zero bytes (key length 0), not a null key; a topic whose ",
+            )
+            .config("cleanup.policy")
+            .text(" includes compact accepts it");
+        }
+        Some(1) => {
+            s.text("a key of 1 byte: any topic accepts it");
+        }
+        Some(n) => {
+            s.text(format!("a key of {n} bytes: any topic accepts it"));
+        }
+    }
+    s
+}
+
 /// What the broker logs about a rejection whose text the producer does not get (the size errors,
 /// 10 and 18: the response carries no message, so the client shows `Errors`' default one):
 /// `the broker logs: "Message batch size is 1170 bytes in append to partition ..."`.
@@ -266,6 +294,30 @@ mod tests {
     use super::*;
     use crate::config::{Config, ConfigValue, KafkaVersion};
     use crate::units::{Bytes, Offset};
+
+    /// A null and an empty key are told apart in the words Kafka's checks use.
+    #[test]
+    fn null_and_empty_keys_are_different_things() {
+        assert_eq!(
+            key(None).to_string(),
+            "a null key: the record has no key (key length -1); a topic whose cleanup.policy includes compact rejects it with 87 INVALID_RECORD"
+        );
+        assert_eq!(
+            key(Some(0)).to_string(),
+            "an empty key: a key of zero bytes (key length 0), not a null key; a topic whose cleanup.policy includes compact accepts it"
+        );
+        assert_eq!(
+            key(Some(8)).to_string(),
+            "a key of 8 bytes: any topic accepts it"
+        );
+        assert_eq!(
+            key(Some(1)).to_string(),
+            "a key of 1 byte: any topic accepts it"
+        );
+        assert!(key(None)
+            .mentions()
+            .any(|m| *m == super::super::Mention::Config("cleanup.policy".into())));
+    }
 
     /// A size error's narration says what the producer got (`Errors`' default message) and what
     /// the broker logs; other errors have no broker log of their own.
