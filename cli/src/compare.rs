@@ -210,18 +210,29 @@ fn rejection_or_append(v: &Value) -> Value {
     }
 }
 
-fn logtime_produce(b: &Value) -> Value {
+/// Where the two reports keep what a produce step's entry says under other names.
+struct ProduceNames {
+    /// Batches appended and rejected by generated traffic.
+    appended: &'static str,
+    rejected: &'static str,
+    /// When the first rejected batch was sent.
+    rejected_at: &'static str,
+}
+
+/// A produce entry in the common form; `passes` are the retention passes of the step, already
+/// in it.
+fn produce(b: &Value, names: &ProduceNames, passes: Value) -> Value {
     if b.get("batches").is_none() {
         let mut v = rejection_or_append(b);
-        v["passes"] = logtime_passes(&b["retention"]);
+        v["passes"] = passes;
         return v;
     }
     let mut m = pick_as(
         b,
         &[
             ("batches", "batches"),
-            ("appended_batches", "appended"),
-            ("rejected_batches", "rejected"),
+            (names.appended, "appended"),
+            (names.rejected, "rejected"),
             ("first_offset", "first_offset"),
             ("last_offset", "last_offset"),
             ("rolled", "rolled"),
@@ -232,44 +243,37 @@ fn logtime_produce(b: &Value) -> Value {
         r => {
             let mut f = rejection_or_append(r);
             f["batch"] = r["batch"].clone();
-            f["now"] = r["at"].clone();
+            f["now"] = r[names.rejected_at].clone();
             f
         }
     };
     m.insert("first_rejection".into(), first);
-    m.insert("passes".into(), logtime_passes(&b["retention"]));
+    m.insert("passes".into(), passes);
     Value::Object(m)
 }
 
-fn kafka_produce(b: &Value) -> Value {
-    if b.get("batches").is_none() {
-        let mut v = rejection_or_append(b);
-        v["passes"] = json!([]);
-        return v;
-    }
-    let mut m = pick_as(
-        b,
-        &[
-            ("batches", "batches"),
-            ("appended", "appended"),
-            ("rejected", "rejected"),
-            ("first_offset", "first_offset"),
-            ("last_offset", "last_offset"),
-            ("rolled", "rolled"),
-        ],
-    );
-    let first = match &b["first_rejection"] {
-        Value::Null => Value::Null,
-        r => {
-            let mut f = rejection_or_append(r);
-            f["batch"] = r["batch"].clone();
-            f["now"] = r["now"].clone();
-            f
-        }
+fn logtime_produce(b: &Value) -> Value {
+    let names = ProduceNames {
+        appended: "appended_batches",
+        rejected: "rejected_batches",
+        rejected_at: "at",
     };
-    m.insert("first_rejection".into(), first);
-    m.insert("passes".into(), kafka_passes(&b["passes"]));
-    Value::Object(m)
+    produce(b, &names, logtime_passes(&b["retention"]))
+}
+
+fn kafka_produce(b: &Value) -> Value {
+    let names = ProduceNames {
+        appended: "appended",
+        rejected: "rejected",
+        rejected_at: "now",
+    };
+    // The oracle's one-batch entry has no `passes` (its README: produce, one batch).
+    let passes = if b.get("batches").is_none() {
+        json!([])
+    } else {
+        kafka_passes(&b["passes"])
+    };
+    produce(b, &names, passes)
 }
 
 const PASS: &[&str] = &["at", "deleted", "log_start_offset"];
