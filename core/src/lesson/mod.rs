@@ -1,0 +1,327 @@
+//! Lessons: narrated walkthroughs and graded drills, authored in the scenario file
+//! (`docs/scenarios.md`, "Lessons").
+//!
+//! A lesson file is a scenario file that may add:
+//! * a `lesson` object: `kind` (`walkthrough` or `drill`), a one-sentence `summary`, `level`,
+//!   `minutes`, the step it `opens_at` and the `scoring` rules;
+//! * `variants`: ranges and choices a seed picks from ([`variant`]);
+//! * on any step, `narration` in a small safe markup ([`markup`]), `show` (what it points at:
+//!   [`Target`]s) and `pause`;
+//! * three step kinds: `note` (narration only), `question` ([`question`]) and `task` ([`task`],
+//!   with a [`goal`](Goal)).
+//!
+//! The flow, with no I/O anywhere:
+//! 1. [`parse`] reads the file into a [`Lesson`] (every error names the step and the field);
+//! 2. [`Lesson::instantiate`] picks a variant and gives a [`Concrete`] lesson: the plain
+//!    [`Scenario`] the explorer replays, and the steps with their items;
+//! 3. a [`Play`] drives it as a learner would: steps, questions answered and graded, hints,
+//!    tasks checked live against their goals, reveals, the affordances to hide, a [`Scorecard`];
+//! 4. [`check`] walks every item on the path where each task is solved by its revealed
+//!    solution and reports every way the lesson is wrong; [`answer_sheet`] prints what a trainer
+//!    needs.
+//!
+//! Every answer is computed by the model at the step it is asked, so two learners with different
+//! variants get different, correct numbers.
+
+mod action;
+mod check;
+mod goal;
+mod markup;
+mod parse;
+mod play;
+mod question;
+mod score;
+mod sheet;
+mod target;
+mod task;
+mod variant;
+
+pub use action::{Action, Batch, ACTION_KINDS};
+pub use check::{check, check_all, CheckSummary};
+pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
+pub use markup::{Inline, LinkTo, Markup, MarkupError};
+pub use parse::{ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS};
+pub use play::{Acted, Play, PlayError, Reached, Reveal};
+pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
+pub use score::{ItemResult, Outcome, Scorecard, Scoring};
+pub use sheet::{answer_sheet, Line, LineKind};
+pub use target::{Affordance, Affordances, Panel, Target};
+pub use task::{Task, TaskReveal, TASK_KEYS};
+pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};
+
+use crate::partition::Partition;
+use crate::scenario::narrate::{self, Origin, Sentence};
+use crate::scenario::{Scenario, ScenarioError, StepOutcome, StepReport};
+use serde_json::Value;
+
+/// Walkthrough or drill.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LessonKind {
+    /// Narrated steps, pauses, tasks: an engineer walks a team through an incident.
+    #[default]
+    Walkthrough,
+    /// Questions and tasks, scored: a trainer's exercise.
+    Drill,
+}
+
+impl LessonKind {
+    /// `walkthrough` or `drill`.
+    pub fn key(self) -> &'static str {
+        match self {
+            LessonKind::Walkthrough => "walkthrough",
+            LessonKind::Drill => "drill",
+        }
+    }
+}
+
+/// How demanding a lesson is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// First contact.
+    Intro,
+    /// Knows the basics.
+    Intermediate,
+    /// Operates Kafka.
+    Advanced,
+}
+
+impl Level {
+    /// `intro`, `intermediate` or `advanced`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Level::Intro => "intro",
+            Level::Intermediate => "intermediate",
+            Level::Advanced => "advanced",
+        }
+    }
+}
+
+/// The `lesson` object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Meta {
+    /// Walkthrough or drill.
+    pub kind: LessonKind,
+    /// One sentence: what went wrong and what the reader will learn.
+    pub summary: Option<Markup>,
+    /// How demanding.
+    pub level: Option<Level>,
+    /// How long, in minutes.
+    pub minutes: Option<u32>,
+    /// The step the lesson opens at, with the steps before it applied.
+    pub opens_at: usize,
+    /// Scoring rules.
+    pub scoring: Scoring,
+}
+
+/// What a step of a lesson is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// A scenario step: the model acts. `scenario_step` indexes [`Concrete::scenario`]'s steps.
+    Model {
+        /// Its index among the scenario's steps.
+        scenario_step: usize,
+    },
+    /// Narration only.
+    Note,
+    /// A question.
+    Question(Box<Question>),
+    /// A task.
+    Task(Box<Task>),
+}
+
+/// One step of a lesson file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonStep {
+    /// Its index in the file.
+    pub index: usize,
+    /// What it is.
+    pub item: Item,
+    /// The authored narration (a note's body, or a step's `narration`).
+    pub narration: Option<Markup>,
+    /// What it points at, to highlight.
+    pub show: Vec<Target>,
+    /// Playback stops here until the reader goes on.
+    pub pause: bool,
+}
+
+/// Narration for a step, authored or generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Narration {
+    /// Who wrote it.
+    pub origin: Origin,
+    /// Its paragraphs or clauses.
+    pub sentences: Vec<Sentence>,
+}
+
+/// A parsed lesson, before a variant is picked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    raw: Value,
+    variants: Variants,
+    default: Concrete,
+}
+
+/// One variant of a lesson: every value put in, every item parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Concrete {
+    /// The `lesson` object.
+    pub meta: Meta,
+    /// Whether the file uses any lesson feature (a plain scenario does not).
+    pub is_lesson: bool,
+    /// The variant's values.
+    pub variant: Variant,
+    /// The model steps as a plain scenario: what the explorer replays.
+    pub scenario: Scenario,
+    /// Every step of the file, in order.
+    pub steps: Vec<LessonStep>,
+}
+
+/// Parses a lesson (or plain scenario) file. The default variant is built to report every
+/// error up front; errors name the step index of the file and the field.
+pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
+    let raw = parse::root(json)?;
+    let variants = match raw.get("variants") {
+        None => Variants::default(),
+        Some(v) => Variants::parse(v)?,
+    };
+    let default = parse::instantiate(&raw, &variants, Pick::Default)?;
+    Ok(Lesson {
+        raw,
+        variants,
+        default,
+    })
+}
+
+impl Lesson {
+    /// The declared variables.
+    pub fn variants(&self) -> &Variants {
+        &self.variants
+    }
+
+    /// How many variants there are.
+    pub fn variant_count(&self) -> u64 {
+        self.variants.count()
+    }
+
+    /// The default variant (the numbers the lesson was written with).
+    pub fn default_variant(&self) -> &Concrete {
+        &self.default
+    }
+
+    /// The variant `pick` names.
+    pub fn instantiate(&self, pick: Pick) -> Result<Concrete, ScenarioError> {
+        match pick {
+            Pick::Default => Ok(self.default.clone()),
+            _ => parse::instantiate(&self.raw, &self.variants, pick),
+        }
+    }
+}
+
+impl Concrete {
+    /// The title (the scenario's).
+    pub fn title(&self) -> &str {
+        self.scenario.title.as_deref().unwrap_or("Untitled lesson")
+    }
+
+    /// The questions and tasks, with their file steps, in order.
+    pub fn items(&self) -> impl Iterator<Item = (usize, &Item)> {
+        self.steps
+            .iter()
+            .filter(|s| matches!(s.item, Item::Question(_) | Item::Task(_)))
+            .map(|s| (s.index, &s.item))
+    }
+
+    /// The affordances hidden at file step `at` (the next step to reach), given which items are
+    /// settled (`settled[k]` for the `k`-th item of [`Concrete::items`]). In a drill an item hides
+    /// its affordances from the start until it is settled; in a walkthrough, from its own step.
+    pub fn hidden(&self, at: usize, settled: &[bool]) -> Affordances {
+        let mut out = Affordances::NONE;
+        for (k, (step, item)) in self.items().enumerate() {
+            if settled.get(k).copied().unwrap_or(false) {
+                continue;
+            }
+            if self.meta.kind == LessonKind::Walkthrough && step >= at {
+                continue;
+            }
+            out = out.union(match item {
+                Item::Question(q) => q.hide,
+                Item::Task(t) => t.hide,
+                _ => Affordances::NONE,
+            });
+        }
+        out
+    }
+
+    /// The narration of file step `step` on partition `p`: authored first (targets that do not
+    /// exist on `p`, as after a learner's own actions, lose their link but keep their text),
+    /// then the narrator's words for `report` (what the step did, worded by `p`'s config: the
+    /// one in force after the step), unless `hidden` hides what they would give away (a
+    /// retention check's verdicts, a lookup's answer).
+    pub fn narration(
+        &self,
+        step: usize,
+        report: Option<&StepReport>,
+        p: &Partition,
+        hidden: Affordances,
+    ) -> Vec<Narration> {
+        let mut out = Vec::new();
+        if let Some(m) = self.steps.get(step).and_then(|s| s.narration.as_ref()) {
+            out.push(Narration {
+                origin: Origin::Authored,
+                sentences: render(m, p),
+            });
+        }
+        if let Some(r) = report {
+            let verdicts =
+                matches!(r.outcome, StepOutcome::Retention(_)) || !r.retention.is_empty();
+            let lookup = matches!(r.outcome, StepOutcome::Lookup { .. });
+            let sentences = if verdicts && hidden.contains(Affordance::Verdicts) {
+                vec![Sentence::plain(
+                    "a retention check ran (its verdicts are hidden until you answer)",
+                )]
+            } else if lookup && hidden.contains(Affordance::LookupTrace) {
+                vec![Sentence::plain(
+                    "a lookup ran (its answer is hidden until you answer)",
+                )]
+            } else {
+                narrate::step(r, p.config())
+            };
+            out.push(Narration {
+                origin: Origin::Generated,
+                sentences,
+            });
+        }
+        out
+    }
+}
+
+/// Markup as sentences on `p`, leniently: a target that does not resolve keeps its text without
+/// a link.
+pub fn render(m: &Markup, p: &Partition) -> Vec<Sentence> {
+    m.sentences(&|t| t.resolve(p)).unwrap_or_else(|_| {
+        m.sentences(&|t| t.resolve(p).or(Ok(narrate::Mention::Link(String::new()))))
+            .map(|v| v.into_iter().map(strip_dead_links).collect())
+            .unwrap_or_default()
+    })
+}
+
+fn strip_dead_links(s: Sentence) -> Sentence {
+    let mut out = Sentence::new();
+    for span in s.spans() {
+        match &span.mention {
+            Some(narrate::Mention::Link(u)) if u.is_empty() => {
+                out.styled(&span.text, span.style);
+            }
+            Some(m) => {
+                out.styled_mention(&span.text, span.style, m.clone());
+            }
+            None => {
+                out.styled(&span.text, span.style);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

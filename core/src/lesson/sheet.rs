@@ -1,0 +1,263 @@
+//! The trainer's answer sheet (`logtime explain` on a lesson): every step's authored and
+//! generated narration, and every question and task with its answer, the model's explanation,
+//! its hints and its solution, on the path where each task is solved by its revealed solution.
+
+use super::play::{Play, PlayError, Reached, Reveal};
+use super::{render, Concrete, Item, LessonKind};
+use crate::scenario::narrate::{self, Sentence};
+use crate::scenario::ScenarioError;
+
+/// What a line of the sheet is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// The title, kind, level and length.
+    Title,
+    /// Facts about the lesson: its variant, where it opens, the scoring, the setting.
+    Fact,
+    /// A step's heading.
+    Heading,
+    /// Authored narration.
+    Authored,
+    /// The narrator's words for what the step did.
+    Generated,
+    /// What a question or task asks.
+    Ask,
+    /// A hint.
+    Hint,
+    /// A question's answer.
+    Answer,
+    /// Why, from the model.
+    Why,
+    /// A task's goal, and its state.
+    Goal,
+    /// A task's solution.
+    Solution,
+    /// What an item hides until it is settled.
+    Hides,
+    /// The partition at the end.
+    End,
+}
+
+/// One line of the sheet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// What it is.
+    pub kind: LineKind,
+    /// Its text.
+    pub sentence: Sentence,
+}
+
+fn line(kind: LineKind, sentence: Sentence) -> Line {
+    Line { kind, sentence }
+}
+
+fn plain(kind: LineKind, text: impl AsRef<str>) -> Line {
+    line(kind, Sentence::plain(text))
+}
+
+/// The answer sheet of one variant.
+pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
+    let mut out = Vec::new();
+    let mut head = format!("{} · {}", c.title(), c.meta.kind.key());
+    if let Some(l) = c.meta.level {
+        head.push_str(&format!(" · {}", l.key()));
+    }
+    if let Some(m) = c.meta.minutes {
+        head.push_str(&format!(" · {m} min"));
+    }
+    out.push(plain(LineKind::Title, head));
+    let p0 = c.scenario.partition();
+    if let Some(s) = &c.meta.summary {
+        out.extend(
+            render(s, &p0)
+                .into_iter()
+                .map(|s| line(LineKind::Authored, s)),
+        );
+    }
+    if let Some(d) = &c.scenario.description {
+        out.push(plain(LineKind::Fact, d));
+    }
+    out.push(line(LineKind::Fact, narrate::setting(&c.scenario)));
+    if !c.variant.label().is_empty() {
+        out.push(plain(
+            LineKind::Fact,
+            format!("variant: {}", c.variant.label()),
+        ));
+    }
+    if c.meta.opens_at > 0 {
+        out.push(plain(
+            LineKind::Fact,
+            format!(
+                "opens at step {}, with the steps before it applied",
+                c.meta.opens_at
+            ),
+        ));
+    }
+    if c.items().next().is_some() {
+        let s = c.meta.scoring;
+        out.push(plain(
+            LineKind::Fact,
+            format!(
+                "scoring: each hint costs {} point(s), each wrong answer {}; a revealed answer scores 0",
+                s.hint_cost, s.wrong_cost
+            ),
+        ));
+    }
+    let mut play = Play::open_at(c.clone(), 0)?;
+    let mut previous = c.scenario.start;
+    let mut number = 0;
+    let fail = |at: usize, e: PlayError| match e {
+        PlayError::Scenario(e) => e,
+        other => ScenarioError {
+            step: Some(at),
+            field: String::new(),
+            reason: other.to_string(),
+            line_column: None,
+        },
+    };
+    while let Some(reached) = play.advance(&mut |_| {}) {
+        let at = play.next_step() - 1;
+        let step = &c.steps[at];
+        let reached = reached.map_err(|e| fail(at, e))?;
+        let p = play.partition().clone();
+        let authored = |out: &mut Vec<Line>| {
+            if let Some(m) = &step.narration {
+                out.extend(
+                    render(m, &p)
+                        .into_iter()
+                        .map(|s| line(LineKind::Authored, s)),
+                );
+            }
+        };
+        let mut heading = narrate::heading(at, p.clock(), previous);
+        previous = p.clock();
+        if step.pause {
+            heading.text(" · pause");
+        }
+        match (reached, &step.item) {
+            (Reached::Model(r), _) => {
+                out.push(line(LineKind::Heading, heading));
+                authored(&mut out);
+                out.push(line(
+                    LineKind::Generated,
+                    Sentence::join(narrate::step(&r, p.config()), "; "),
+                ));
+            }
+            (Reached::Note, _) => {
+                heading.text(" · note");
+                out.push(line(LineKind::Heading, heading));
+                authored(&mut out);
+            }
+            (Reached::Question { .. }, Item::Question(q)) => {
+                number += 1;
+                heading.text(format!(
+                    " · question {number} ({} points): {}",
+                    q.points, q.title
+                ));
+                if let Some(v) = q.kafka {
+                    heading.text(format!(" · under {}", v.label()));
+                }
+                out.push(line(LineKind::Heading, heading));
+                authored(&mut out);
+                out.extend(
+                    render(&q.ask, &p)
+                        .into_iter()
+                        .map(|s| line(LineKind::Ask, s)),
+                );
+                for (i, h) in q.hints.iter().enumerate() {
+                    for s in render(h, &p) {
+                        let mut l = Sentence::plain(format!("hint {}: ", i + 1));
+                        l.append(s);
+                        out.push(line(LineKind::Hint, l));
+                    }
+                }
+                if !q.hide.is_empty() {
+                    out.push(plain(
+                        LineKind::Hides,
+                        format!("hidden until answered: {}", q.hide),
+                    ));
+                }
+                match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
+                    Reveal::Question {
+                        answer,
+                        feedback,
+                        authored,
+                    } => {
+                        out.push(plain(LineKind::Answer, format!("answer: {answer}")));
+                        out.extend(feedback.into_iter().map(|s| line(LineKind::Why, s)));
+                        out.extend(authored.into_iter().map(|s| line(LineKind::Authored, s)));
+                    }
+                    Reveal::Task(_) => unreachable!("a question reveals a question"),
+                }
+            }
+            (Reached::Task { already_met, .. }, Item::Task(t)) => {
+                number += 1;
+                heading.text(format!(
+                    " · task {number} ({} points): {}",
+                    t.points, t.title
+                ));
+                out.push(line(LineKind::Heading, heading));
+                authored(&mut out);
+                out.extend(
+                    render(&t.ask, &p)
+                        .into_iter()
+                        .map(|s| line(LineKind::Ask, s)),
+                );
+                let before = t.goal.evaluate(&p);
+                let mut g = Sentence::plain("goal, before: ");
+                g.append(Sentence::join(
+                    before.checks.iter().map(|c| c.sentence.clone()),
+                    "; ",
+                ));
+                out.push(line(LineKind::Goal, g));
+                for (i, h) in t.hints.iter().enumerate() {
+                    for s in render(h, &p) {
+                        let mut l = Sentence::plain(format!("hint {}: ", i + 1));
+                        l.append(s);
+                        out.push(line(LineKind::Hint, l));
+                    }
+                }
+                if !t.hide.is_empty() {
+                    out.push(plain(
+                        LineKind::Hides,
+                        format!("hidden until solved: {}", t.hide),
+                    ));
+                }
+                let steps: Vec<String> = t.solution.iter().map(|a| a.to_string()).collect();
+                out.push(plain(
+                    LineKind::Solution,
+                    format!("solution: {}", steps.join("; ")),
+                ));
+                if already_met {
+                    out.push(plain(LineKind::Goal, "the goal already holds"));
+                    continue;
+                }
+                match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
+                    Reveal::Task(r) => {
+                        out.extend(r.narration.into_iter().map(|s| line(LineKind::Why, s)));
+                        let mut g = Sentence::plain(if r.goal.met {
+                            "goal, after: met: "
+                        } else {
+                            "goal, after: NOT met: "
+                        });
+                        g.append(Sentence::join(
+                            r.goal.checks.iter().map(|c| c.sentence.clone()),
+                            "; ",
+                        ));
+                        out.push(line(LineKind::Goal, g));
+                        out.extend(r.authored.into_iter().map(|s| line(LineKind::Authored, s)));
+                    }
+                    Reveal::Question { .. } => unreachable!("a task reveals a task"),
+                }
+                previous = play.partition().clock();
+            }
+            _ => {}
+        }
+    }
+    out.push(line(LineKind::End, narrate::end(&play.partition().state())));
+    if c.meta.kind == LessonKind::Drill || c.items().next().is_some() {
+        let (_, max) = play.scorecard().total();
+        out.push(plain(LineKind::Fact, format!("{} points in all", max)));
+    }
+    Ok(out)
+}
