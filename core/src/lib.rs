@@ -23,6 +23,7 @@ mod event;
 pub mod human;
 pub mod import;
 mod index;
+pub mod lesson;
 mod lookup;
 mod offset_index;
 mod partition;

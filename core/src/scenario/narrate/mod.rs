@@ -9,12 +9,16 @@
 //!
 //! * [`step`]: what one step (or one command between steps) did, as clauses;
 //! * [`produce`], [`retention`], [`lookup`]: the sentences for batches, rolls, verdicts and
-//!   lookups that panels show on their own.
+//!   lookups that panels show on their own;
+//! * [`segment_fate`], [`pinning`], [`lookup_miss`], [`batch_answer`]: a lesson's feedback on
+//!   an answer, from the same reports.
 
+mod lesson;
 mod lookup;
 mod produce;
 mod retention;
 
+pub use lesson::{batch_answer, lookup_miss, pinning, segment_fate};
 pub use lookup::{lookup, lookup_target, trace_step};
 pub use produce::{broker_log, diagnosis, key, rejection, roll, roll_reason};
 pub use retention::{
@@ -49,6 +53,10 @@ pub enum Mention {
     Config(String),
     /// An instant.
     Time(Timestamp),
+    /// A panel of the explorer (authored narration only).
+    Panel(crate::lesson::Panel),
+    /// A page of Kafka's documentation, by its `https` URL (authored narration only).
+    Link(String),
 }
 
 /// How a span is set.
@@ -154,6 +162,16 @@ impl Sentence {
     /// Appends text that mentions something.
     pub fn mention(&mut self, text: impl AsRef<str>, mention: Mention) -> &mut Self {
         self.push(text.as_ref(), Style::Plain, Some(mention))
+    }
+
+    /// Appends text set in a style that mentions something (authored narration: a bold link).
+    pub fn styled_mention(
+        &mut self,
+        text: impl AsRef<str>,
+        style: Style,
+        mention: Mention,
+    ) -> &mut Self {
+        self.push(text.as_ref(), style, Some(mention))
     }
 
     /// Appends a segment's base offset, mentioning the segment.
