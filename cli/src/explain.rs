@@ -1,7 +1,10 @@
 //! `logtime explain`: the replay narrated for people, one line per step, in the words of core's
-//! narrator (`logtime_core::scenario::narrate`); nothing here words or re-derives Kafka logic.
+//! narrator (`logtime_core::scenario::narrate`); for a lesson, the trainer's answer sheet that
+//! core builds (`logtime_core::lesson::answer_sheet`). Nothing here words or re-derives Kafka
+//! logic: this module only lays the lines out.
 
-use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::lesson::{answer_sheet, Concrete, Line, LineKind};
+use logtime_core::scenario::narrate::{self, Mention, Sentence, Style};
 use logtime_core::scenario::{Runner, Scenario, ScenarioError};
 use std::fmt::Write;
 
@@ -29,5 +32,49 @@ pub(crate) fn explain(s: &Scenario) -> Result<String, ScenarioError> {
         previous = report.now;
     }
     let _ = writeln!(out, "{}", narrate::end(&runner.partition().state()));
+    Ok(out)
+}
+
+/// A sentence as text: `code` in backticks, a documentation link's URL after its text.
+fn text(s: &Sentence) -> String {
+    let mut out = String::new();
+    let spans = s.spans();
+    for (i, span) in spans.iter().enumerate() {
+        if span.style == Style::Code {
+            let _ = write!(out, "`{}`", span.text);
+        } else {
+            out.push_str(&span.text);
+        }
+        if let Some(Mention::Link(url)) = &span.mention {
+            let same_next = spans
+                .get(i + 1)
+                .is_some_and(|n| n.mention.as_ref() == span.mention.as_ref());
+            if !same_next && !url.is_empty() {
+                let _ = write!(out, " <{url}>");
+            }
+        }
+    }
+    out
+}
+
+/// The answer sheet of one variant of a lesson.
+pub(crate) fn sheet(c: &Concrete) -> Result<String, ScenarioError> {
+    let mut out = String::new();
+    for Line { kind, sentence } in answer_sheet(c)? {
+        let prefix = match kind {
+            LineKind::Title | LineKind::Fact | LineKind::End => "",
+            LineKind::Heading => "\n",
+            LineKind::Authored => "  > ",
+            LineKind::Generated => "  · ",
+            LineKind::Ask => "  ? ",
+            LineKind::Hint
+            | LineKind::Answer
+            | LineKind::Goal
+            | LineKind::Solution
+            | LineKind::Hides => "  ",
+            LineKind::Why => "    ",
+        };
+        let _ = writeln!(out, "{prefix}{}", text(&sentence));
+    }
     Ok(out)
 }

@@ -1,10 +1,12 @@
-//! `logtime`: replay, check and explain Logtime scenario files (see `docs/scenarios.md`).
+//! `logtime`: replay, check and explain Logtime scenario and lesson files (see
+//! `docs/scenarios.md`).
 
 mod explain;
 mod inspect;
 
+use logtime_core::lesson::{self, Concrete, Lesson, Pick};
 use logtime_core::scenario::{
-    parse, run, ProduceOutcome, Report, Scenario, ScenarioError, Step, StepOutcome,
+    run, ProduceOutcome, Report, Scenario, ScenarioError, Step, StepOutcome,
 };
 use logtime_core::KafkaVersion;
 use std::process::ExitCode;
@@ -13,43 +15,83 @@ use std::process::ExitCode;
 fn usage_text() -> String {
     format!(
         "\
-logtime: replay scenarios of a Kafka partition's record timestamps
+logtime: replay scenarios and lessons of a Kafka partition's record timestamps
 
 USAGE:
-    logtime run FILE         replay FILE and print the JSON report {{\"steps\": [...], \"final\": STATE}}
-    logtime check FILE...    replay each FILE and print a one-line summary; exit 1 if any fails
-    logtime explain FILE     narrate what happened at each step of FILE, and why
-{inspect}    logtime gen --seed S     print a random scenario (the same for the same seed), for testing
-                             against Kafka (scripts/kafka-diff.sh)
-    logtime --help           print this help
+    logtime run [--seed N] FILE         replay FILE and print the JSON report {{\"steps\": [...], \"final\": STATE}}
+    logtime check [--seed N] FILE...    check each FILE and print a one-line summary; exit 1 if any fails
+    logtime explain [--seed N] FILE     narrate what happened at each step of FILE, and why;
+                                        for a lesson, print the trainer's answer sheet
+{inspect}    logtime gen --seed S                print a random scenario (the same for the same seed),
+                                        for testing against Kafka (scripts/kafka-diff.sh)
+    logtime --help                      print this help
 
 A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
-lookup, delete_records, config, snapshot, high_watermark). See docs/scenarios.md.
+lookup, delete_records, config, snapshot, high_watermark). A lesson adds narration, notes,
+questions, tasks and variants. See docs/scenarios.md.
+
+--seed N picks a lesson's variant (without it: the numbers the lesson was written with). check
+without --seed checks those and every variant (at most {MAX_CHECKED} of them, spread evenly).
 
 Kafka's refusals (a rejected batch, a refused DeleteRecords or lookup) are part of the report.
-Bad input (unknown config or step, malformed time, clock moving backwards, JSON syntax) makes
-the command exit 1 with one line on stderr naming the step, the field and the reason.
+Bad input (unknown config or step, malformed time, clock moving backwards, JSON syntax) and every
+way a lesson can be wrong (a target that does not exist, a stated answer the model disagrees
+with, a goal the solution does not reach) make the command exit 1 with one line per error
+naming the step, the field and the reason.
 ",
         KafkaVersion::keys_for_people(),
         inspect = inspect::usage(),
     )
 }
 
+/// The most variants `check` replays per lesson.
+const MAX_CHECKED: u64 = 1000;
+
+/// `--seed N` anywhere among the arguments, and the rest.
+fn options(args: &[String]) -> Result<(Option<u64>, Vec<String>), String> {
+    let mut seed = None;
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--seed" {
+            let n = it.next().ok_or("--seed needs a number")?;
+            seed = Some(
+                n.parse::<u64>()
+                    .map_err(|_| format!("--seed takes a non-negative integer, not {n:?}"))?,
+            );
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((seed, rest))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => {
-            eprintln!("logtime: missing command (try logtime --help)");
-            ExitCode::from(2)
-        }
-        Some("-h" | "--help" | "help") => {
-            print!("{}", usage_text());
-            ExitCode::SUCCESS
-        }
-        Some("run") => match &args[1..] {
-            [file] => match load(file)
-                .and_then(|s| run(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
+    let Some(command) = args.first().map(String::as_str) else {
+        eprintln!("logtime: missing command (try logtime --help)");
+        return ExitCode::from(2);
+    };
+    if matches!(command, "-h" | "--help" | "help") {
+        print!("{}", usage_text());
+        return ExitCode::SUCCESS;
+    }
+    // gen and inspect read their own options (gen's --seed is not a lesson variant).
+    match command {
+        "gen" => return gen(&args[1..]),
+        "inspect" => return inspect(&args[1..]),
+        _ => {}
+    }
+    let (seed, files) = match options(&args[1..]) {
+        Ok(o) => o,
+        Err(e) => return usage(&e),
+    };
+    let pick = seed.map_or(Pick::Default, Pick::Seed);
+    match command {
+        "run" => match &files[..] {
+            [file] => match load(file, pick)
+                .and_then(|c| run(&c.scenario).map_err(|e| Failure::Scenario(file.clone(), e)))
             {
                 Ok(report) => {
                     println!(
@@ -62,10 +104,15 @@ fn main() -> ExitCode {
             },
             _ => usage("run takes exactly one FILE"),
         },
-        Some("explain") => match &args[1..] {
-            [file] => match load(file)
-                .and_then(|s| explain::explain(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
-            {
+        "explain" => match &files[..] {
+            [file] => match load(file, pick).and_then(|c| {
+                if c.is_lesson {
+                    explain::sheet(&c)
+                } else {
+                    explain::explain(&c.scenario)
+                }
+                .map_err(|e| Failure::Scenario(file.clone(), e))
+            }) {
                 Ok(text) => {
                     print!("{text}");
                     ExitCode::SUCCESS
@@ -74,31 +121,19 @@ fn main() -> ExitCode {
             },
             _ => usage("explain takes exactly one FILE"),
         },
-        Some("gen") => match &args[1..] {
-            [flag, seed] if flag == "--seed" => match seed.parse::<u64>() {
-                Ok(seed) => {
-                    print!("{}", logtime_cli::gen::scenario(seed));
-                    ExitCode::SUCCESS
-                }
-                Err(_) => usage(&format!(
-                    "gen --seed takes a non-negative integer, not {seed:?}"
-                )),
-            },
-            _ => usage("gen takes --seed S"),
-        },
-        Some("check") => {
-            if args.len() < 2 {
+        "check" => {
+            if files.is_empty() {
                 return usage("check takes at least one FILE");
             }
             let mut failed = false;
-            for file in &args[1..] {
-                match load(file)
-                    .and_then(|s| check(&s).map_err(|e| Failure::Scenario(file.clone(), e)))
-                {
+            for file in &files {
+                match check_file(file, seed) {
                     Ok(summary) => println!("{file}: ok: {summary}"),
-                    Err(f) => {
+                    Err(lines) => {
                         failed = true;
-                        println!("{file}: error: {}", f.reason());
+                        for l in lines {
+                            println!("{file}: error: {l}");
+                        }
                     }
                 }
             }
@@ -108,17 +143,37 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Some("inspect") => match inspect::run(&args[1..]) {
-            Ok(out) => {
-                print!("{out}");
+        other => usage(&format!("unknown command {other:?}")),
+    }
+}
+
+/// `logtime gen --seed S`: a random scenario for kafka-diff.
+fn gen(args: &[String]) -> ExitCode {
+    match args {
+        [flag, seed] if flag == "--seed" => match seed.parse::<u64>() {
+            Ok(seed) => {
+                print!("{}", logtime_cli::gen::scenario(seed));
                 ExitCode::SUCCESS
             }
-            Err(inspect::Fail(e)) => {
-                eprintln!("{}", format!("logtime: inspect: {e}").replace('\n', " "));
-                ExitCode::FAILURE
-            }
+            Err(_) => usage(&format!(
+                "gen --seed takes a non-negative integer, not {seed:?}"
+            )),
         },
-        Some(other) => usage(&format!("unknown command {other:?}")),
+        _ => usage("gen takes --seed S"),
+    }
+}
+
+/// `logtime inspect ...`: a real partition or a broker's log directory.
+fn inspect(args: &[String]) -> ExitCode {
+    match inspect::run(args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(inspect::Fail(e)) => {
+            eprintln!("{}", format!("logtime: inspect: {e}").replace('\n', " "));
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -151,16 +206,66 @@ impl Failure {
     }
 }
 
-fn load(file: &str) -> Result<Scenario, Failure> {
+fn read(file: &str) -> Result<Lesson, Failure> {
     let text =
         std::fs::read_to_string(file).map_err(|e| Failure::Io(file.to_string(), e.to_string()))?;
-    parse(&text).map_err(|e| Failure::Scenario(file.to_string(), e))
+    lesson::parse(&text).map_err(|e| Failure::Scenario(file.to_string(), e))
 }
 
-/// Replays a scenario and summarises it on one line.
-fn check(s: &Scenario) -> Result<String, ScenarioError> {
-    let report = run(s)?;
-    Ok(summary(s, &report))
+/// A scenario or lesson file, at the variant `pick` names.
+fn load(file: &str, pick: Pick) -> Result<Concrete, Failure> {
+    read(file)?
+        .instantiate(pick)
+        .map_err(|e| Failure::Scenario(file.to_string(), e))
+}
+
+/// Checks a file: a scenario is replayed; a lesson is checked (every variant, or the one a seed
+/// picks) and its scenario replayed. The error lines name the variant, step and field.
+fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
+    let l = read(file).map_err(|f| vec![f.reason()])?;
+    let c = match seed {
+        Some(s) => l
+            .instantiate(Pick::Seed(s))
+            .map_err(|e| vec![e.to_string()])?,
+        None => l.default_variant().clone(),
+    };
+    let report = run(&c.scenario).map_err(|e| vec![e.to_string()])?;
+    let replay = summary(&c.scenario, &report);
+    if !c.is_lesson {
+        return Ok(replay);
+    }
+    let lines = |variant: &str, errors: Vec<ScenarioError>| -> Vec<String> {
+        errors
+            .iter()
+            .map(|e| {
+                if variant.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{variant}: {e}")
+                }
+            })
+            .collect()
+    };
+    let s = match seed {
+        Some(_) => lesson::check(&c).map_err(|e| lines(&c.variant.label(), e))?,
+        None => lesson::check_all(&l, MAX_CHECKED).map_err(|(v, e)| lines(&v, e))?,
+    };
+    let variants = if s.variants > 1 {
+        format!(
+            ", {} of {} variants checked",
+            s.variants_checked, s.variants
+        )
+    } else {
+        String::new()
+    };
+    Ok(format!(
+        "{} {}: {} questions ({} stated answers verified), {} tasks{variants}; {replay}",
+        c.meta.kind.key(),
+        c.title(),
+        s.questions,
+        s.expects,
+        s.tasks
+    ))
 }
 
 fn summary(s: &Scenario, report: &Report) -> String {

@@ -118,7 +118,7 @@ fn timestamp_overflow() {
 fn unknown_step_kind() {
     assert_eq!(
         fails("unknown_step", &steps(r#"{"sleep": "1s"}"#)),
-        "step 0: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark)"
+        "step 0: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task)"
     );
 }
 
@@ -126,11 +126,11 @@ fn unknown_step_kind() {
 fn step_with_zero_or_several_keys() {
     assert_eq!(
         fails("zero_keys", &steps(r#"{"advance": "1s"}, {}"#)),
-        "step 1: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 0 (none)"
+        "step 1: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task) besides narration, show and pause, found 0 (none)"
     );
     assert_eq!(
         fails("two_keys", &steps(r#"{"advance": "1s", "retention": {}}"#)),
-        "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 2 (advance, retention)"
+        "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task) besides narration, show and pause, found 2 (advance, retention)"
     );
 }
 
@@ -149,7 +149,7 @@ fn json_syntax_error() {
 fn unknown_keys() {
     assert_eq!(
         fails("unknown_top_level", &format!(r#"{{"kafak": "3.6", {HEAD}, "steps": []}}"#)),
-        "kafak: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log)"
+        "kafak: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log, lesson, variants)"
     );
     assert_eq!(
         fails("unknown_record_key", &steps(r#"{"produce": {"records": [{"timestamp": "now", "value_size": 10}]}}"#)),
@@ -179,9 +179,11 @@ fn usage_errors_and_help() {
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
     for cmd in [
-        "logtime run FILE",
-        "logtime check FILE...",
-        "logtime explain FILE",
+        "logtime run [--seed N] FILE",
+        "logtime check [--seed N] FILE...",
+        "logtime explain [--seed N] FILE",
+        "logtime inspect DIR|FILE...",
+        "logtime gen --seed S",
     ] {
         assert!(help.contains(cmd), "{help}");
     }
