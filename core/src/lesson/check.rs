@@ -223,14 +223,16 @@ fn example(a: &Answer) -> Answer {
 }
 
 /// Checks the default variant and every declared variant (or, when there are more than
-/// `max_variants`, that many spread evenly over them). The error names the variant.
+/// `max_variants`, that many spread evenly over them). The error names the variant (empty
+/// without variables).
 pub fn check_all(
     l: &Lesson,
     max_variants: u64,
 ) -> Result<CheckSummary, (String, Vec<ScenarioError>)> {
+    // Without variables there is one variant, and nothing to name.
     let name = |c: &Concrete, what: &str| {
         if c.variant.label().is_empty() {
-            what.to_string()
+            String::new()
         } else {
             format!("{what} ({})", c.variant.label())
         }

@@ -26,7 +26,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reached {
     /// A scenario step ran.
-    Model(StepReport),
+    Model(Box<StepReport>),
     /// A note: narration only.
     Note,
     /// A question is now open (the `item`-th of [`Concrete::items`]).
@@ -316,7 +316,7 @@ impl Play {
         };
         let reached = match &step.item {
             Item::Model { .. } => match self.runner.step(on_event)? {
-                Ok(r) => Reached::Model(r),
+                Ok(r) => Reached::Model(Box::new(r)),
                 Err(e) => return Some(Err(PlayError::Scenario(e))),
             },
             Item::Note => Reached::Note,

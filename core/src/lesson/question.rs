@@ -641,6 +641,11 @@ impl Question {
         match &solved.evidence {
             Evidence::Retention(r) => {
                 let deleted: Vec<Offset> = r.deleted.iter().map(|d| d.base_offset).collect();
+                if matches!(self.kind, Ask::StrikeSegments | Ask::StrikeRecords) {
+                    let mut s = Sentence::plain("the next scheduled retention check runs at ");
+                    s.time(r.at);
+                    feedback.push(s);
+                }
                 match given {
                     Answer::Segments(g) => {
                         for v in &r.verdicts {
