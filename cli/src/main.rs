@@ -250,21 +250,24 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
         Some(_) => lesson::check(&c).map_err(|e| lines(&c.variant.label(), e))?,
         None => lesson::check_all(&l, MAX_CHECKED).map_err(|(v, e)| lines(&v, e))?,
     };
-    let variants = if s.variants > 1 {
-        format!(
-            ", {} of {} variants checked",
+    let mut parts = vec![
+        format!("{} question(s)", s.questions),
+        format!("{} task(s)", s.tasks),
+    ];
+    if s.expects > 0 {
+        parts.push(format!("{} stated answer(s) verified", s.expects));
+    }
+    if s.variants > 1 {
+        parts.push(format!(
+            "{} of {} variants checked",
             s.variants_checked, s.variants
-        )
-    } else {
-        String::new()
-    };
+        ));
+    }
     Ok(format!(
-        "{} {}: {} questions ({} stated answers verified), {} tasks{variants}; {replay}",
+        "{} \"{}\": {}; {replay}",
         c.meta.kind.key(),
         c.title(),
-        s.questions,
-        s.expects,
-        s.tasks
+        parts.join(", ")
     ))
 }
 

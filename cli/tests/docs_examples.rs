@@ -1,5 +1,6 @@
-//! Every ```json block of docs/scenarios.md is a complete scenario: `logtime run` must replay
-//! it, and `logtime explain` must narrate it.
+//! Every ```json block of docs/scenarios.md is a complete scenario or lesson: `logtime run` must
+//! replay it, `logtime check` must pass it (every variant of a lesson) and `logtime explain` must
+//! narrate it (a lesson's answer sheet).
 
 use std::process::Command;
 
@@ -16,16 +17,21 @@ fn every_documented_example_runs() {
         rest = &body[end + 3..];
     }
     assert!(
-        blocks.len() >= 9,
-        "one example per step kind, found {}",
+        blocks.len() >= 14,
+        "one example per step kind and per lesson feature, found {}",
         blocks.len()
+    );
+    let lessons = blocks.iter().filter(|b| b.contains("\"lesson\"")).count();
+    assert!(
+        lessons >= 5,
+        "one example per lesson feature, found {lessons}"
     );
     let dir = std::env::temp_dir().join(format!("logtime-docs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (i, b) in blocks.iter().enumerate() {
         let p = dir.join(format!("example{i}.json"));
         std::fs::write(&p, b).unwrap();
-        for cmd in ["run", "explain"] {
+        for cmd in ["run", "check", "explain"] {
             let out = Command::new(env!("CARGO_BIN_EXE_logtime"))
                 .arg(cmd)
                 .arg(&p)

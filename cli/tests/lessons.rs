@@ -1,0 +1,157 @@
+//! `logtime` on lessons: every built-in lesson passes `check` in every variant, a wrong lesson
+//! fails it with one line per error naming the step and the field, and `explain` prints the
+//! trainer's answer sheet, the same for the same seed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn lessons() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static/lessons");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn logtime(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_logtime"))
+        .args(args)
+        .output()
+        .expect("logtime runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn every_built_in_lesson_passes_check() {
+    let files = lessons();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for want in [
+        "future-walkthrough.json",
+        "future-drill.json",
+        "two-kinds-walkthrough.json",
+        "two-kinds-drill.json",
+        "kip937-drill.json",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} in {names:?}");
+    }
+    let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref()];
+    args.extend(files.iter().map(|p| p.as_os_str()));
+    let out = logtime(&args);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.lines().count(), files.len(), "{text}");
+    for line in text.lines() {
+        assert!(line.contains(": ok: "), "{line}");
+    }
+    assert!(
+        text.contains("drill \"Timestamps from the future: find and fix the pinned segment\": 4 question(s), 1 task(s), 4 stated answer(s) verified, 9 of 9 variants checked;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_wrong_lesson_fails_check_naming_step_and_field() {
+    let dir = std::env::temp_dir().join(format!("logtime-lessons-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("wrong.json");
+    std::fs::write(
+        &p,
+        r#"{"title": "wrong", "lesson": {"kind": "drill"}, "kafka": "3.6",
+            "topic": {"retention.ms": 86400000, "segment.bytes": 170}, "start": "2027-03-12T09:00:00Z",
+            "steps": [
+              {"produce": {"records": [{"timestamp": "now-3d"}]}, "show": ["segment:7"]},
+              {"produce": {"records": [{"timestamp": "now+365d"}]}},
+              {"produce": {"records": [{"timestamp": "now"}]}},
+              {"question": {"ask": "Which segment pins retention?", "pinning": {}, "expect": 0}},
+              {"task": {"ask": "Delete the first record.", "goal": {"records_gone": [0, 0]},
+                        "solution": [{"retention": {}}]}}
+            ]}"#,
+    )
+    .unwrap();
+    let out = logtime(&["check".as_ref(), p.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let prefix = format!("{}: error: ", p.display());
+    let errors: Vec<&str> = lines
+        .iter()
+        .map(|l| l.strip_prefix(&prefix).unwrap_or_else(|| panic!("{l}")))
+        .collect();
+    assert_eq!(
+        errors[0],
+        "step 0: show[0]: segment:7: no segment with base offset 7 (segments at this step: 0)"
+    );
+    assert!(
+        errors[1].starts_with(
+            "step 3: question.expect: the model's answer is segment 1, not segment 0: "
+        ),
+        "{}",
+        errors[1]
+    );
+    assert_eq!(errors.len(), 2, "the task's goal is reached: {text}");
+    // The same lesson with an unreachable goal.
+    let text = std::fs::read_to_string(&p)
+        .unwrap()
+        .replace("[0, 0]", "[0, 1]")
+        .replace(r#", "show": ["segment:7"]"#, "")
+        .replace(r#""expect": 0"#, r#""expect": 1"#);
+    std::fs::write(&p, text).unwrap();
+    let out = logtime(&["check".as_ref(), p.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{prefix}step 4: task.goal: the revealed solution does not reach it: records 0 to 1 must go, but 1 is still readable\n"
+        )
+    );
+}
+
+#[test]
+fn explain_prints_the_answer_sheet_and_a_seed_picks_the_numbers() {
+    let drill = lessons()
+        .into_iter()
+        .find(|p| p.ends_with("future-drill.json"))
+        .unwrap();
+    let sheet = |seed: Option<&str>| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["explain".as_ref()];
+        if let Some(s) = seed {
+            args.push("--seed".as_ref());
+            args.push(s.as_ref());
+        }
+        args.push(drill.as_os_str());
+        let out = logtime(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out)
+    };
+    let default = sheet(None);
+    assert!(default.contains("  answer: segment 20000\n"), "{default}");
+    assert!(default.contains("  answer: segment(s) 0, 10000\n"));
+    assert!(default.contains("  solution: set message.timestamp.after.max.ms = 3600000; DeleteRecords to offset 30000; run a retention check\n"));
+    assert!(default.contains("variant: case = future stamp at offset 20000, retention = 7 d\n"));
+    assert_eq!(sheet(Some("5")), sheet(Some("5")), "same seed, same sheet");
+    let sheets: std::collections::BTreeSet<String> =
+        (0..8).map(|s| sheet(Some(&s.to_string()))).collect();
+    assert!(sheets.len() > 2, "different seeds give different numbers");
+    let out = logtime(&["explain".as_ref(), "--seed".as_ref()]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = logtime(&[
+        "check".as_ref(),
+        "--seed".as_ref(),
+        "x".as_ref(),
+        drill.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
