@@ -2,7 +2,8 @@
 # Fuzz the core for a given number of minutes per target:
 #   scripts/fuzz.sh [MINUTES] [TARGET...]
 # Targets: ops (arbitrary operation sequences against a partition, invariants checked after each),
-# scenario (arbitrary text parsed and replayed as a scenario file), import_log (bytes as a
+# scenario (arbitrary text parsed and replayed as a scenario file), lesson (arbitrary text parsed,
+# checked and played as a lesson, and parsed as narration markup), import_log (bytes as a
 # segment's .log, read in chunks and imported), import_index (bytes as .index and .timeindex
 # beside a real segment) and import_dump (text as kafka-dump-log output). Default: 5 minutes each.
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 minutes="${1:-5}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ops scenario import_log import_index import_dump)
+[ ${#targets[@]} -gt 0 ] || targets=(ops scenario lesson import_log import_index import_dump)
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   echo "installing cargo-fuzz (once)"
   cargo install cargo-fuzz --locked

@@ -6,7 +6,7 @@
 //! | key | holds when |
 //! |---|---|
 //! | `log_start_offset`, `log_end_offset`, `high_watermark`, `segments` | the number is `N`, or within `{"at_least": N, "at_most": M}` |
-//! | `records_present: [first, last]` | every offset from `first` to `last` is still readable (at or above the log start offset and stored) |
+//! | `records_present: [first, last]` | every offset from `first` to `last` is still readable (at or above the log start offset, below the log end offset) |
 //! | `records_gone: [first, last]` | none of them is readable any more |
 //! | `no_pinned_segment: true` | a retention check now would keep no expired segment behind a survivor |
 //! | `no_future_segment: true` | no segment's largest timestamp is ahead of the clock |
@@ -394,7 +394,6 @@ impl Goal {
             }
             GoalCheck { met, sentence: s }
         };
-        let readable = |o: Offset| o >= p.log_start_offset() && p.timestamp_at(o).is_some();
         match self {
             Goal::All(goals) => {
                 let checks: Vec<GoalCheck> = goals.iter().map(|g| g.check(p)).collect();
@@ -419,8 +418,16 @@ impl Goal {
             Goal::LogEndOffset(b) => number("log end offset", p.log_end_offset().0, b),
             Goal::HighWatermark(b) => number("high watermark", p.high_watermark().0, b),
             Goal::Segments(b) => number("segment count", p.segments().len() as i64, b),
+            // Readable offsets are [log start offset, log end offset): O(1) for any range.
             Goal::RecordsPresent(a, b) => {
-                let missing = (a.0..=b.0).map(Offset).find(|o| !readable(*o));
+                let (lo, end) = (p.log_start_offset(), p.log_end_offset());
+                let missing = if *a < lo {
+                    Some(*a)
+                } else if *b >= end {
+                    Some((*a).max(end))
+                } else {
+                    None
+                };
                 let mut s = Sentence::new();
                 s.text("records ").offsets(format!("{a} to {b}"), *a, *b);
                 match missing {
@@ -433,7 +440,9 @@ impl Goal {
                 }
             }
             Goal::RecordsGone(a, b) => {
-                let left = (a.0..=b.0).map(Offset).find(|o| readable(*o));
+                let (lo, end) = (p.log_start_offset(), p.log_end_offset());
+                let first = (*a).max(lo);
+                let left = (first <= *b && first < end).then_some(first);
                 let mut s = Sentence::new();
                 s.text("records ").offsets(format!("{a} to {b}"), *a, *b);
                 match left {

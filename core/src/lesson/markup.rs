@@ -597,3 +597,26 @@ mod tests {
         assert_eq!(e, "segment:5: no segment with base offset 5");
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text parses or fails with an error inside it; what parses lowers to sentences
+        /// whose text is the plain text, paragraph by paragraph.
+        #[test]
+        fn any_text_parses_or_names_a_character(text in "[a-z \\n*`\\[\\]()<>\\\\:.0-9segmnt-]{0,80}") {
+            match Markup::parse(&text) {
+                Ok(m) => {
+                    let s = m.sentences(&|_| Ok(Mention::Config("x".into()))).unwrap();
+                    let plain: Vec<String> = s.iter().map(|s| s.to_string()).collect();
+                    prop_assert_eq!(plain.join("\n\n"), m.plain());
+                    prop_assert!(m.paragraphs().iter().all(|p| !p.is_empty()));
+                }
+                Err(e) => prop_assert!(e.at >= 1 && e.at <= text.chars().count() + 1, "{e}"),
+            }
+        }
+    }
+}

@@ -17,8 +17,8 @@
 //! 3. a [`Play`] drives it as a learner would: steps, questions answered and graded, hints,
 //!    tasks checked live against their goals, reveals, the affordances to hide, a [`Scorecard`];
 //! 4. [`check`] walks every item on the path where each task is solved by its revealed
-//!    solution and reports every way the lesson is wrong; [`answer_sheet`] prints what a trainer
-//!    needs.
+//!    solution and reports every way the lesson is wrong; [`answer_key`] gives every computed
+//!    answer as data and [`answer_sheet`] as lines for a trainer.
 //!
 //! Every answer is computed by the model at the step it is asked, so two learners with different
 //! variants get different, correct numbers.
@@ -44,7 +44,7 @@ pub use parse::{ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVE
 pub use play::{Acted, Play, PlayError, Reached, Reveal};
 pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
 pub use score::{ItemResult, Outcome, Scorecard, Scoring};
-pub use sheet::{answer_sheet, Line, LineKind};
+pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
 pub use target::{Affordance, Affordances, Panel, Target};
 pub use task::{Task, TaskReveal, TASK_KEYS};
 pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};

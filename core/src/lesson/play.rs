@@ -450,7 +450,6 @@ impl Play {
                 reason,
             };
             for (t, c) in a.commands(self.runner.now()).map_err(fail)? {
-                let t = t.max(self.runner.now());
                 let r = self
                     .runner
                     .apply(t, c, on_event)

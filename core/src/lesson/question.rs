@@ -90,7 +90,7 @@ impl Answer {
         let mut out: Vec<(Offset, Offset)> = Vec::with_capacity(v.len());
         for (a, b) in v {
             match out.last_mut() {
-                Some(last) if a.0 <= last.1 .0 + 1 => last.1 = last.1.max(b),
+                Some(last) if a.0 <= last.1 .0.saturating_add(1) => last.1 = last.1.max(b),
                 _ => out.push((a, b)),
             }
         }
@@ -486,7 +486,7 @@ fn least_accepting(p: &Partition, config: &str, lo: i64, hi: i64, probe: &Probe)
     }
     let (mut lo, mut hi) = (lo, hi);
     while lo < hi {
-        let mid = lo + (hi - lo) / 2;
+        let mid = ((lo as i128 + hi as i128) / 2) as i64;
         if accepts(p, config, mid, probe).is_some_and(|r| r.is_ok()) {
             hi = mid;
         } else {
@@ -519,12 +519,33 @@ impl Question {
     /// The answer, computed from the partition the runner has reached (nothing is changed: the
     /// probes run on copies). An error says why the question cannot be answered there.
     pub fn solve(&self, runner: &Runner) -> Result<Solved, String> {
-        let mut r = runner.clone();
-        if let Some(v) = self.kafka {
+        // Probes and a version switch act on a copy; the other kinds only read.
+        let mut owned =
+            (self.kafka.is_some() || matches!(self.kind, Ask::Error(_))).then(|| runner.clone());
+        if let (Some(v), Some(r)) = (self.kafka, owned.as_mut()) {
             r.apply(r.now(), Command::SetVersion { version: v }, &mut |_| {})
                 .map_err(|e| e.to_string())?;
         }
-        let p = r.partition();
+        if let (Ask::Error(a), Some(r)) = (&self.kind, owned.as_mut()) {
+            let mut last = None;
+            for (t, c) in a.commands(r.now())? {
+                last = Some(r.apply(t, c, &mut |_| {}).map_err(|e| e.to_string())?);
+            }
+            let rep = last.ok_or("the action does nothing")?;
+            let code = match &rep.outcome {
+                StepOutcome::Produce(ProduceOutcome::Rejected(e)) => e.error.code(),
+                StepOutcome::DeleteRecords { result: Err(e), .. } => e.error.code(),
+                _ => 0,
+            };
+            return Ok(Solved {
+                answer: Answer::ErrorCode(code),
+                evidence: Evidence::Outcome {
+                    report: rep,
+                    config: r.partition().config().clone(),
+                },
+            });
+        }
+        let p = owned.as_ref().unwrap_or(runner).partition();
         let now = p.clock();
         match &self.kind {
             Ask::StrikeSegments | Ask::StrikeRecords => {
@@ -608,25 +629,7 @@ impl Question {
                     },
                 })
             }
-            Ask::Error(a) => {
-                let mut last = None;
-                for (t, c) in a.commands(now)? {
-                    last = Some(r.apply(t, c, &mut |_| {}).map_err(|e| e.to_string())?);
-                }
-                let rep = last.ok_or("the action does nothing")?;
-                let code = match &rep.outcome {
-                    StepOutcome::Produce(ProduceOutcome::Rejected(e)) => e.error.code(),
-                    StepOutcome::DeleteRecords { result: Err(e), .. } => e.error.code(),
-                    _ => 0,
-                };
-                Ok(Solved {
-                    answer: Answer::ErrorCode(code),
-                    evidence: Evidence::Outcome {
-                        report: rep,
-                        config: r.partition().config().clone(),
-                    },
-                })
-            }
+            Ask::Error(_) => unreachable!("answered above"),
         }
     }
 

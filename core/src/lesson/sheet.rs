@@ -1,8 +1,11 @@
 //! The trainer's answer sheet (`logtime explain` on a lesson): every step's authored and
 //! generated narration, and every question and task with its answer, the model's explanation,
-//! its hints and its solution, on the path where each task is solved by its revealed solution.
+//! its hints and its solution, on the path where each task is solved by its revealed solution;
+//! and the same answers as data ([`answer_key`]).
 
 use super::play::{Play, PlayError, Reached, Reveal};
+use super::question::Solved;
+use super::task::TaskReveal;
 use super::{render, Concrete, Item, LessonKind};
 use crate::scenario::narrate::{self, Sentence};
 use crate::scenario::ScenarioError;
@@ -258,6 +261,82 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
     if c.meta.kind == LessonKind::Drill || c.items().next().is_some() {
         let (_, max) = play.scorecard().total();
         out.push(plain(LineKind::Fact, format!("{} points in all", max)));
+    }
+    Ok(out)
+}
+
+/// What the model computed for a question or task, on the path where every task is solved by
+/// its revealed solution.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyAnswer {
+    /// A question's answer and the report it comes from.
+    Question(Box<Solved>),
+    /// A task's solution, what it did, and the goal afterwards.
+    Task(TaskReveal),
+}
+
+/// One entry of the answer key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyEntry {
+    /// The file step.
+    pub step: usize,
+    /// Its index among [`Concrete::items`].
+    pub item: usize,
+    /// What the model computed.
+    pub answer: KeyAnswer,
+}
+
+/// Every question's and task's computed answer, in order, for one variant: what a drill's
+/// results screen or a trainer's view shows without replaying anything itself. An error names
+/// the step and field of an item the model cannot answer (a lesson that passes `check` has
+/// none).
+pub fn answer_key(c: &Concrete) -> Result<Vec<KeyEntry>, ScenarioError> {
+    let mut play = Play::open_at(c.clone(), 0)?;
+    let mut out = Vec::new();
+    let fail = |at: usize, field: &str, reason: String| ScenarioError {
+        step: Some(at),
+        field: field.to_string(),
+        reason,
+        line_column: None,
+    };
+    while let Some(reached) = play.advance(&mut |_| {}) {
+        let at = play.next_step() - 1;
+        match reached.map_err(|e| fail(at, "", e.to_string()))? {
+            Reached::Question { item } => {
+                let solved = match play.solved() {
+                    Some(Ok(s)) => s.clone(),
+                    Some(Err(r)) => return Err(fail(at, "question", r.clone())),
+                    None => unreachable!("a reached question is solved"),
+                };
+                play.reveal(&mut |_| {})
+                    .map_err(|e| fail(at, "question", e.to_string()))?;
+                out.push(KeyEntry {
+                    step: at,
+                    item,
+                    answer: KeyAnswer::Question(Box::new(solved)),
+                });
+            }
+            Reached::Task {
+                item,
+                already_met: true,
+            } => {
+                return Err(fail(
+                    at,
+                    "task.goal",
+                    format!("item {item} already holds before the learner acts"),
+                ))
+            }
+            Reached::Task { item, .. } => match play.reveal(&mut |_| {}) {
+                Ok(Reveal::Task(r)) => out.push(KeyEntry {
+                    step: at,
+                    item,
+                    answer: KeyAnswer::Task(r),
+                }),
+                Ok(Reveal::Question { .. }) => unreachable!("a task reveals a task"),
+                Err(e) => return Err(fail(at, "task.solution", e.to_string())),
+            },
+            Reached::Model(_) | Reached::Note => {}
+        }
     }
     Ok(out)
 }

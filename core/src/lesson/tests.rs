@@ -80,6 +80,8 @@ fn every_built_in_lesson_passes_check_in_every_variant() {
             s.questions + s.tasks >= 2,
             "{name}: a lesson asks something"
         );
+        let key = answer_key(l.default_variant()).unwrap();
+        assert_eq!(key.len(), s.questions + s.tasks, "{name}");
         let sheet = answer_sheet(l.default_variant()).unwrap();
         assert!(sheet
             .iter()
@@ -126,6 +128,25 @@ fn the_future_drill_has_the_numbers_of_the_story() {
     assert_eq!(
         play.solved().unwrap().as_ref().unwrap().answer,
         Answer::Segment(Offset(20000))
+    );
+    // The answer key holds every computed answer, in order.
+    let key = answer_key(play.lesson()).unwrap();
+    let answers: Vec<String> = key
+        .iter()
+        .map(|k| match &k.answer {
+            KeyAnswer::Question(s) => s.answer.to_string(),
+            KeyAnswer::Task(r) => format!("goal met: {}", r.goal.met),
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            "segment 20000",
+            "segment(s) 0, 10000",
+            "offset 20000",
+            "goal met: true",
+            "error 32 INVALID_TIMESTAMP"
+        ]
     );
 }
 
