@@ -22,6 +22,33 @@
 //!
 //! Every answer is computed by the model at the step it is asked, so two learners with different
 //! variants get different, correct numbers.
+//!
+//! ```
+//! use logtime_core::lesson::{self, Answer, Pick, Play, Reached};
+//! use logtime_core::Offset;
+//!
+//! let json = r#"{"lesson": {"kind": "drill"}, "kafka": "3.6",
+//!   "topic": {"retention.ms": 86400000, "segment.bytes": 170}, "start": "2027-03-12T09:00:00Z",
+//!   "steps": [
+//!     {"produce": {"records": [{"timestamp": "now-3d"}]}},
+//!     {"produce": {"records": [{"timestamp": "now+365d"}]}},
+//!     {"produce": {"records": [{"timestamp": "now"}]}},
+//!     {"question": {"ask": "Which segment pins retention?", "pinning": {},
+//!                   "hints": ["Look for a largest timestamp ahead of the clock."]}}]}"#;
+//! let lesson = lesson::parse(json)?;
+//! let mut play = Play::new(lesson.instantiate(Pick::Seed(7))?)?;
+//! while let Some(step) = play.advance(&mut |_event| {}) {
+//!     if let Reached::Question { .. } = step? {
+//!         let hint = play.hint()?.expect("one hint");
+//!         assert_eq!(hint[0].to_string(), "Look for a largest timestamp ahead of the clock.");
+//!         let grade = play.answer(&Answer::Segment(Offset(1)))?;
+//!         assert!(grade.correct);
+//!         assert!(grade.feedback[0].to_string().starts_with("segment 1 is kept: its largest timestamp"));
+//!     }
+//! }
+//! assert_eq!(play.scorecard().total(), (7, 10)); // one hint: 10 − 3
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod action;
 mod check;

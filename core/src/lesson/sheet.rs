@@ -121,6 +121,12 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
     while let Some(reached) = play.advance(&mut |_| {}) {
         let at = play.next_step() - 1;
         let step = &c.steps[at];
+        if at == c.meta.opens_at && at > 0 {
+            out.push(plain(
+                LineKind::Fact,
+                "\n(the lesson opens here: the learner first sees the partition as the steps above left it)",
+            ));
+        }
         let reached = reached.map_err(|e| fail(at, e))?;
         let p = play.partition().clone();
         let authored = |out: &mut Vec<Line>| {
