@@ -155,3 +155,67 @@ fn explain_prints_the_answer_sheet_and_a_seed_picks_the_numbers() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A lesson keeps the scenario's `log` key (an incident walked through from the real partition):
+/// `check`, `explain` and `run` start from the seeded segments at their real offsets.
+#[test]
+fn a_lesson_from_a_seeded_log_checks_explains_and_runs() {
+    let dir = std::env::temp_dir().join(format!("logtime-lessons-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("seeded.json");
+    std::fs::write(
+        &p,
+        r#"{"title": "seeded", "lesson": {"kind": "walkthrough"}, "kafka": "3.6",
+            "topic": {"retention.ms": 604800000, "segment.bytes": 1024}, "start": "2027-03-12T09:00:00Z",
+            "log": {"log_start_offset": 1843200, "segments": [
+              {"base_offset": 1843200, "batches": [{"size": 170, "timestamps": ["2028-03-01T09:00:00Z"]}]},
+              {"base_offset": 1843201, "batches": [{"size": 170, "timestamps": ["2027-03-01T09:00:00Z"]}]},
+              {"base_offset": 1843202, "batches": []}]},
+            "steps": [
+              {"retention": {}, "narration": "Segment [1843200](segment:1843200) is stamped a year ahead."},
+              {"question": {"ask": "Which segment pins retention?", "pinning": {}, "expect": 1843200}},
+              {"task": {"ask": "Free the segment behind it.", "goal": {"records_gone": [1843200, 1843201]},
+                        "solution": [{"delete_records": {"offset": 1843202}}]}}
+            ]}"#,
+    )
+    .unwrap();
+    let out = logtime(&["check".as_ref(), p.as_os_str()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(": ok: walkthrough \"seeded\": 1 question(s), 1 task(s), 1 stated answer(s) verified; 1 steps, 0 records appended, 0 rejected, 3 segments at the end, log start offset 1843200, log end offset 1843202"),
+        "{text}"
+    );
+    let out = logtime(&["explain".as_ref(), p.as_os_str()]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("  answer: segment 1843200\n"), "{text}");
+    assert!(
+        text.contains("goal, after: met: records 1843200 to 1843201 are gone"),
+        "{text}"
+    );
+    let out = logtime(&["run".as_ref(), p.as_os_str()]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("\"log_start_offset\": 1843200"));
+}
+
+/// `--seed` picks a lesson's variant for run, check and explain, while `gen --seed` stays the
+/// generator's seed and `inspect` reads its own options.
+#[test]
+fn gen_and_inspect_keep_their_own_options() {
+    let gen = |seed: &str| logtime(&["gen".as_ref(), "--seed".as_ref(), seed.as_ref()]);
+    let a = gen("3");
+    assert!(a.status.success());
+    assert_eq!(
+        stdout(&a),
+        stdout(&gen("3")),
+        "the same seed, the same scenario"
+    );
+    assert_eq!(gen("x").status.code(), Some(2));
+    let out = logtime(&["inspect".as_ref(), "--seed".as_ref(), "3".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "logtime: inspect: unknown option --seed\n"
+    );
+}

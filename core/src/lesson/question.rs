@@ -5,7 +5,7 @@
 //!
 //! | kind | file | the learner | the answer |
 //! |---|---|---|---|
-//! | strike segments | `"strike": "segments"` | strikes segments | the segments the next scheduled retention check deletes |
+//! | strike segments | `"strike": "segments"` | strikes segments | the segments the next scheduled retention pass deletes (the retention task's, or the log cleaner's on a compacted topic) |
 //! | strike records | `"strike": "records"` | strikes records | their offsets, as ranges |
 //! | lookup | `"lookup": {"timestamp": T}` | clicks an offset | what ListOffsets returns (`-1`: nothing) |
 //! | pinning | `"pinning": {}` | picks a segment | the first segment retention keeps, when it keeps a future stamp or expired segments behind it |
@@ -549,7 +549,8 @@ impl Question {
         let now = p.clock();
         match &self.kind {
             Ask::StrikeSegments | Ask::StrikeRecords => {
-                // The next check is the scheduled one (Kafka has no other trigger).
+                // The next check is the scheduled one (Kafka has no other trigger): the retention
+                // task's, or on a compacted topic the log cleaner's, every log.cleaner.backoff.ms.
                 let rep = p.preview_retention(p.next_retention_check().max(now));
                 let answer = if self.kind == Ask::StrikeSegments {
                     Answer::segments(rep.deleted.iter().map(|d| d.base_offset).collect())
@@ -645,7 +646,11 @@ impl Question {
             Evidence::Retention(r) => {
                 let deleted: Vec<Offset> = r.deleted.iter().map(|d| d.base_offset).collect();
                 if matches!(self.kind, Ask::StrikeSegments | Ask::StrikeRecords) {
-                    let mut s = Sentence::plain("the next scheduled retention check runs at ");
+                    // A compacted topic's scheduled passes are the log cleaner's.
+                    let mut s = Sentence::plain(format!(
+                        "the {} runs at ",
+                        narrate::next_pass_label(p.config())
+                    ));
                     s.time(r.at);
                     feedback.push(s);
                 }

@@ -81,6 +81,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
         out.push(plain(LineKind::Fact, d));
     }
     out.push(line(LineKind::Fact, narrate::setting(&c.scenario)));
+    if let Some(note) = narrate::compaction_note(&c.scenario.config) {
+        out.push(line(LineKind::Fact, note));
+    }
     if !c.variant.label().is_empty() {
         out.push(plain(
             LineKind::Fact,

@@ -181,7 +181,7 @@ pub fn lookup_miss(l: &Lookup, given: Offset, given_stamp: Option<Timestamp>) ->
 }
 
 /// What the broker answers to a batch: `appended` or `rejected with error 32 INVALID_TIMESTAMP:
-/// "Timestamp ... is out of range. ..."`.
+/// "Timestamp ... is out of range. ..."`, with what the broker logs for a size error (10, 18).
 pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
     let mut s = Sentence::new();
     match outcome {
@@ -198,6 +198,11 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
                 Some(r) => s.text(format!(": \"{}\"", r.message)),
                 None => s.text(format!(": \"{}\"", e.error_message)),
             };
+            // A size error's response carries only `Errors`' default message; the broker's own
+            // words are in its log.
+            if let Some(log) = super::broker_log(e) {
+                s.text("; ").append(log);
+            }
         }
     }
     s
@@ -207,6 +212,22 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
 mod tests {
     use super::*;
     use crate::human::parse_rfc3339;
+
+    /// A size error's answer says what the broker logs: the producer gets only `Errors`' default
+    /// message.
+    #[test]
+    fn a_size_error_answer_says_what_the_broker_logs() {
+        use crate::config::{Config, ConfigValue, KafkaVersion};
+        let mut c = Config::defaults(KafkaVersion::V3_6);
+        c.set("max.message.bytes", &ConfigValue::Number(100))
+            .unwrap();
+        let now = Timestamp(1_804_842_000_000);
+        let r = crate::validation::validate(&c, "t-0", now, &[crate::batch::Record::at(now)]);
+        assert_eq!(
+            batch_answer(&r.map(|_| ())).to_string(),
+            "the broker rejects it with error 10 MESSAGE_TOO_LARGE: \"The request included a message larger than the max message size the server will accept.\"; the broker logs: \"The record batch size in the append to t-0 is 170 bytes which exceeds the maximum configured value of 100).\""
+        );
+    }
 
     #[test]
     fn the_pinning_segment_reads_as_the_issue_words_it() {
