@@ -1,20 +1,30 @@
-//! `cargo bench -p logtime-core`: throughput figures, one `name: value` per line.
+//! `cargo bench -p logtime-core`: throughput and memory figures, one `name: value` per line.
 //!
 //! * `append_records_per_s`: 10,000,000 one-record batches, each validated (KIP-937), sized,
-//!   roll-checked and indexed, through `Partition::produce_unchecked`.
-//! * `memcpy_records_per_s`: the same records' fields copied into a `Vec` in the same run: the
-//!   physical limit of touching each record once. `append_vs_memcpy` is their ratio.
-//! * `lookup_per_s`: random offset-for-time lookups on that partition (time index, offset index,
-//!   batch and record scan); `linear_lookup_per_s`: brute force over every record, the same
-//!   answers; `lookup_speedup` is their ratio.
+//!   roll-checked and indexed, through `Partition::produce_unchecked`, announced first with
+//!   `Partition::expect_batches` as a scenario's generated traffic is.
+//! * `bytes_per_record`: the heap the model holds for them (`Partition::heap_bytes`: batches,
+//!   timestamps, indexes, the segment list, room reserved for growth included) per record.
+//! * `memcpy_records_per_s`: copying `bytes_per_record` bytes per record (rounded up) from one
+//!   buffer into another that is already touched: the physical limit of writing what the model
+//!   stores, without the page faults of fresh memory. The appends run in ten chunks, each
+//!   followed by the copy of a chunk's worth (best of two), and `append_vs_memcpy` is the median
+//!   of the ten ratios, so that both sides see the same machine load.
+//! * `lookup_per_s` and `linear_lookup_per_s`: offset-for-time lookups at random targets, a
+//!   tenth of them past the newest record (misses, answered `-1`), through the indexes (time
+//!   index, offset index, batch and record scan) and by brute force over every record.
+//!   `lookup_speedup` is the median of seven pairs of timings taken one after the other
+//!   (indexed, then brute force, on the same targets), so both sides see the same machine load;
+//!   `lookup_speedup_min`/`_max` are the spread. Both searches must give the same answer for
+//!   every brute-forced target (checked, whatever the number of segments).
 //! * `retention_pass_us`: one retention check over 100,000 segments that deletes them all (the
 //!   worst case: every segment is walked, deleted and reported); `retention_plan_us`: planning a
-//!   check over 100,000 segments that deletes nothing but gives each its verdict.
+//!   check over 100,000 segments that deletes nothing but gives every segment its verdict.
 //!
 //! Set `LOGTIME_BENCH_RECORDS` to use fewer records (e.g. for a quick run).
 
 use logtime_core::{
-    Command, Config, ConfigValue, KafkaVersion, OffsetSpec, Partition, Record, Timestamp,
+    Command, Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Partition, Record, Timestamp,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -32,47 +42,109 @@ impl Xs {
     }
 }
 
-fn main() {
-    let n: usize = std::env::var("LOGTIME_BENCH_RECORDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000_000);
+/// The answer a consumer must get, by brute force: the first offset at or above the log start
+/// offset whose timestamp is at or after `t`, if it is below the high watermark. (With these
+/// one-record batches this is exactly Kafka's search: every earlier segment's largest timestamp
+/// is below `t`, and no record before the time index's entry reaches it.)
+fn brute_force(p: &Partition, t: i64) -> i64 {
+    let lso = p.log_start_offset().0;
+    for s in p.segments() {
+        let base = s.base_offset().0;
+        for (k, &ts) in s.record_timestamps().iter().enumerate() {
+            let o = base + k as i64;
+            if ts >= t && o >= lso {
+                return if o < p.high_watermark().0 { o } else { -1 };
+            }
+        }
+    }
+    -1
+}
 
-    // Out-of-order CreateTime stamps, as producers with skewed clocks write them.
-    let records: Vec<Record> = (0..n)
-        .map(|i| Record::at(Timestamp(T0 + i as i64 - (i as i64 * 7919) % 50)))
-        .collect();
+fn indexed(p: &Partition, t: i64) -> i64 {
+    p.offset_for(OffsetSpec::Timestamp(Timestamp(t)))
+        .unwrap()
+        .0
+         .0
+}
 
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// A partition of `n` one-record batches appended in ten timed chunks (`chunk` gets each
+/// chunk's seconds), and its model bytes per record.
+fn appended(n: usize, chunk: &mut dyn FnMut(f64)) -> (Partition, f64) {
     let mut p = Partition::new(
         Config::defaults(KafkaVersion::V4_0),
         "bench-0",
         Timestamp(T0),
         0,
     );
-    let start = Instant::now();
-    for (i, r) in records.iter().enumerate() {
-        let now = Timestamp(T0 + i as i64);
-        p.produce_unchecked(now, std::slice::from_ref(r))
-            .expect("in range");
+    // What generated traffic tells the partition: it reserves room instead of doubling.
+    p.expect_batches(n as u64, &[Record::at(Timestamp(T0))]);
+    let mut i = 0i64;
+    for c in 0..10 {
+        let end = (n * (c + 1) / 10) as i64;
+        let start = Instant::now();
+        while i < end {
+            // Out-of-order CreateTime stamps, as producers with skewed clocks write them, made
+            // as they are sent (a producer's record is in cache, not read from a long list).
+            let r = Record::at(Timestamp(T0 + i - (i * 7919) % 50));
+            p.produce_unchecked(Timestamp(T0 + i), std::slice::from_ref(&r))
+                .expect("in range");
+            i += 1;
+        }
+        chunk(start.elapsed().as_secs_f64());
     }
-    let append_s = start.elapsed().as_secs_f64();
     assert_eq!(p.log_end_offset().0, n as i64);
+    // Retention checks are the caller's business on this path, so only the segments are checked.
+    for s in p.segments() {
+        s.check_invariants();
+    }
+    let bytes = p.heap_bytes() as f64 / n as f64;
+    (p, bytes)
+}
 
-    let raw: Vec<(i64, u32, u32)> = records
-        .iter()
-        .map(|r| (r.timestamp.0, r.key_bytes, r.value_bytes))
-        .collect();
-    let start = Instant::now();
-    let mut copy: Vec<(i64, u32, u32)> = Vec::with_capacity(raw.len());
-    copy.extend_from_slice(black_box(&raw));
-    black_box(&copy);
-    let memcpy_s = start.elapsed().as_secs_f64().max(1e-9);
+fn main() {
+    let n: usize = std::env::var("LOGTIME_BENCH_RECORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000_000);
+
+    // What the model stores per record, from the same run untimed, so that the warm copies
+    // below can be timed between the chunks of the real run.
+    let width = appended(n, &mut |_| {}).1.ceil() as usize;
+    // Appends in ten chunks, each followed by the warm copy of what the model stores for that
+    // many records (both buffers touched before), best of two: both sides of each ratio then
+    // see the same machine load (other builds on two cores). `append_vs_memcpy` is the median.
+    let chunks = 10;
+    let per_chunk = n / chunks;
+    let src: Vec<u8> = (0..per_chunk * width).map(|i| i as u8).collect();
+    let mut dst = vec![1u8; per_chunk * width];
+    let (mut append_s, mut memcpy_s) = (0.0, 0.0);
+    let mut ratios = Vec::with_capacity(chunks);
+    let (p, bytes_per_record) = appended(n, &mut |t| {
+        let mut best = f64::MAX;
+        for _ in 0..2 {
+            let start = Instant::now();
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+            best = best.min(start.elapsed().as_secs_f64().max(1e-9));
+        }
+        append_s += t;
+        memcpy_s += best;
+        ratios.push(best / t);
+    });
+    drop((src, dst));
 
     let append = n as f64 / append_s;
     let memcpy = n as f64 / memcpy_s;
     println!("append_records_per_s: {append:.0}");
+    println!("bytes_per_record: {bytes_per_record:.2}");
+    println!("memcpy_bytes_per_record: {width}");
     println!("memcpy_records_per_s: {memcpy:.0}");
-    println!("append_vs_memcpy: {:.3}", append / memcpy);
+    println!("append_vs_memcpy: {:.3}", median(&mut ratios));
     if std::env::var_os("LOGTIME_BENCH_APPEND_ONLY").is_some() {
         return;
     }
@@ -85,65 +157,52 @@ fn main() {
             .sum::<usize>()
     );
 
+    // Targets over the records' time span and a tenth past it (misses).
     let mut rng = Xs(0x9E37_79B9_7F4A_7C15);
-    let lookups = 200_000;
-    let targets: Vec<i64> = (0..lookups)
-        .map(|_| T0 + (rng.next() % n as u64) as i64)
-        .collect();
-    let start = Instant::now();
-    let mut sum = 0i64;
-    for &t in &targets {
-        sum = sum.wrapping_add(
-            p.offset_for(OffsetSpec::Timestamp(Timestamp(t)))
-                .unwrap()
-                .0
-                 .0,
-        );
-    }
-    let fast = lookups as f64 / start.elapsed().as_secs_f64();
-    black_box(sum);
-
-    let linear_n = 200;
-    let start = Instant::now();
-    for &t in &targets[..linear_n] {
-        let mut found = -1i64;
-        'scan: for s in p.segments() {
-            for (k, &ts) in s.record_timestamps().iter().enumerate() {
-                if ts >= t {
-                    found = s.base_offset().0 + k as i64;
-                    break 'scan;
-                }
-            }
+    let span = n as u64 + n as u64 / 9;
+    let pairs = 7;
+    let (fast_n, linear_n) = (100_000, 20);
+    let mut ratios = Vec::with_capacity(pairs);
+    let (mut fast_rates, mut linear_rates) = (Vec::new(), Vec::new());
+    let mut misses = 0;
+    for _ in 0..pairs {
+        let targets: Vec<i64> = (0..fast_n)
+            .map(|_| T0 + (rng.next() % span) as i64)
+            .collect();
+        let start = Instant::now();
+        let mut sum = 0i64;
+        for &t in &targets {
+            sum = sum.wrapping_add(indexed(&p, t));
         }
-        black_box(found);
-    }
-    let linear = linear_n as f64 / start.elapsed().as_secs_f64();
-    // The two searches must agree (one segment here, so brute force over all records is the
-    // broker's answer).
-    for &t in &targets[..linear_n] {
-        let brute = p
-            .segments()
-            .iter()
-            .flat_map(|s| {
-                s.record_timestamps()
-                    .iter()
-                    .enumerate()
-                    .map(move |(k, &ts)| (s.base_offset().0 + k as i64, ts))
-            })
-            .find(|&(_, ts)| ts >= t)
-            .map(|(o, _)| o);
-        let fast = p
-            .offset_for(OffsetSpec::Timestamp(Timestamp(t)))
-            .unwrap()
-            .0
-             .0;
-        if p.segments().len() == 1 {
-            assert_eq!(Some(fast), brute, "lookup {t}");
+        let fast = fast_n as f64 / start.elapsed().as_secs_f64();
+        black_box(sum);
+        let start = Instant::now();
+        for &t in &targets[..linear_n] {
+            black_box(brute_force(&p, black_box(t)));
         }
+        let linear = linear_n as f64 / start.elapsed().as_secs_f64();
+        for &t in &targets[..linear_n] {
+            let want = brute_force(&p, t);
+            assert_eq!(indexed(&p, t), want, "lookup {t}");
+            misses += usize::from(want == -1);
+        }
+        fast_rates.push(fast);
+        linear_rates.push(linear);
+        ratios.push(fast / linear);
     }
-    println!("lookup_per_s: {fast:.0}");
-    println!("linear_lookup_per_s: {linear:.1}");
-    println!("lookup_speedup: {:.0}", fast / linear);
+    assert!(misses > 0, "the targets include misses");
+    let (lo, hi) = (
+        ratios.iter().copied().fold(f64::MAX, f64::min),
+        ratios.iter().copied().fold(0.0, f64::max),
+    );
+    println!("lookup_per_s: {:.0}", median(&mut fast_rates));
+    println!("linear_lookup_per_s: {:.1}", median(&mut linear_rates));
+    println!("lookup_checked: {} ({misses} misses)", pairs * linear_n);
+    println!("lookup_speedup: {:.0}", median(&mut ratios));
+    println!("lookup_speedup_min: {lo:.0}");
+    println!("lookup_speedup_max: {hi:.0}");
+    assert_eq!(indexed(&p, T0 + n as i64 + 1000), -1);
+    assert_eq!(p.high_watermark(), Offset(n as i64));
     drop(p);
 
     // 100,000 one-batch segments.
@@ -162,6 +221,10 @@ fn main() {
             .unwrap();
     }
     assert_eq!(p.segments().len(), segs as usize);
+    println!(
+        "bytes_per_segment: {:.0}",
+        p.heap_bytes() as f64 / segs as f64
+    );
     let start = Instant::now();
     let report = p.preview_retention(Timestamp(T0 + segs));
     let plan_us = start.elapsed().as_secs_f64() * 1e6;

@@ -75,6 +75,7 @@ impl Record {
 }
 
 /// Bytes of a zig-zag varint encoding an `i32` (`ByteUtils.sizeOfVarint`).
+#[inline]
 pub(crate) fn size_of_varint(value: i32) -> i64 {
     let v = ((value << 1) ^ (value >> 31)) as u32;
     let bits = 32 - v.leading_zeros() as i64;
@@ -83,6 +84,7 @@ pub(crate) fn size_of_varint(value: i32) -> i64 {
 }
 
 /// Bytes of a zig-zag varlong encoding an `i64` (`ByteUtils.sizeOfVarlong`).
+#[inline]
 pub(crate) fn size_of_varlong(value: i64) -> i64 {
     let v = ((value << 1) ^ (value >> 63)) as u64;
     let bits = 64 - v.leading_zeros() as i64;
@@ -91,6 +93,7 @@ pub(crate) fn size_of_varlong(value: i64) -> i64 {
 
 /// The encoded size of one record inside a batch, its length prefix included
 /// (`DefaultRecord.sizeInBytes`).
+#[inline]
 pub(crate) fn record_size(record: &Record, offset_delta: i32, timestamp_delta: i64) -> i64 {
     // A null key is written as length -1, an empty one as length 0: one varint byte either way.
     let key = match record.key_len() {
@@ -116,6 +119,12 @@ pub fn batch_size(records: &[Record]) -> Bytes {
         size += record_size(r, i as i32, r.timestamp.wrapping_since(base));
     }
     Bytes(size)
+}
+
+/// [`batch_size`] of a batch of one record.
+#[inline]
+pub(crate) fn single_record_batch_size(record: &Record) -> Bytes {
+    Bytes(RECORD_BATCH_OVERHEAD + record_size(record, 0, 0))
 }
 
 /// The batch's max timestamp as the broker recomputes it under CreateTime: the largest record

@@ -65,6 +65,20 @@ fn near_now(candidate: Option<i64>, now: Timestamp) -> Option<Timestamp> {
     (c.checked_sub(now.0)?.checked_abs()? <= PLAUSIBLE).then_some(Timestamp(c))
 }
 
+/// Whether an accepted stamp needs no diagnosis: NO_TIMESTAMP, or at most an hour ahead and
+/// not older than `retention.ms` (`retention_ms`, negative: no limit).
+pub(crate) fn unremarkable(ts: Timestamp, now: Timestamp, retention_ms: i64) -> bool {
+    if ts == Timestamp::NONE {
+        return true;
+    }
+    // A difference that overflows a long is remarkable either way.
+    let Some(ahead) = ts.0.checked_sub(now.0) else {
+        return false;
+    };
+    let older_than_retention = retention_ms >= 0 && ahead < -retention_ms;
+    ahead <= HOUR && !older_than_retention
+}
+
 /// Diagnoses one stamp; `None` when it is unremarkable (accepted and within an hour ahead and
 /// within retention behind) or is NO_TIMESTAMP.
 pub(crate) fn diagnose(
@@ -74,15 +88,15 @@ pub(crate) fn diagnose(
     config: &Config,
     rejected: bool,
 ) -> Option<Diagnosis> {
+    if !rejected && unremarkable(ts, now, config.topic.retention_ms) {
+        return None;
+    }
     if ts == Timestamp::NONE {
         return None;
     }
     let ahead = ts.0 as i128 - now.0 as i128;
     let retention = config.topic.retention_ms;
     let older_than_retention = retention >= 0 && -ahead > retention as i128;
-    if !rejected && ahead <= HOUR as i128 && !older_than_retention {
-        return None;
-    }
     let finding = if ahead.abs() > PLAUSIBLE as i128 {
         if let Some(as_ms) = near_now(ts.0.checked_div(1_000_000), now) {
             Some(Finding::LooksLikeNanoseconds { as_ms })

@@ -71,6 +71,16 @@ impl<K: From<i64>, V: From<i64>, const ENTRY_SIZE: usize> Index<K, V, ENTRY_SIZE
         &self.entries
     }
 
+    /// Heap bytes the entries hold, reserved room included.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * size_of::<(i64, i64)>()
+    }
+
+    /// Gives back reserved room (the segment stopped growing).
+    pub(crate) fn shrink(&mut self) {
+        self.entries.shrink_to_fit();
+    }
+
     /// Appends a raw entry; the caller keeps the keys ordered and the capacity.
     pub(crate) fn push(&mut self, entry: (i64, i64)) {
         self.entries.push(entry);

@@ -16,6 +16,7 @@
 // `unsafe_code` is forbidden and `missing_docs` warned for every crate by `[workspace.lints]`.
 
 mod batch;
+mod batches;
 mod config;
 mod diagnosis;
 mod error;

@@ -381,12 +381,12 @@ pub(crate) fn find_offset_by_timestamp(
         position,
     });
     let stamps = seg.record_timestamps();
-    for b in &seg.batches()[first_batch..] {
+    for b in seg.batches_from(first_batch) {
         if b.max_timestamp < target {
-            push_batch(trace, b, false);
+            push_batch(trace, &b, false);
             continue;
         }
-        push_batch(trace, b, true);
+        push_batch(trace, &b, true);
         for o in b.base_offset.0..=b.last_offset.0 {
             let t = Timestamp(stamps[(o - base.0) as usize]);
             let result = if t < target {
@@ -435,12 +435,12 @@ fn max_timestamp(log: &LogView<'_>, trace: &mut Trace<'_>) -> Option<(Offset, Ti
         position,
     });
     let stamps = seg.record_timestamps();
-    for b in &seg.batches()[first_batch..] {
+    for b in seg.batches_from(first_batch) {
         if b.max_timestamp != max {
-            push_batch(trace, b, false);
+            push_batch(trace, &b, false);
             continue;
         }
-        push_batch(trace, b, true);
+        push_batch(trace, &b, true);
         for o in b.base_offset.0..=b.last_offset.0 {
             let t = Timestamp(stamps[(o - seg.base_offset().0) as usize]);
             let hit = t == max;

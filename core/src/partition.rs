@@ -33,7 +33,7 @@ use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step, Verdict
 use crate::rng::SplitMix64;
 use crate::segment::{RollReason, Segment};
 use crate::units::{Bytes, Offset, Timestamp};
-use crate::validation::{self, ErrorCode, Validated};
+use crate::validation::{self, ErrorCode, Limits, ProduceError, Validated};
 use serde::{Deserialize, Serialize};
 
 /// Where events go: a `Vec` collects them; [`Discard`] skips building them (the hot path).
@@ -108,6 +108,19 @@ pub struct Partition {
     /// The log cleaner's next retention pass (topics with `compact`).
     next_cleaner_pass: Timestamp,
     rng: SplitMix64,
+    /// What validation reads of `config`, worked out when it changes.
+    limits: Limits,
+    /// Batches a caller said are coming ([`Partition::expect_batches`]), for which each new
+    /// active segment reserves room.
+    expected: Option<Expected>,
+}
+
+/// Batches announced by [`Partition::expect_batches`] and not yet appended.
+#[derive(Clone, Copy, Debug)]
+struct Expected {
+    batches: u64,
+    records_per_batch: usize,
+    batch_bytes: i64,
 }
 
 /// A snapshot of a segment for reports and the UI.
@@ -165,6 +178,7 @@ impl Partition {
         Partition {
             next_retention_check: config.first_retention_check(start),
             next_cleaner_pass: config.first_cleaner_pass(start),
+            limits: Limits::of(&config),
             config,
             topic_partition: topic_partition.to_string(),
             segments: vec![seg],
@@ -173,6 +187,7 @@ impl Partition {
             clock: start,
             start,
             rng,
+            expected: None,
         }
     }
 
@@ -195,6 +210,7 @@ impl Partition {
         Partition {
             next_retention_check: config.first_retention_check(now),
             next_cleaner_pass: config.first_cleaner_pass(now),
+            limits: Limits::of(&config),
             config,
             topic_partition: topic_partition.to_string(),
             segments,
@@ -203,6 +219,7 @@ impl Partition {
             clock: now,
             start: now,
             rng,
+            expected: None,
         }
     }
 
@@ -287,9 +304,60 @@ impl Partition {
     pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
         self.segment_of(offset)?.timestamp_at(offset)
     }
+    /// Heap bytes the model holds for this partition: the segment list and every segment's
+    /// batches, timestamps and indexes, room reserved for growth included (the figure behind
+    /// the benchmark's `bytes_per_record`).
+    pub fn heap_bytes(&self) -> usize {
+        self.segments.capacity() * size_of::<Segment>()
+            + self.segments.iter().map(Segment::heap_bytes).sum::<usize>()
+    }
     /// Total record count, including records below the log start offset not yet deleted.
     pub fn record_count(&self) -> u64 {
         self.segments.iter().map(|s| s.record_count()).sum()
+    }
+
+    fn validate(&self, now: Timestamp, records: &[Record]) -> Result<Validated, ProduceError> {
+        validation::validate_with(
+            &self.limits,
+            &self.config,
+            &self.topic_partition,
+            now,
+            records,
+        )
+    }
+
+    fn set_config_in_force(&mut self, config: Config) {
+        self.limits = Limits::of(&config);
+        self.config = config;
+    }
+
+    /// Says that `batches` batches like `sample` are about to be produced (generated traffic),
+    /// so that the active segment, and each one rolled while they arrive, reserves room for as
+    /// many of them as `segment.bytes` lets it hold instead of growing by doubling. A hint:
+    /// appending more, fewer or other batches is still exact.
+    pub fn expect_batches(&mut self, batches: u64, sample: &[Record]) {
+        if sample.is_empty() || batches == 0 {
+            self.expected = None;
+            return;
+        }
+        self.expected = Some(Expected {
+            batches,
+            records_per_batch: sample.len(),
+            batch_bytes: crate::batch::batch_size(sample).0.max(1),
+        });
+        self.reserve_expected();
+    }
+
+    /// Reserves, in the active segment, room for the expected batches it can hold.
+    fn reserve_expected(&mut self) {
+        let Some(e) = self.expected else { return };
+        let room = (self.config.topic.segment_bytes - self.active_segment().size().0).max(0);
+        let fit = (room / e.batch_bytes).max(1) as u64;
+        let n = e.batches.min(fit) as usize;
+        self.segments
+            .last_mut()
+            .expect("a partition always has a segment")
+            .reserve(n, e.records_per_batch);
     }
 
     /// Applies a command at broker time `now`. Retention checks due at or before `now` run first,
@@ -307,8 +375,7 @@ impl Partition {
         match command {
             Command::Tick => self.run_due_checks(now, &mut events),
             Command::Produce { records } => {
-                let v = validation::validate(&self.config, &self.topic_partition, now, &records)
-                    .map_err(Error::Produce)?;
+                let v = self.validate(now, &records).map_err(Error::Produce)?;
                 self.run_due_checks(now, &mut events);
                 self.append_validated(now, &records, v, &mut events);
             }
@@ -344,7 +411,7 @@ impl Partition {
                 let new = next
                     .get(&name)
                     .expect("a config that could be set can be read");
-                self.config = next;
+                self.set_config_in_force(next);
                 // A policy change hands retention to the other schedule, whose instants up to
                 // now ran no pass on this log.
                 self.skip_idle_schedule(now);
@@ -354,7 +421,7 @@ impl Partition {
                 self.run_due_checks(now, &mut events);
                 let from = self.config.version;
                 let (next, reset) = self.config.with_version(version);
-                self.config = next;
+                self.set_config_in_force(next);
                 events.push(Event::VersionChanged {
                     from,
                     to: version,
@@ -393,9 +460,15 @@ impl Partition {
         &mut self,
         now: Timestamp,
         records: &[Record],
-    ) -> Result<Offset, Box<validation::ProduceError>> {
-        let v = validation::validate(&self.config, &self.topic_partition, now, records)
-            .map_err(Box::new)?;
+    ) -> Result<Offset, Box<ProduceError>> {
+        let quick = match records {
+            [r] => validation::accepted_single(&self.limits, now, r),
+            _ => None,
+        };
+        let v = match quick {
+            Some(v) => v,
+            None => self.validate(now, records).map_err(Box::new)?,
+        };
         let base = self.log_end_offset();
         self.append_validated(now, records, v, &mut Discard);
         self.clock = self.clock.max(now);
@@ -475,6 +548,12 @@ impl Partition {
         let position = seg.size();
         let update = seg.append(now, base, records, &v);
         let segment = seg.base_offset();
+        if let Some(e) = &mut self.expected {
+            e.batches -= 1;
+            if e.batches == 0 {
+                self.expected = None;
+            }
+        }
         events.emit(|| {
             Event::BatchAppended(Appended {
                 segment,
@@ -522,7 +601,7 @@ impl Partition {
             .expect("a partition always has a segment");
         let old_base = old.base_offset();
         let replaced_empty = old_base == new_base && old.size().0 == 0;
-        if let Some((timestamp, offset)) = old.on_become_inactive() {
+        if let Some((timestamp, offset)) = old.on_become_inactive(reason) {
             events.emit(|| Event::TimeIndexEntry {
                 segment: old_base,
                 timestamp,
@@ -543,6 +622,7 @@ impl Partition {
         } else {
             self.segments.push(seg);
         }
+        self.reserve_expected();
         events.emit(|| {
             Event::SegmentRolled(Roll {
                 old_base,

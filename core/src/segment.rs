@@ -16,6 +16,7 @@
 //! parameters of [`Segment::should_roll`].
 
 use crate::batch::Record;
+use crate::batches::Batches;
 use crate::offset_index::OffsetIndex;
 use crate::time_index::TimeIndex;
 use crate::units::{Bytes, Offset, Timestamp};
@@ -105,18 +106,18 @@ pub(crate) struct SegmentParts {
 }
 
 /// A log segment.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Its batches and record timestamps live in a compact store (`crate::batches`): 8 bytes a
+/// record and 4 a batch when every batch holds one record. A segment that stops being active
+/// gives back the room it reserved for growth.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
     base_offset: Offset,
-    next_offset: Offset,
-    size: Bytes,
-    batches: Vec<StoredBatch>,
-    /// Each record's timestamp as a reader sees it, indexed by `offset - base_offset`.
-    timestamps: Vec<i64>,
+    batches: Batches,
     offset_index: OffsetIndex,
     /// For each offset-index entry, the index of the batch at its position (a shortcut the
     /// broker gets from the file position; here it saves a search over the batches).
-    index_batches: Vec<usize>,
+    index_batches: Vec<u32>,
     time_index: TimeIndex,
     max_timestamp_so_far: Timestamp,
     offset_of_max_timestamp: Offset,
@@ -126,6 +127,8 @@ pub struct Segment {
     bytes_since_last_index_entry: i64,
     index_interval_bytes: i64,
     roll_jitter_ms: i64,
+    /// Why the segment stopped being active, once it has.
+    rolled: Option<RollReason>,
 }
 
 impl Segment {
@@ -140,10 +143,7 @@ impl Segment {
     ) -> Segment {
         Segment {
             base_offset,
-            next_offset: base_offset,
-            size: Bytes(0),
-            batches: Vec::new(),
-            timestamps: Vec::new(),
+            batches: Batches::default(),
             offset_index: OffsetIndex::new(base_offset, index_bytes),
             index_batches: Vec::new(),
             time_index: TimeIndex::new(base_offset, index_bytes),
@@ -155,6 +155,7 @@ impl Segment {
             bytes_since_last_index_entry: 0,
             index_interval_bytes,
             roll_jitter_ms,
+            rolled: None,
         }
     }
 
@@ -192,26 +193,34 @@ impl Segment {
         let mut index_batches = Vec::with_capacity(offset_index.len());
         for &(o, p) in &offset_index {
             oi.append(o, p);
-            index_batches.push(batches.partition_point(|b| b.position < p));
+            index_batches.push(batches.partition_point(|b| b.position < p) as u32);
         }
         let mut ti = TimeIndex::new(base_offset, index_bytes.max(time_index.len() as i64 * 12));
         for &(t, o) in &time_index {
             ti.maybe_append(t, o, true);
         }
-        let from = index_batches.last().copied().unwrap_or(0);
+        let from = index_batches.last().map_or(0, |&i| i as usize);
         let bytes_since_last_index_entry = batches[from.min(batches.len())..]
             .iter()
             .map(|b| b.size.0)
             .sum();
+        let rolling_based_timestamp = batches.first().map(|b| b.max_timestamp);
+        // `seed` checked that sizes and record counts fit a segment (2 GiB, 2^31 offsets).
+        let store = Batches::from_parts(
+            timestamps,
+            batches.iter().map(|b| {
+                (
+                    (b.last_offset.0 - b.base_offset.0 + 1) as usize,
+                    b.size.0 as u32,
+                    b.max_timestamp.0,
+                    b.log_append_time,
+                )
+            }),
+        );
         Segment {
             base_offset,
-            next_offset: batches
-                .last()
-                .map_or(base_offset, |b| b.last_offset.plus(1)),
-            size: Bytes(batches.iter().map(|b| b.size.0).sum()),
-            rolling_based_timestamp: batches.first().map(|b| b.max_timestamp),
-            batches,
-            timestamps,
+            batches: store,
+            rolling_based_timestamp,
             offset_index: oi,
             index_batches,
             time_index: ti,
@@ -222,6 +231,7 @@ impl Segment {
             bytes_since_last_index_entry,
             index_interval_bytes,
             roll_jitter_ms: 0,
+            rolled: None,
         }
     }
 
@@ -231,28 +241,60 @@ impl Segment {
     }
     /// One past the last offset (the segment's end offset).
     pub fn next_offset(&self) -> Offset {
-        self.next_offset
+        self.base_offset.plus(self.batches.records() as i64)
     }
     /// Size in bytes.
     pub fn size(&self) -> Bytes {
-        self.size
+        Bytes(self.batches.size() as i64)
     }
     /// Number of records.
     pub fn record_count(&self) -> u64 {
-        self.timestamps.len() as u64
+        self.batches.records() as u64
     }
-    /// The stored batches.
-    pub fn batches(&self) -> &[StoredBatch] {
-        &self.batches
+    /// Number of batches.
+    pub fn batch_count(&self) -> usize {
+        self.batches.len()
+    }
+    /// Batch `i` (panics when `i >= batch_count()`).
+    pub fn batch(&self, i: usize) -> StoredBatch {
+        let b = self.batches.get(i);
+        StoredBatch {
+            base_offset: self.base_offset.plus(b.first as i64),
+            last_offset: self.base_offset.plus(b.end as i64 - 1),
+            position: Bytes(b.position as i64),
+            size: Bytes(b.size as i64),
+            max_timestamp: Timestamp(b.max_timestamp),
+            log_append_time: b.log_append_time,
+        }
+    }
+    /// The stored batches, in file order.
+    pub fn batches(&self) -> impl ExactSizeIterator<Item = StoredBatch> + '_ {
+        self.batches_from(0)
+    }
+    /// The stored batches from batch `i` on.
+    pub fn batches_from(&self, i: usize) -> impl ExactSizeIterator<Item = StoredBatch> + '_ {
+        (i.min(self.batch_count())..self.batch_count()).map(|k| self.batch(k))
     }
     /// Record timestamps as readers see them, from `base_offset` on.
     pub fn record_timestamps(&self) -> &[i64] {
-        &self.timestamps
+        self.batches.stamps()
     }
     /// The timestamp of the record at `offset`, if it is in this segment.
     pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
         let i = usize::try_from(offset.0.checked_sub(self.base_offset.0)?).ok()?;
-        self.timestamps.get(i).map(|&t| Timestamp(t))
+        self.record_timestamps().get(i).map(|&t| Timestamp(t))
+    }
+    /// Why the segment stopped being active (`None` for the active segment).
+    pub fn roll_reason(&self) -> Option<RollReason> {
+        self.rolled
+    }
+    /// Heap bytes the segment holds (its batches, timestamps and indexes, reserved room
+    /// included), for memory figures.
+    pub fn heap_bytes(&self) -> usize {
+        self.batches.heap_bytes()
+            + self.offset_index.heap_bytes()
+            + self.time_index.heap_bytes()
+            + self.index_batches.capacity() * 4
     }
     /// The offset index.
     pub fn offset_index(&self) -> &OffsetIndex {
@@ -324,16 +366,17 @@ impl Segment {
         segment_bytes: i64,
         segment_ms: i64,
     ) -> Option<RollReason> {
-        if self.size.0 > segment_bytes - incoming_size.0 {
+        let size = self.size();
+        if size.0 > segment_bytes - incoming_size.0 {
             return Some(RollReason::Size {
-                size: self.size,
+                size,
                 incoming: incoming_size,
                 segment_bytes: Bytes(segment_bytes),
             });
         }
         let (waited_ms, by_record_time) = self.time_waited_for_roll(now, incoming_max);
         let limit_ms = segment_ms.wrapping_sub(self.roll_jitter_ms);
-        if self.size.0 > 0 && waited_ms > limit_ms {
+        if size.0 > 0 && waited_ms > limit_ms {
             return Some(RollReason::Time {
                 waited_ms,
                 limit_ms,
@@ -367,28 +410,33 @@ impl Segment {
         records: &[Record],
         v: &Validated,
     ) -> IndexUpdate {
-        let position = self.size;
+        debug_assert_eq!(base, self.next_offset());
+        let position = self.size();
         let last = base.plus(records.len() as i64 - 1);
         if position.0 == 0 {
             self.rolling_based_timestamp = Some(v.max_timestamp);
         }
-        self.batches.push(StoredBatch {
-            base_offset: base,
-            last_offset: last,
-            position,
-            size: v.size,
-            max_timestamp: v.max_timestamp,
-            log_append_time: v.log_append_time.is_some(),
-        });
-        match v.log_append_time {
-            Some(t) => self
-                .timestamps
-                .extend(std::iter::repeat_n(t.0, records.len())),
-            None => self
-                .timestamps
-                .extend(records.iter().map(|r| r.timestamp.0)),
+        // Segment sizes stay below 2^31 (`should_roll` rolls before `segment.bytes`, an int,
+        // and a lone batch is at most `max.message.bytes`, an int).
+        let size = u32::try_from(v.size.0).expect("a batch is smaller than 2 GiB");
+        match (v.log_append_time, records) {
+            (Some(t), [_]) => self.batches.push_one(size, t.0, v.max_timestamp.0, true),
+            (None, [r]) => self
+                .batches
+                .push_one(size, r.timestamp.0, v.max_timestamp.0, false),
+            (Some(t), _) => self.batches.push(
+                size,
+                std::iter::repeat_n(t.0, records.len()),
+                v.max_timestamp.0,
+                true,
+            ),
+            (None, _) => self.batches.push(
+                size,
+                records.iter().map(|r| r.timestamp.0),
+                v.max_timestamp.0,
+                false,
+            ),
         }
-        self.size = Bytes(self.size.0 + v.size.0);
         if v.max_timestamp > self.max_timestamp_so_far {
             self.max_timestamp_so_far = v.max_timestamp;
             self.offset_of_max_timestamp = last;
@@ -396,7 +444,7 @@ impl Segment {
         let mut update = IndexUpdate::default();
         if self.bytes_since_last_index_entry > self.index_interval_bytes {
             self.offset_index.append(last, position);
-            self.index_batches.push(self.batches.len() - 1);
+            self.index_batches.push(self.batches.len() as u32 - 1);
             update.offset_entry = Some((last, position));
             if self.time_index.maybe_append(
                 self.max_timestamp_so_far,
@@ -408,15 +456,28 @@ impl Segment {
             self.bytes_since_last_index_entry = 0;
         }
         self.bytes_since_last_index_entry += v.size.0;
-        self.next_offset = last.plus(1);
         self.last_modified = now;
         update
     }
 
+    /// Reserves room for `batches` more batches of `records_per_batch` records each (a caller
+    /// that knows what is coming saves the copies of doubling growth).
+    pub(crate) fn reserve(&mut self, batches: usize, records_per_batch: usize) {
+        self.batches.reserve(batches, records_per_batch);
+    }
+
     /// `onBecomeInactiveSegment`: the final time-index entry for the segment's max, if it is new.
-    pub(crate) fn on_become_inactive(&mut self) -> Option<(Timestamp, Offset)> {
+    /// The segment will not grow again, so it gives back its reserved room and remembers why
+    /// it rolled.
+    pub(crate) fn on_become_inactive(&mut self, reason: RollReason) -> Option<(Timestamp, Offset)> {
         let (t, o) = (self.max_timestamp_so_far, self.offset_of_max_timestamp);
-        self.time_index.maybe_append(t, o, true).then_some((t, o))
+        let added = self.time_index.maybe_append(t, o, true);
+        self.rolled = Some(reason);
+        self.batches.shrink();
+        self.offset_index.shrink();
+        self.time_index.shrink();
+        self.index_batches.shrink_to_fit();
+        added.then_some((t, o))
     }
 
     /// Searches the offset index for `target` and returns `(entry offset, position, index of the
@@ -429,7 +490,7 @@ impl Segment {
         match self.offset_index.lookup_slot(target, probes) {
             Some(slot) => {
                 let (o, p) = self.offset_index.entry(slot);
-                (o, p, self.index_batches[slot])
+                (o, p, self.index_batches[slot] as usize)
             }
             None => (self.base_offset, Bytes(0), 0),
         }
@@ -437,16 +498,21 @@ impl Segment {
 
     /// The index of the batch that starts at `position`, or the first one after it.
     pub fn batch_index_at(&self, position: Bytes) -> usize {
-        self.batches.partition_point(|b| b.position < position)
+        match u32::try_from(position.0) {
+            Ok(p) => self.batches.index_at(p),
+            Err(_) if position.0 < 0 => 0,
+            Err(_) => self.batch_count(),
+        }
     }
 
     /// Panics if an invariant does not hold (tests only).
     pub fn check_invariants(&self) {
+        self.batches.check_invariants();
         let mut next = self.base_offset;
         let mut pos = 0;
         let mut max = Timestamp::NONE;
         let mut max_off = Offset(-1);
-        for b in &self.batches {
+        for b in self.batches() {
             assert_eq!(b.base_offset, next, "batches must be contiguous");
             assert!(b.last_offset >= b.base_offset);
             assert_eq!(b.position.0, pos, "positions must be contiguous");
@@ -457,28 +523,22 @@ impl Segment {
                 max_off = b.last_offset;
             }
         }
-        assert_eq!(next, self.next_offset);
-        assert_eq!(pos, self.size.0);
-        assert_eq!(
-            self.timestamps.len() as i64,
-            self.next_offset.0 - self.base_offset.0
-        );
+        assert_eq!(next, self.next_offset());
+        assert_eq!(pos, self.size().0);
         assert_eq!(max, self.max_timestamp_so_far);
         assert_eq!(max_off, self.offset_of_max_timestamp);
         self.offset_index.check_invariants();
         self.time_index.check_invariants();
         assert_eq!(self.index_batches.len(), self.offset_index.len());
         for ((o, pos), &b) in self.offset_index.entries().zip(&self.index_batches) {
-            assert!(o >= self.base_offset && o < self.next_offset);
-            assert_eq!(
-                self.batches[b].position, pos,
-                "index entry points at its batch"
-            );
-            assert_eq!(self.batches[b].last_offset, o);
+            assert!(o >= self.base_offset && o < self.next_offset());
+            let b = self.batch(b as usize);
+            assert_eq!(b.position, pos, "index entry points at its batch");
+            assert_eq!(b.last_offset, o);
         }
         for (t, o) in self.time_index.entries() {
             assert!(
-                o >= self.base_offset && o < self.next_offset && t <= self.max_timestamp_so_far
+                o >= self.base_offset && o < self.next_offset() && t <= self.max_timestamp_so_far
             );
         }
         assert!(self.last_modified >= self.created);

@@ -7,7 +7,7 @@
 
 use crate::batch::{batch_size, max_timestamp, Record};
 use crate::config::{Config, TimestampType};
-use crate::diagnosis::{diagnose, Diagnosis};
+use crate::diagnosis::{diagnose, unremarkable, Diagnosis};
 use crate::units::{Bytes, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -186,6 +186,68 @@ pub(crate) fn timestamp_in_range(ts: Timestamp, now: Timestamp, before: i64, aft
     !(diff > before || diff.wrapping_neg() > after)
 }
 
+/// What validation reads of the config on every batch, worked out once per config (the
+/// partition keeps it until a config or the version changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    create_time: bool,
+    compact: bool,
+    before: i64,
+    after: i64,
+    max_message_bytes: i64,
+    segment_bytes: i64,
+    retention_ms: i64,
+}
+
+impl Limits {
+    /// The limits of `config`.
+    pub(crate) fn of(config: &Config) -> Limits {
+        let t = &config.topic;
+        Limits {
+            create_time: t.message_timestamp_type == TimestampType::CreateTime,
+            compact: t.cleanup_policy.compact,
+            before: config.effective_before_max_ms(),
+            after: config.effective_after_max_ms(),
+            max_message_bytes: t.max_message_bytes,
+            segment_bytes: t.segment_bytes,
+            retention_ms: t.retention_ms,
+        }
+    }
+}
+
+/// The common case on its own: a one-record batch that every check accepts and that needs no
+/// diagnosis. `None` sends the batch through the whole validation, which says why it is not.
+#[inline(always)]
+pub(crate) fn accepted_single(limits: &Limits, now: Timestamp, r: &Record) -> Option<Validated> {
+    let size = crate::batch::single_record_batch_size(r);
+    if size.0 > limits.max_message_bytes
+        || size.0 > limits.segment_bytes
+        || (limits.compact && !r.has_key())
+    {
+        return None;
+    }
+    if !limits.create_time {
+        return Some(Validated {
+            size,
+            max_timestamp: now,
+            log_append_time: Some(now),
+            diagnoses: Vec::new(),
+        });
+    }
+    let ts = r.timestamp;
+    if !timestamp_in_range(ts, now, limits.before, limits.after)
+        || !unremarkable(ts, now, limits.retention_ms)
+    {
+        return None;
+    }
+    Some(Validated {
+        size,
+        max_timestamp: ts.max(Timestamp::NONE),
+        log_append_time: None,
+        diagnoses: Vec::new(),
+    })
+}
+
 /// Validates one batch at broker time `now` for topic-partition `tp` (used in messages).
 pub fn validate(
     config: &Config,
@@ -193,9 +255,25 @@ pub fn validate(
     now: Timestamp,
     records: &[Record],
 ) -> Result<Validated, ProduceError> {
+    validate_with(&Limits::of(config), config, tp, now, records)
+}
+
+/// [`validate`] with the config's [`Limits`] already worked out.
+pub(crate) fn validate_with(
+    limits: &Limits,
+    config: &Config,
+    tp: &str,
+    now: Timestamp,
+    records: &[Record],
+) -> Result<Validated, ProduceError> {
+    if let [r] = records {
+        if let Some(v) = accepted_single(limits, now, r) {
+            return Ok(v);
+        }
+    }
     let size = batch_size(records);
     let t = &config.topic;
-    let create_time = t.message_timestamp_type == TimestampType::CreateTime;
+    let create_time = limits.create_time;
     let win = create_time.then(|| window(config, now));
     let reject = |error: ErrorCode,
                   error_message: String,
@@ -230,10 +308,7 @@ pub fn validate(
             Vec::new(),
         ));
     }
-    let (before, after) = (
-        config.effective_before_max_ms(),
-        config.effective_after_max_ms(),
-    );
+    let (before, after) = (limits.before, limits.after);
     let mut errors = Vec::new();
     let mut any_timestamp_error = false;
     let mut diagnoses = Vec::new();

@@ -181,7 +181,7 @@ fn encoded_segments_import_and_round_trip() {
         p.check_invariants();
         let (_, want) = load(name);
         let batches = want["batches"].as_array().unwrap();
-        assert_eq!(p.segments()[0].batches().len(), batches.len(), "{name}");
+        assert_eq!(p.segments()[0].batch_count(), batches.len(), "{name}");
         assert_eq!(
             p.size().0 as u64,
             want["valid_bytes"].as_u64().unwrap(),

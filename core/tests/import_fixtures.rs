@@ -269,7 +269,7 @@ fn exported_scenarios_replay_to_the_same_state() {
                 .iter()
                 .zip(imported.partition.segments())
             {
-                assert_eq!(a.batches(), b.batches(), "{name}: batch boundaries");
+                assert!(a.batches().eq(b.batches()), "{name}: batch boundaries");
                 assert_eq!(a.record_timestamps(), b.record_timestamps(), "{name}");
                 assert_eq!(a.last_modified(), b.last_modified(), "{name}");
             }

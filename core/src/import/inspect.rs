@@ -335,7 +335,6 @@ pub fn to_scenario(partition: &Partition, title: &str) -> Value {
             let stamps = s.record_timestamps();
             let batches: Vec<Value> = s
                 .batches()
-                .iter()
                 .map(|b| {
                     let from = (b.base_offset.0 - s.base_offset().0) as usize;
                     let to = (b.last_offset.0 - s.base_offset().0) as usize;

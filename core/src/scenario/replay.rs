@@ -392,6 +392,22 @@ impl<'a, 'f> Ctx<'a, 'f> {
             diagnosed_batches: 0,
             first_diagnoses: Vec::new(),
         };
+        if p.batches > 1 {
+            let sample = self.records(p, start, 0)?;
+            self.partition.expect_batches(p.batches, &sample);
+        }
+        let result = self.traffic_batches(p, start, &mut t);
+        self.partition.expect_batches(0, &[]);
+        result?;
+        Ok(ProduceOutcome::Traffic(t))
+    }
+
+    fn traffic_batches(
+        &mut self,
+        p: &ProduceStep,
+        start: Timestamp,
+        t: &mut Traffic,
+    ) -> Result<(), ScenarioError> {
         for k in 0..p.batches {
             let at = (k as i64)
                 .checked_mul(p.every_ms)
@@ -438,7 +454,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
             }
         }
-        Ok(ProduceOutcome::Traffic(t))
+        Ok(())
     }
 }
 

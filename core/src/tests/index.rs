@@ -72,7 +72,10 @@ fn b11_sparse_time_index() {
     );
     let mut seg = seg;
     // The roll-time entry is a no-op: 150 is already the last entry.
-    assert_eq!(seg.on_become_inactive(), None);
+    assert_eq!(
+        seg.on_become_inactive(RollReason::RetentionDeletesAll),
+        None
+    );
 }
 
 /// The final time-index entry at roll equals the segment's max.
