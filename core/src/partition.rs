@@ -110,6 +110,8 @@ pub struct Partition {
     rng: SplitMix64,
     /// What validation reads of `config`, worked out when it changes.
     limits: Limits,
+    /// Segments rolled since the partition was made (an empty one replaced counts not).
+    rolled: u64,
     /// Batches a caller said are coming ([`Partition::expect_batches`]), for which each new
     /// active segment reserves room.
     expected: Option<Expected>,
@@ -179,6 +181,7 @@ impl Partition {
             next_retention_check: config.first_retention_check(start),
             next_cleaner_pass: config.first_cleaner_pass(start),
             limits: Limits::of(&config),
+            rolled: 0,
             config,
             topic_partition: topic_partition.to_string(),
             segments: vec![seg],
@@ -211,6 +214,7 @@ impl Partition {
             next_retention_check: config.first_retention_check(now),
             next_cleaner_pass: config.first_cleaner_pass(now),
             limits: Limits::of(&config),
+            rolled: 0,
             config,
             topic_partition: topic_partition.to_string(),
             segments,
@@ -304,6 +308,11 @@ impl Partition {
     pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
         self.segment_of(offset)?.timestamp_at(offset)
     }
+    /// Segments rolled since the partition was made or imported (an empty segment replaced at
+    /// the same base does not count).
+    pub fn segments_rolled(&self) -> u64 {
+        self.rolled
+    }
     /// Heap bytes the model holds for this partition: the segment list and every segment's
     /// batches, timestamps and indexes, room reserved for growth included (the figure behind
     /// the benchmark's `bytes_per_record`).
@@ -365,37 +374,45 @@ impl Partition {
     /// included), so a caller that wants the due checks' events regardless sends
     /// [`Command::Tick`] first.
     pub fn apply(&mut self, now: Timestamp, command: Command) -> Result<Vec<Event>, Error> {
+        let mut events = Vec::new();
+        self.apply_with(now, command, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Partition::apply`], handing each event to `events` as it happens (a sink that only
+    /// counts builds no list, and one that discards builds no event).
+    pub(crate) fn apply_with(
+        &mut self,
+        now: Timestamp,
+        command: Command,
+        events: &mut impl Sink,
+    ) -> Result<(), Error> {
         if now < self.clock {
             return Err(Error::ClockWentBackwards {
                 now,
                 clock: self.clock,
             });
         }
-        let mut events = Vec::new();
         match command {
-            Command::Tick => self.run_due_checks(now, &mut events),
-            Command::Produce { records } => {
-                let v = self.validate(now, &records).map_err(Error::Produce)?;
-                self.run_due_checks(now, &mut events);
-                self.append_validated(now, &records, v, &mut events);
-            }
+            Command::Tick => self.run_due_checks(now, events),
+            Command::Produce { records } => return self.produce_with(now, &records, events),
             Command::RunRetention => {
-                self.run_due_checks(now, &mut events);
-                self.retention_check(now, false, &mut events);
+                self.run_due_checks(now, events);
+                self.retention_check(now, false, events);
             }
             Command::DeleteRecords { offset } => {
                 let target = self.check_delete_records(offset)?;
-                self.run_due_checks(now, &mut events);
+                self.run_due_checks(now, events);
                 let from = self.log_start_offset;
                 if target > from {
                     self.log_start_offset = target;
-                    events.push(Event::LogStartOffsetIncremented {
+                    events.emit(|| Event::LogStartOffsetIncremented {
                         from,
                         to: target,
                         reason: LogStartReason::ClientRecordDeletion,
                     });
                 }
-                events.push(Event::RecordsDeleted {
+                events.emit(|| Event::RecordsDeleted {
                     requested: target,
                     low_watermark: self.log_start_offset,
                 });
@@ -403,7 +420,7 @@ impl Partition {
             Command::SetConfig { name, value } => {
                 let mut next = self.config.clone();
                 next.set(&name, &value)?;
-                self.run_due_checks(now, &mut events);
+                self.run_due_checks(now, events);
                 let old = self
                     .config
                     .get(&name)
@@ -415,14 +432,14 @@ impl Partition {
                 // A policy change hands retention to the other schedule, whose instants up to
                 // now ran no pass on this log.
                 self.skip_idle_schedule(now);
-                events.push(Event::ConfigChanged { name, old, new });
+                events.emit(|| Event::ConfigChanged { name, old, new });
             }
             Command::SetVersion { version } => {
-                self.run_due_checks(now, &mut events);
+                self.run_due_checks(now, events);
                 let from = self.config.version;
                 let (next, reset) = self.config.with_version(version);
                 self.set_config_in_force(next);
-                events.push(Event::VersionChanged {
+                events.emit(|| Event::VersionChanged {
                     from,
                     to: version,
                     reset,
@@ -433,7 +450,7 @@ impl Partition {
                 let mut probe = None;
                 if now >= self.next_retention_check() {
                     let mut c = self.clone();
-                    c.run_due_checks(now, &mut Vec::new());
+                    c.run_due_checks(now, &mut Discard);
                     probe = Some(c.log_start_offset);
                 }
                 let min = probe.unwrap_or(self.log_start_offset);
@@ -445,12 +462,39 @@ impl Partition {
                         max,
                     });
                 }
-                self.run_due_checks(now, &mut events);
-                self.move_high_watermark(offset, &mut events);
+                self.run_due_checks(now, events);
+                self.move_high_watermark(offset, events);
             }
         }
         self.clock = now;
-        Ok(events)
+        Ok(())
+    }
+
+    /// [`Command::Produce`] of a borrowed batch, handing each event to `events`.
+    pub(crate) fn produce_with(
+        &mut self,
+        now: Timestamp,
+        records: &[Record],
+        events: &mut impl Sink,
+    ) -> Result<(), Error> {
+        if now < self.clock {
+            return Err(Error::ClockWentBackwards {
+                now,
+                clock: self.clock,
+            });
+        }
+        let quick = match records {
+            [r] => validation::accepted_single(&self.limits, now, r),
+            _ => None,
+        };
+        let v = match quick {
+            Some(v) => v,
+            None => self.validate(now, records).map_err(Error::Produce)?,
+        };
+        self.run_due_checks(now, events);
+        self.append_validated(now, records, v, events);
+        self.clock = now;
+        Ok(())
     }
 
     /// Appends a batch validated by the caller: the hot path behind [`Command::Produce`]. Returns
@@ -621,6 +665,7 @@ impl Partition {
             *self.segments.last_mut().expect("checked above") = seg;
         } else {
             self.segments.push(seg);
+            self.rolled += 1;
         }
         self.reserve_expected();
         events.emit(|| {
@@ -662,7 +707,7 @@ impl Partition {
     /// the high watermark, the empty active segment or a disabled limit). Those idle checks are
     /// skipped and counted in the next report's `idle_checks_before`; the last due check always
     /// runs so the latest verdicts are reported. This keeps a clock jump of centuries cheap.
-    fn run_due_checks(&mut self, now: Timestamp, events: &mut Vec<Event>) {
+    fn run_due_checks(&mut self, now: Timestamp, events: &mut impl Sink) {
         self.skip_idle_schedule(now);
         let by_cleaner = self.config.retention_by_cleaner();
         let interval = if by_cleaner {
@@ -746,7 +791,7 @@ impl Partition {
         retention::plan(&self.config, &self.view(), self.inputs(now), false).1
     }
 
-    fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut Vec<Event>) {
+    fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut impl Sink) {
         let (steps, report) =
             retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
         self.execute_retention(at, steps, report, 0, events);
@@ -758,7 +803,7 @@ impl Partition {
         steps: Vec<Step>,
         mut report: RetentionReport,
         idle: u64,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         report.idle_checks_before = idle;
         for &base in &report.future_timestamp_segments {
@@ -767,7 +812,7 @@ impl Partition {
                 .iter()
                 .find(|s| s.base_offset() == base)
                 .map(|s| s.largest_timestamp());
-            events.push(Event::FutureTimestampWarning {
+            events.emit(|| Event::FutureTimestampWarning {
                 segment: base,
                 largest_timestamp: largest.unwrap_or(Timestamp::NONE),
             });
@@ -792,7 +837,7 @@ impl Partition {
                             self.log_start_offset,
                             size_after,
                         );
-                        events.push(Event::SegmentDeleted {
+                        events.emit(|| Event::SegmentDeleted {
                             base_offset: d.base_offset,
                             pass: d.pass,
                             reason,
@@ -802,7 +847,7 @@ impl Partition {
                     if first > self.log_start_offset {
                         let from = self.log_start_offset;
                         self.log_start_offset = first;
-                        events.push(Event::LogStartOffsetIncremented {
+                        events.emit(|| Event::LogStartOffsetIncremented {
                             from,
                             to: first,
                             reason: LogStartReason::SegmentDeletion,
@@ -812,7 +857,7 @@ impl Partition {
             }
         }
         debug_assert_eq!(report.log_start_offset, self.log_start_offset);
-        events.push(Event::RetentionChecked(report));
+        events.emit(|| Event::RetentionChecked(report));
     }
 
     /// A consumer's ListOffsets (read uncommitted), with the trace of what the broker did.

@@ -211,6 +211,15 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
         None => Variants::default(),
         Some(v) => Variants::parse(v)?,
     };
+    if variants.variables().is_empty() {
+        // One variant only: build it from the tree itself, which is not needed again.
+        let default = parse::instantiate_owned(raw, &variants, Pick::Default)?;
+        return Ok(Lesson {
+            raw: Value::Null,
+            variants,
+            default,
+        });
+    }
     let default = parse::instantiate(&raw, &variants, Pick::Default)?;
     Ok(Lesson {
         raw,
@@ -239,6 +248,11 @@ impl Lesson {
     pub fn instantiate(&self, pick: Pick) -> Result<Concrete, ScenarioError> {
         match pick {
             Pick::Default => Ok(self.default.clone()),
+            // Without variables every pick is the default variant (the file was not kept).
+            _ if self.variants.variables().is_empty() => Ok(Concrete {
+                variant: self.variants.pick(pick),
+                ..self.default.clone()
+            }),
             _ => parse::instantiate(&self.raw, &self.variants, pick),
         }
     }

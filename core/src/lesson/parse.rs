@@ -365,17 +365,27 @@ pub(crate) fn root(json: &str) -> R<Value> {
 /// Builds one variant of a lesson: the values put in, the items parsed, the model steps parsed
 /// as a scenario.
 pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Concrete> {
+    instantiate_owned(raw.clone(), variants, pick)
+}
+
+/// [`instantiate`] from a tree it may take apart: the model steps are moved, not copied, into
+/// the plain scenario (a file of 100,000 steps is held once).
+pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick) -> R<Concrete> {
     let variant = variants.pick(pick);
-    let mut root = raw.clone();
     variant.substitute(&mut root)?;
-    let Value::Object(top) = &root else {
+    let Value::Object(mut top) = root else {
         unreachable!("checked by root()")
     };
     let (meta, declared) = meta(top.get("lesson"))?;
-    let raw_steps = match top.get("steps") {
-        Some(Value::Array(a)) => a.clone(),
+    let steps_is_array = top.get("steps").is_some_and(Value::is_array);
+    let raw_steps = match top.remove("steps") {
+        Some(Value::Array(a)) => a,
         // The scenario parser reports a missing or malformed `steps`.
-        _ => Vec::new(),
+        Some(other) => {
+            top.insert("steps".into(), other);
+            Vec::new()
+        }
+        None => Vec::new(),
     };
     let all_kinds = || {
         STEP_KINDS
@@ -389,14 +399,14 @@ pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Con
     let mut file_index = Vec::new();
     let mut steps = Vec::with_capacity(raw_steps.len());
     let mut annotated = false;
-    for (i, s) in raw_steps.iter().enumerate() {
+    for (i, s) in raw_steps.into_iter().enumerate() {
         let e = |f: &str, r: String| err(Some(i), f, r);
-        let Value::Object(m) = s else {
+        let Value::Object(mut m) = s else {
             return Err(e(
                 "",
                 format!(
                     "a step is an object with exactly one key, got {}",
-                    kind_of(s)
+                    kind_of(&s)
                 ),
             ));
         };
@@ -464,8 +474,10 @@ pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Con
                 task(v, &meta.scoring).map_err(|fe| item_err(i, "task", fe))?,
             )),
             k if STEP_KINDS.contains(&k) => {
+                let kind = kind.clone();
+                let body = m.remove(&kind).expect("the step's key");
                 let mut plain = Map::new();
-                plain.insert(kind.clone(), v.clone());
+                plain.insert(kind, body);
                 model_steps.push(Value::Object(plain));
                 file_index.push(i);
                 Item::Model {
@@ -488,14 +500,14 @@ pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Con
             pause,
         });
     }
-    let mut plain = top.clone();
+    let mut plain = top;
     for k in LESSON_TOP_LEVEL_KEYS {
         plain.remove(*k);
     }
-    if top.get("steps").is_some_and(Value::is_array) {
+    if steps_is_array {
         plain.insert("steps".into(), Value::Array(model_steps));
     }
-    let scenario = scenario::parse(&Value::Object(plain).to_string()).map_err(|mut e| {
+    let scenario = scenario::parse_value(Value::Object(plain)).map_err(|mut e| {
         e.step = e.step.map(|k| file_index.get(k).copied().unwrap_or(k));
         e
     })?;

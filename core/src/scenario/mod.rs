@@ -18,6 +18,7 @@ use crate::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod budget;
 pub mod narrate;
 mod outcome;
 mod parse;
@@ -26,11 +27,15 @@ mod replay;
 mod report;
 pub mod time;
 
+pub use budget::{
+    MAX_LOOKUP_WALK, MAX_RECORDS, MAX_SCENARIO_BYTES, MAX_SEGMENTS, MAX_SNAPSHOT_VOLUME,
+};
 pub use outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
 };
-pub use parse::{parse, MAX_RECORDS, STEP_KINDS, TOP_LEVEL_KEYS};
+pub(crate) use parse::parse_value;
+pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner};
 pub use time::{parse_duration, parse_time, TimeSpec};
 

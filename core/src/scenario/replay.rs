@@ -12,8 +12,8 @@ use super::{ProduceStep, Scenario, ScenarioError, Step, TimeSpec, TimedEvent};
 use crate::batch::Record;
 use crate::config::ConfigValue;
 use crate::error::Error;
-use crate::event::{Event, Roll};
-use crate::partition::{Command, Partition, PartitionState};
+use crate::event::{Appended, Event, Roll};
+use crate::partition::{Command, Partition, PartitionState, Sink};
 use crate::retention::RetentionReport;
 use crate::units::{Offset, Timestamp};
 
@@ -36,6 +36,55 @@ pub struct Runner {
     scenario: Scenario,
     partition: Partition,
     next: usize,
+}
+
+/// What the events of one step add up to, for callers that show a step at a glance rather than
+/// event by event (the explorer playing fast): counts and the latest of each kind, built as the
+/// step runs, with no event kept or handed out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepSummary {
+    /// Batches appended.
+    pub batches_appended: u64,
+    /// Records appended.
+    pub records_appended: u64,
+    /// The offsets of the last batch appended.
+    pub landed: Option<(Offset, Offset)>,
+    /// Segments rolled (a replaced empty segment included).
+    pub rolls: u64,
+    /// Offset-index entries written.
+    pub offset_index_entries: u64,
+    /// Time-index entries written (those written at a roll included).
+    pub time_index_entries: u64,
+    /// Retention checks that ran.
+    pub retention_checks: u64,
+    /// Segments retention deleted.
+    pub segments_deleted: u64,
+    /// The last retention check worth showing: run on request, or one that deleted something
+    /// or found segments stamped in the future.
+    pub retention: Option<RetentionReport>,
+}
+
+impl StepSummary {
+    fn see(&mut self, event: &Event) {
+        match event {
+            Event::BatchAppended(a) => {
+                self.batches_appended += 1;
+                self.records_appended += (a.last_offset.0 - a.base_offset.0 + 1) as u64;
+                self.landed = Some((a.base_offset, a.last_offset));
+            }
+            Event::SegmentRolled(_) => self.rolls += 1,
+            Event::OffsetIndexEntry { .. } => self.offset_index_entries += 1,
+            Event::TimeIndexEntry { .. } => self.time_index_entries += 1,
+            Event::SegmentDeleted { .. } => self.segments_deleted += 1,
+            Event::RetentionChecked(_) => self.retention_checks += 1,
+            _ => {}
+        }
+    }
+
+    /// Whether a retention check is worth showing (quiet scheduled checks are not).
+    fn worth_showing(r: &RetentionReport) -> bool {
+        !r.scheduled || !r.deleted.is_empty() || !r.future_timestamp_segments.is_empty()
+    }
 }
 
 impl Runner {
@@ -80,11 +129,26 @@ impl Runner {
         &mut self,
         on_event: &mut dyn FnMut(TimedEvent<'_>),
     ) -> Option<Result<StepReport, ScenarioError>> {
+        self.run_step(Some(on_event))
+            .map(|r| r.map(|(report, _)| report))
+    }
+
+    /// Runs the next step and adds up its events instead of handing them out one by one.
+    /// `None` when done.
+    pub fn step_summary(&mut self) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
+        self.run_step(None)
+    }
+
+    fn run_step(
+        &mut self,
+        on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+    ) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
         let index = self.next;
         let step = self.scenario.steps.get(index)?;
         self.next += 1;
         let mut ctx = Ctx::new(index, &mut self.partition, on_event);
-        Some(ctx.step(step).map(|outcome| ctx.finish(outcome)))
+        let outcome = ctx.step(step).and_then(|o| ctx.within_budget().map(|()| o));
+        Some(outcome.map(|outcome| ctx.finish(outcome)))
     }
 
     /// Applies a command between steps at broker time `now` (a person acting in the explorer),
@@ -97,9 +161,89 @@ impl Runner {
         command: Command,
         on_event: &mut dyn FnMut(TimedEvent<'_>),
     ) -> Result<StepReport, Error> {
+        self.apply_command(now, command, Some(on_event))
+            .map(|(report, _)| report)
+    }
+
+    /// [`Runner::apply`], adding up the events instead of handing them out.
+    pub fn apply_summary(
+        &mut self,
+        now: Timestamp,
+        command: Command,
+    ) -> Result<(StepReport, StepSummary), Error> {
+        self.apply_command(now, command, None)
+    }
+
+    fn apply_command(
+        &mut self,
+        now: Timestamp,
+        command: Command,
+        on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+    ) -> Result<(StepReport, StepSummary), Error> {
         let mut ctx = Ctx::new(self.next, &mut self.partition, on_event);
         let outcome = ctx.command(now, command)?;
         Ok(ctx.finish(outcome))
+    }
+}
+
+/// What the events of one command said, for the step's outcome.
+#[derive(Default)]
+struct Seen {
+    appended: Option<Appended>,
+    checks: usize,
+    last_check: Option<RetentionReport>,
+    low_watermark: Option<Offset>,
+    config: Option<ConfigChange>,
+    version: Option<VersionChange>,
+}
+
+/// Where a command's events go during a replay: to the caller's callback if it has one, into
+/// the step's summary, its rolls and retention passes, and what the outcome needs.
+struct StepSink<'c, 'f> {
+    index: usize,
+    at: Timestamp,
+    on_event: Option<&'c mut (dyn FnMut(TimedEvent<'_>) + 'f)>,
+    rolls: &'c mut Vec<Roll>,
+    retention: &'c mut Vec<RetentionReport>,
+    summary: &'c mut StepSummary,
+    seen: Seen,
+}
+
+impl Sink for StepSink<'_, '_> {
+    fn emit(&mut self, f: impl FnOnce() -> Event) {
+        let event = f();
+        if let Some(on_event) = self.on_event.as_deref_mut() {
+            on_event(TimedEvent {
+                step: self.index,
+                at: self.at,
+                event: &event,
+            });
+        }
+        self.summary.see(&event);
+        match event {
+            Event::SegmentRolled(r) => self.rolls.push(r),
+            Event::BatchAppended(a) => self.seen.appended = Some(a),
+            Event::RetentionChecked(r) => {
+                self.seen.checks += 1;
+                if !r.deleted.is_empty() {
+                    self.retention.push(r.clone());
+                }
+                if StepSummary::worth_showing(&r) {
+                    self.summary.retention = Some(r.clone());
+                }
+                self.seen.last_check = Some(r);
+            }
+            Event::RecordsDeleted { low_watermark, .. } => {
+                self.seen.low_watermark = Some(low_watermark)
+            }
+            Event::ConfigChanged { name, old, new } => {
+                self.seen.config = Some(ConfigChange { name, old, new })
+            }
+            Event::VersionChanged { from, to, reset } => {
+                self.seen.version = Some(VersionChange { from, to, reset })
+            }
+            _ => {}
+        }
     }
 }
 
@@ -107,16 +251,19 @@ impl Runner {
 struct Ctx<'a, 'f> {
     index: usize,
     partition: &'a mut Partition,
-    on_event: &'f mut dyn FnMut(TimedEvent<'_>),
+    on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
     rolls: Vec<Roll>,
     retention: Vec<RetentionReport>,
+    summary: StepSummary,
+    /// The records of the batch being produced, reused from batch to batch.
+    buffer: Vec<Record>,
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
     fn new(
         index: usize,
         partition: &'a mut Partition,
-        on_event: &'f mut dyn FnMut(TimedEvent<'_>),
+        on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
     ) -> Self {
         Ctx {
             index,
@@ -124,17 +271,20 @@ impl<'a, 'f> Ctx<'a, 'f> {
             on_event,
             rolls: Vec::new(),
             retention: Vec::new(),
+            summary: StepSummary::default(),
+            buffer: Vec::new(),
         }
     }
 
-    fn finish(self, outcome: StepOutcome) -> StepReport {
-        StepReport {
+    fn finish(self, outcome: StepOutcome) -> (StepReport, StepSummary) {
+        let report = StepReport {
             index: self.index,
             now: self.partition.clock(),
             outcome,
             rolls: self.rolls,
             retention: self.retention,
-        }
+        };
+        (report, self.summary)
     }
 
     fn err(&self, field: &str, reason: impl Into<String>) -> ScenarioError {
@@ -146,25 +296,36 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
-    /// Applies a command, handing its events to the callback and collecting the rolls and the
-    /// retention checks that deleted something.
-    fn apply(&mut self, now: Timestamp, cmd: Command) -> Result<Vec<Event>, Error> {
-        let events = self.partition.apply(now, cmd)?;
-        for event in &events {
-            match event {
-                Event::SegmentRolled(r) => self.rolls.push(*r),
-                Event::RetentionChecked(r) if !r.deleted.is_empty() => {
-                    self.retention.push(r.clone())
-                }
-                _ => {}
-            }
-            (self.on_event)(TimedEvent {
-                step: self.index,
-                at: now,
-                event,
-            });
-        }
-        Ok(events)
+    /// The segments rolled so far against the scenario's budget (the parser counts size rolls
+    /// before the replay; time rolls only show here).
+    fn within_budget(&self) -> Result<(), ScenarioError> {
+        super::budget::check_segments(self.partition.segments_rolled())
+            .map_err(|reason| self.err("", reason))
+    }
+
+    /// Runs `f` against the partition with a sink over this step's collections.
+    fn with_sink<T>(
+        &mut self,
+        now: Timestamp,
+        f: impl FnOnce(&mut Partition, &mut StepSink<'_, 'f>) -> Result<T, Error>,
+    ) -> Result<(T, Seen), Error> {
+        let mut sink = StepSink {
+            index: self.index,
+            at: now,
+            on_event: self.on_event.as_deref_mut(),
+            rolls: &mut self.rolls,
+            retention: &mut self.retention,
+            summary: &mut self.summary,
+            seen: Seen::default(),
+        };
+        let value = f(self.partition, &mut sink)?;
+        Ok((value, sink.seen))
+    }
+
+    /// Applies a command, handing its events to the sink.
+    fn apply(&mut self, now: Timestamp, cmd: Command) -> Result<Seen, Error> {
+        self.with_sink(now, |p, sink| p.apply_with(now, cmd, sink))
+            .map(|((), seen)| seen)
     }
 
     /// Runs the checks due by `now` (so a rejected batch still lets scheduled retention run).
@@ -175,17 +336,17 @@ impl<'a, 'f> Ctx<'a, 'f> {
         Ok(())
     }
 
-    /// One batch at `now`: the due checks, then the append or the broker's rejection.
-    fn produce(&mut self, now: Timestamp, records: Vec<Record>) -> Result<ProduceOutcome, Error> {
+    /// One batch (the records in `self.buffer`) at `now`: the due checks, then the append or
+    /// the broker's rejection.
+    fn produce(&mut self, now: Timestamp) -> Result<ProduceOutcome, Error> {
         self.due_checks(now)?;
-        match self.apply(now, Command::Produce { records }) {
-            Ok(events) => Ok(events
-                .into_iter()
-                .find_map(|e| match e {
-                    Event::BatchAppended(a) => Some(ProduceOutcome::Appended(a)),
-                    _ => None,
-                })
-                .unwrap_or(ProduceOutcome::Empty)),
+        let records = std::mem::take(&mut self.buffer);
+        let result = self.with_sink(now, |p, sink| p.produce_with(now, &records, sink));
+        self.buffer = records;
+        match result {
+            Ok(((), seen)) => Ok(seen
+                .appended
+                .map_or(ProduceOutcome::Empty, ProduceOutcome::Appended)),
             Err(Error::Produce(e)) => Ok(ProduceOutcome::Rejected(e)),
             Err(e) => Err(e),
         }
@@ -194,34 +355,24 @@ impl<'a, 'f> Ctx<'a, 'f> {
     /// Moves the clock to `to`, running the retention checks due on the way.
     fn move_clock(&mut self, to: Timestamp) -> Result<ClockMoved, Error> {
         let from = self.partition.clock();
-        let events = self.apply(to, Command::Tick)?;
-        let checks = events
-            .iter()
-            .filter(|e| matches!(e, Event::RetentionChecked(_)))
-            .count();
-        Ok(ClockMoved { from, checks })
+        let seen = self.apply(to, Command::Tick)?;
+        Ok(ClockMoved {
+            from,
+            checks: seen.checks,
+        })
     }
 
     fn retention(&mut self, now: Timestamp) -> Result<RetentionReport, Error> {
         Ok(self
             .apply(now, Command::RunRetention)?
-            .into_iter()
-            .rev()
-            .find_map(|e| match e {
-                Event::RetentionChecked(r) => Some(r),
-                _ => None,
-            })
+            .last_check
             .expect("a retention command reports its check"))
     }
 
     fn delete_records(&mut self, now: Timestamp, offset: i64) -> Result<StepOutcome, Error> {
         let result = match self.apply(now, Command::DeleteRecords { offset }) {
-            Ok(events) => Ok(events
-                .iter()
-                .find_map(|e| match e {
-                    Event::RecordsDeleted { low_watermark, .. } => Some(*low_watermark),
-                    _ => None,
-                })
+            Ok(seen) => Ok(seen
+                .low_watermark
                 .unwrap_or(self.partition.log_start_offset())),
             Err(Error::DeleteRecords(e)) => Err(e),
             Err(e) => return Err(e),
@@ -235,36 +386,27 @@ impl<'a, 'f> Ctx<'a, 'f> {
         name: String,
         value: ConfigValue,
     ) -> Result<Option<ConfigChange>, Error> {
-        let events = self.apply(now, Command::SetConfig { name, value })?;
-        Ok(events.into_iter().find_map(|e| match e {
-            Event::ConfigChanged { name, old, new } => Some(ConfigChange { name, old, new }),
-            _ => None,
-        }))
+        Ok(self.apply(now, Command::SetConfig { name, value })?.config)
     }
 
     /// One command between steps.
     fn command(&mut self, now: Timestamp, command: Command) -> Result<StepOutcome, Error> {
         Ok(match command {
             Command::Tick => StepOutcome::Advance(self.move_clock(now)?),
-            Command::Produce { records } => StepOutcome::Produce(self.produce(now, records)?),
+            Command::Produce { records } => {
+                self.buffer = records;
+                StepOutcome::Produce(self.produce(now)?)
+            }
             Command::RunRetention => StepOutcome::Retention(self.retention(now)?),
             Command::DeleteRecords { offset } => self.delete_records(now, offset)?,
             Command::SetConfig { name, value } => {
                 StepOutcome::Config(self.set_config(now, name, value)?.into_iter().collect())
             }
-            Command::SetVersion { version } => {
-                let events = self.apply(now, Command::SetVersion { version })?;
-                let change = events
-                    .into_iter()
-                    .find_map(|e| match e {
-                        Event::VersionChanged { from, to, reset } => {
-                            Some(VersionChange { from, to, reset })
-                        }
-                        _ => None,
-                    })
-                    .expect("a version switch reports itself");
-                StepOutcome::Version(change)
-            }
+            Command::SetVersion { version } => StepOutcome::Version(
+                self.apply(now, Command::SetVersion { version })?
+                    .version
+                    .expect("a version switch reports itself"),
+            ),
             Command::SetHighWatermark { offset } => {
                 self.apply(now, Command::SetHighWatermark { offset })?;
                 StepOutcome::HighWatermark(self.partition.high_watermark())
@@ -278,9 +420,9 @@ impl<'a, 'f> Ctx<'a, 'f> {
         Ok(match step {
             Step::Produce(p) if p.generated => StepOutcome::Produce(self.traffic(p)?),
             Step::Produce(p) => {
-                let records = self.records(p, now, 0)?;
+                self.records(p, now, 0)?;
                 let outcome = self
-                    .produce(now, records)
+                    .produce(now)
                     .map_err(|e| self.err("produce", e.to_string()))?;
                 StepOutcome::Produce(outcome)
             }
@@ -338,19 +480,16 @@ impl<'a, 'f> Ctx<'a, 'f> {
             .map_err(|e| self.err(field, e.to_string()))
     }
 
-    fn records(
-        &self,
-        p: &ProduceStep,
-        now: Timestamp,
-        k: u64,
-    ) -> Result<Vec<Record>, ScenarioError> {
+    /// Fills `self.buffer` with the records of batch `k` of `p`, sent at `now`.
+    fn records(&mut self, p: &ProduceStep, now: Timestamp, k: u64) -> Result<(), ScenarioError> {
         let shift = (k as i64).checked_mul(p.timestamp_step_ms).ok_or_else(|| {
             self.err(
                 "produce.timestamp_step",
                 "batch × timestamp_step overflows a 64-bit long",
             )
         })?;
-        let mut out = Vec::with_capacity(p.records.len());
+        let mut out = std::mem::take(&mut self.buffer);
+        out.clear();
         for (j, r) in p.records.iter().enumerate() {
             let field = || format!("produce.records[{j}].timestamp");
             // Only the literal -1 is NO_TIMESTAMP: a relative time, or a shifted one, is a clock
@@ -373,7 +512,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 .ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))?;
             out.push(Record::with_key(Timestamp(ts), r.key_bytes, r.value_bytes));
         }
-        Ok(out)
+        self.buffer = out;
+        Ok(())
     }
 
     /// Generated traffic: batch `k` at `start + k × every`, counted.
@@ -393,8 +533,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
             first_diagnoses: Vec::new(),
         };
         if p.batches > 1 {
-            let sample = self.records(p, start, 0)?;
-            self.partition.expect_batches(p.batches, &sample);
+            self.records(p, start, 0)?;
+            self.partition.expect_batches(p.batches, &self.buffer);
         }
         let result = self.traffic_batches(p, start, &mut t);
         self.partition.expect_batches(0, &[]);
@@ -419,9 +559,9 @@ impl<'a, 'f> Ctx<'a, 'f> {
                         "batches × every overflows the 64-bit clock",
                     )
                 })?;
-            let records = self.records(p, at, k)?;
+            self.records(p, at, k)?;
             let outcome = self
-                .produce(at, records)
+                .produce(at)
                 .map_err(|e| self.err("produce", e.to_string()))?;
             match outcome {
                 ProduceOutcome::Appended(a) => {
@@ -453,6 +593,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 }
                 ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
             }
+            self.within_budget()?;
         }
         Ok(())
     }

@@ -6,6 +6,7 @@ use super::value::{int, kind_of, time_value};
 use super::{err, R};
 use crate::config::Config;
 use crate::import::seed::{self, BatchSeed, LogSeed, SegmentSeed};
+use crate::scenario::budget::MAX_RECORDS;
 use crate::units::{Bytes, Offset, Timestamp};
 use serde_json::{Map, Value};
 
@@ -75,13 +76,22 @@ fn pair<'a>(v: &'a Value, field: &str) -> R<(&'a Value, &'a Value)> {
     }
 }
 
-/// Parses the `log` key against `start` (for relative times), checking it builds a partition.
+/// What a seeded log holds, for the scenario's budget.
+pub(super) struct Held {
+    pub(super) records: u64,
+    pub(super) segments: u64,
+    pub(super) active_bytes: i64,
+    pub(super) index_entries: u64,
+}
+
+/// Parses the `log` key against `start` (for relative times), checking it builds a partition
+/// and that it holds at most [`MAX_RECORDS`] records (before allocating them).
 pub(super) fn parse_log(
     v: &Value,
     start: i64,
     config: &Config,
     topic_partition: &str,
-) -> R<LogSeed> {
+) -> R<(LogSeed, Held)> {
     let m = object(v, "log", LOG_KEYS)?;
     let log_start_offset = match m.get("log_start_offset") {
         None => None,
@@ -98,16 +108,17 @@ pub(super) fn parse_log(
         }
     };
     let mut segments = Vec::new();
+    let mut held = 0u64;
     if let Some(v) = m.get("segments") {
         for (i, s) in array(v, "log.segments")?.iter().enumerate() {
-            segments.push(segment(s, &format!("log.segments[{i}]"), start)?);
+            segments.push(segment(s, &format!("log.segments[{i}]"), start, &mut held)?);
         }
     }
     let log = LogSeed {
         log_start_offset,
         segments,
     };
-    seed::build(
+    let p = seed::build(
         config.clone(),
         topic_partition,
         Timestamp(start),
@@ -115,10 +126,20 @@ pub(super) fn parse_log(
         log.clone(),
     )
     .map_err(|e| err(None, format!("log.{}", e.path()), e.reason))?;
-    Ok(log)
+    let held = Held {
+        records: p.record_count(),
+        segments: p.segments().len() as u64,
+        active_bytes: p.active_segment().size().0,
+        index_entries: p
+            .segments()
+            .iter()
+            .map(|s| s.offset_index().len() as u64)
+            .sum(),
+    };
+    Ok((log, held))
 }
 
-fn segment(v: &Value, f: &str, start: i64) -> R<SegmentSeed> {
+fn segment(v: &Value, f: &str, start: i64, held: &mut u64) -> R<SegmentSeed> {
     let m = object(v, f, SEGMENT_KEYS)?;
     let base = match m.get("base_offset") {
         Some(v) => integer(v, &format!("{f}.base_offset"))?,
@@ -135,7 +156,7 @@ fn segment(v: &Value, f: &str, start: i64) -> R<SegmentSeed> {
     if let Some(v) = m.get("batches") {
         for (k, b) in array(v, &format!("{f}.batches"))?.iter().enumerate() {
             let bf = format!("{f}.batches[{k}]");
-            let (mut batch, stamps) = batch(b, &bf, next, start)?;
+            let (mut batch, stamps) = batch(b, &bf, next, start, held)?;
             // Batches follow each other in the file.
             batch.position = Bytes(position);
             position = position.saturating_add(batch.size.0.max(0));
@@ -181,7 +202,7 @@ fn segment(v: &Value, f: &str, start: i64) -> R<SegmentSeed> {
 /// Record offsets are capped so a typo cannot make the parser allocate without bound.
 const MAX_RECORDS_PER_BATCH: i64 = 1 << 24;
 
-fn batch(v: &Value, f: &str, next: i64, start: i64) -> R<(BatchSeed, Vec<i64>)> {
+fn batch(v: &Value, f: &str, next: i64, start: i64, held: &mut u64) -> R<(BatchSeed, Vec<i64>)> {
     let m = object(v, f, BATCH_KEYS)?;
     let size = match m.get("size") {
         Some(v) => integer(v, &format!("{f}.size"))?,
@@ -240,6 +261,14 @@ fn batch(v: &Value, f: &str, next: i64, start: i64) -> R<(BatchSeed, Vec<i64>)> 
             None,
             format!("{f}.offsets"),
             format!("[{base}, {last}] is not a batch of 1 to {MAX_RECORDS_PER_BATCH} records"),
+        ));
+    }
+    *held += n as u64;
+    if *held > MAX_RECORDS {
+        return Err(err(
+            None,
+            format!("{f}.offsets"),
+            format!("the log holds more than {MAX_RECORDS} records by this batch; a scenario may hold at most {MAX_RECORDS}"),
         ));
     }
     if declared.is_some_and(|d| d != n) {

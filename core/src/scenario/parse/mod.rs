@@ -12,11 +12,11 @@ mod produce;
 mod step;
 mod value;
 
-pub use produce::MAX_RECORDS;
 pub use step::STEP_KINDS;
 
 use super::{Scenario, ScenarioError, TimeSpec};
 use crate::config::{Config, ConfigKey, KafkaVersion};
+use crate::scenario::budget::Tally;
 use crate::units::Timestamp;
 use serde_json::Value;
 use step::StepParser;
@@ -68,6 +68,11 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             line_column: Some((e.line(), e.column())),
         }
     })?;
+    parse_value(root)
+}
+
+/// [`parse`] of a scenario already read as JSON.
+pub(crate) fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
     let obj = match &root {
         Value::Object(m) => m,
         other => {
@@ -192,14 +197,25 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             ))
         }
     };
-    let log = match obj.get("log") {
-        None => None,
-        Some(v) => Some(log_seed::parse_log(v, start, &config, &topic_partition)?),
-    };
     let mut p = StepParser {
         config: config.clone(),
         now: start,
-        records_written: 0,
+        tally: Tally::default(),
+    };
+    let log = match obj.get("log") {
+        None => None,
+        Some(v) => {
+            let (log, held) = log_seed::parse_log(v, start, &config, &topic_partition)?;
+            p.tally
+                .seeded(
+                    held.records as u128,
+                    held.segments as u128,
+                    held.active_bytes,
+                    held.index_entries as u128,
+                )
+                .map_err(|(field, reason)| err(None, field, reason))?;
+            Some(log)
+        }
     };
     let mut steps = Vec::with_capacity(raw_steps.len());
     for (i, s) in raw_steps.iter().enumerate() {

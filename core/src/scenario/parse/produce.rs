@@ -64,17 +64,20 @@ impl StepParser {
                 record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?,
             );
         }
-        let written = (batches as u128) * (records.len().max(1) as u128);
-        self.records_written += written;
-        if self.records_written > MAX_RECORDS as u128 {
-            return Err(e(
-                "produce.batches",
-                format!(
-                    "the scenario writes {} records by this step; a scenario may write at most {MAX_RECORDS}",
-                    self.records_written
-                ),
-            ));
-        }
+        let t = &self.config.topic;
+        let shapes: Vec<(Option<u32>, u32)> = records
+            .iter()
+            .map(|r| (r.key_bytes, r.value_bytes))
+            .collect();
+        self.tally
+            .produce(
+                batches,
+                &shapes,
+                t.segment_bytes,
+                t.max_message_bytes,
+                t.index_interval_bytes,
+            )
+            .map_err(|(field, reason)| e(field, reason))?;
         let span = (batches as i64 - 1)
             .checked_mul(every_ms)
             .and_then(|s| self.now.checked_add(s));
@@ -93,10 +96,6 @@ impl StepParser {
         }))
     }
 }
-
-/// The most records one scenario may write, so that a file cannot hang or exhaust a browser tab
-/// (ten times the one-million-record partition the explorer is measured on).
-pub const MAX_RECORDS: u64 = 10_000_000;
 
 const RECORD_KEYS: &[&str] = &["timestamp", "key_bytes", "value_bytes", "unit"];
 

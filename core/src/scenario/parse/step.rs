@@ -4,6 +4,7 @@ use super::value::{config_value, duration_value, int, kind_of, time_value};
 use super::{err, R};
 use crate::config::Config;
 use crate::lookup::OffsetSpec;
+use crate::scenario::budget::Tally;
 use crate::scenario::Step;
 use crate::units::{Offset, Timestamp};
 use serde_json::{Map, Value};
@@ -28,8 +29,8 @@ pub(super) struct StepParser {
     pub(super) config: Config,
     /// The broker clock at the step.
     pub(super) now: i64,
-    /// Records written by the steps before.
-    pub(super) records_written: u128,
+    /// What the steps before ask of a replay.
+    pub(super) tally: Tally,
 }
 
 impl StepParser {
@@ -129,10 +130,16 @@ impl StepParser {
             }
             "snapshot" => {
                 obj(&[])?;
+                self.tally
+                    .snapshot()
+                    .map_err(|(field, reason)| e(field, reason))?;
                 Step::Snapshot
             }
             "lookup" => {
                 let b = obj(&["timestamp", "spec"])?;
+                self.tally
+                    .lookup()
+                    .map_err(|(field, reason)| e(field, reason))?;
                 match (b.get("timestamp"), b.get("spec")) {
                     (Some(t), None) => {
                         let spec = time_value(t).map_err(|r| e("lookup.timestamp", r))?;
