@@ -3,12 +3,15 @@
 
 mod explain;
 mod inspect;
+mod output;
 
 use logtime_core::lesson::{self, Concrete, Lesson, Pick};
 use logtime_core::scenario::{
-    run, ProduceOutcome, Report, Scenario, ScenarioError, Step, StepOutcome,
+    ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome, MAX_SCENARIO_BYTES,
 };
 use logtime_core::KafkaVersion;
+use output::{Indent, Spool};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 /// The `--help` text; the version presets come from core's table.
@@ -90,16 +93,15 @@ fn main() -> ExitCode {
     let pick = seed.map_or(Pick::Default, Pick::Seed);
     match command {
         "run" => match &files[..] {
-            [file] => match load(file, pick)
-                .and_then(|c| run(&c.scenario).map_err(|e| Failure::Scenario(file.clone(), e)))
-            {
-                Ok(report) => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&report).expect("reports serialise")
-                    );
-                    ExitCode::SUCCESS
-                }
+            [file] => match load(file, pick).and_then(|c| {
+                let mut spool = Spool::default();
+                write_report(&c.scenario, &mut spool).map_err(|e| match e {
+                    ReportError::Scenario(e) => Failure::Scenario(file.clone(), e),
+                    ReportError::Io(e) => Failure::Output(file.clone(), e.to_string()),
+                })?;
+                Ok(spool)
+            }) {
+                Ok(spool) => print_out(|out| spool.finish(out)),
                 Err(f) => f.exit(),
             },
             _ => usage("run takes exactly one FILE"),
@@ -113,10 +115,7 @@ fn main() -> ExitCode {
                 }
                 .map_err(|e| Failure::Scenario(file.clone(), e))
             }) {
-                Ok(text) => {
-                    print!("{text}");
-                    ExitCode::SUCCESS
-                }
+                Ok(text) => print_out(|out| out.write_all(text.as_bytes())),
                 Err(f) => f.exit(),
             },
             _ => usage("explain takes exactly one FILE"),
@@ -182,9 +181,24 @@ fn usage(why: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Writes to stdout, buffered; a closed pipe or a full disk is one error line and exit 1.
+fn print_out(f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    match f(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("logtime: cannot write to stdout: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 enum Failure {
     Io(String, String),
     Scenario(String, ScenarioError),
+    Output(String, String),
 }
 
 impl Failure {
@@ -192,12 +206,13 @@ impl Failure {
         match self {
             Failure::Io(_, e) => format!("cannot read the file: {e}"),
             Failure::Scenario(_, e) => e.to_string(),
+            Failure::Output(_, e) => format!("cannot write the report: {e}"),
         }
     }
 
     fn exit(self) -> ExitCode {
         let file = match &self {
-            Failure::Io(f, _) | Failure::Scenario(f, _) => f.clone(),
+            Failure::Io(f, _) | Failure::Scenario(f, _) | Failure::Output(f, _) => f.clone(),
         };
         // One line: the error's Display never contains a newline, but a file name might.
         let line = format!("logtime: {file}: {}", self.reason()).replace('\n', " ");
@@ -206,10 +221,68 @@ impl Failure {
     }
 }
 
+/// A scenario or lesson file's text, refused early when it is larger than
+/// [`MAX_SCENARIO_BYTES`] (`logtime run /dev/zero` stops after 16 MiB, not at memory's end).
+fn read_text(file: &str) -> Result<String, String> {
+    let too_large = || {
+        format!(
+            "the file is larger than {MAX_SCENARIO_BYTES} bytes ({} MiB), the most logtime reads as a scenario",
+            MAX_SCENARIO_BYTES >> 20
+        )
+    };
+    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+    if f.metadata()
+        .is_ok_and(|m| m.is_file() && m.len() > MAX_SCENARIO_BYTES)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| "stream did not contain valid UTF-8".to_string())
+}
+
 fn read(file: &str) -> Result<Lesson, Failure> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| Failure::Io(file.to_string(), e.to_string()))?;
+    let text = read_text(file).map_err(|e| Failure::Io(file.to_string(), e))?;
     lesson::parse(&text).map_err(|e| Failure::Scenario(file.to_string(), e))
+}
+
+/// Why a report could not be written.
+enum ReportError {
+    Scenario(ScenarioError),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ReportError {
+    fn from(e: std::io::Error) -> Self {
+        ReportError::Io(e)
+    }
+}
+
+/// Replays `s`, writing the JSON report (`{"steps": [...], "final": STATE}`, pretty-printed) to
+/// `out` one step at a time: nothing of a step (a lookup's trace, a snapshot) is kept once it is
+/// written.
+fn write_report(s: &Scenario, out: &mut impl Write) -> Result<(), ReportError> {
+    let mut runner = Runner::new(s.clone());
+    out.write_all(b"{\n  \"steps\": [")?;
+    let mut first = true;
+    while let Some(step) = runner.step_summary() {
+        let (report, _) = step.map_err(ReportError::Scenario)?;
+        out.write_all(if first { b"\n    " } else { b",\n    " })?;
+        serde_json::to_writer_pretty(Indent::new(out, b"    "), &report)
+            .map_err(std::io::Error::from)?;
+        first = false;
+    }
+    out.write_all(if first { b"]" } else { b"\n  ]" })?;
+    out.write_all(b",\n  \"final\": ")?;
+    serde_json::to_writer_pretty(Indent::new(out, b"  "), &runner.partition().state())
+        .map_err(std::io::Error::from)?;
+    out.write_all(b"\n}\n")?;
+    Ok(())
 }
 
 /// A scenario or lesson file, at the variant `pick` names.
@@ -229,8 +302,7 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
             .map_err(|e| vec![e.to_string()])?,
         None => l.default_variant().clone(),
     };
-    let report = run(&c.scenario).map_err(|e| vec![e.to_string()])?;
-    let replay = summary(&c.scenario, &report);
+    let replay = replay_summary(&c.scenario).map_err(|e| vec![e.to_string()])?;
     if !c.is_lesson {
         return Ok(replay);
     }
@@ -271,10 +343,15 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
     ))
 }
 
-fn summary(s: &Scenario, report: &Report) -> String {
-    let (mut appended, mut rejected) = (0u64, 0u64);
-    for (step, r) in s.steps.iter().zip(&report.steps) {
-        let (Step::Produce(p), StepOutcome::Produce(outcome)) = (step, &r.outcome) else {
+/// Replays `s` keeping nothing of each step but what the summary counts.
+fn replay_summary(s: &Scenario) -> Result<String, ScenarioError> {
+    let (mut appended, mut rejected, mut steps) = (0u64, 0u64, 0usize);
+    let mut runner = Runner::new(s.clone());
+    while let Some(step) = runner.step_summary() {
+        let (r, _) = step?;
+        steps += 1;
+        let (Step::Produce(p), StepOutcome::Produce(outcome)) = (&s.steps[r.index], &r.outcome)
+        else {
             continue;
         };
         let n = p.records.len() as u64;
@@ -288,12 +365,11 @@ fn summary(s: &Scenario, report: &Report) -> String {
             ProduceOutcome::Empty => {}
         }
     }
-    let f = &report.final_state;
-    format!(
-        "{} steps, {appended} records appended, {rejected} rejected, {} segments at the end, log start offset {}, log end offset {}",
-        report.steps.len(),
-        f.segments.len(),
-        f.log_start_offset,
-        f.log_end_offset
-    )
+    let p = runner.partition();
+    Ok(format!(
+        "{steps} steps, {appended} records appended, {rejected} rejected, {} segments at the end, log start offset {}, log end offset {}",
+        p.segments().len(),
+        p.log_start_offset(),
+        p.log_end_offset()
+    ))
 }

@@ -268,3 +268,55 @@ fn explain_says_compaction_is_not_modelled() {
         "{text}"
     );
 }
+
+#[test]
+fn an_endless_input_is_refused_early() {
+    let out = logtime(&["run".as_ref(), "/dev/zero".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "logtime: /dev/zero: cannot read the file: the file is larger than 16777216 bytes (16 MiB), the most logtime reads as a scenario\n"
+    );
+}
+
+#[test]
+fn work_over_budget_is_refused_before_the_replay() {
+    // Ten million one-record segments: over the segment budget, named with how it was reached.
+    let tiny = format!(
+        r#"{{{HEAD}, "kafka": "3.6", "topic": {{"segment.bytes": 170}}, "steps": [{{"produce": {{"batches": 10000000, "every": "1ms", "records": [{{"timestamp": "now"}}]}}}}]}}"#
+    );
+    assert_eq!(
+        fails("tiny-segments", &tiny),
+        "step 0: produce.batches: with segment.bytes 170, 10000000 batches of at least 170 bytes roll at least 9999999 segments, 9999999 by this step; a scenario may roll at most 1000000"
+    );
+    // Snapshots of a large partition, many times over.
+    let mut s = String::from(
+        r#"{"produce": {"batches": 100000, "every": "1ms", "records": [{"timestamp": "now"}]}}"#,
+    );
+    for _ in 0..20_000 {
+        s.push_str(r#", {"snapshot": {}}"#);
+    }
+    let line = fails("snapshots", &steps(&s));
+    assert!(line.starts_with("step "), "{line}");
+    assert!(
+        line.contains(": snapshot: the snapshots by this step list about ")
+            && line.ends_with("a scenario's snapshots may list at most 10000000"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_failure_late_in_a_replay_leaves_stdout_empty() {
+    // Thousands of steps written out before the error at the last one.
+    let mut s = String::from(
+        r#"{"produce": {"batches": 2000, "every": "1ms", "records": [{"timestamp": "now"}]}}"#,
+    );
+    for _ in 0..4_000 {
+        s.push_str(r#", {"lookup": {"timestamp": "-1s"}}, {"advance": "1ms"}"#);
+    }
+    s.push_str(r#", {"advance_to": "2027-03-12T08:00:00Z"}"#);
+    let line = fails("late-failure", &steps(&s));
+    assert!(line.starts_with("step 8001: "), "{line}");
+}
