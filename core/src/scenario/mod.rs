@@ -25,6 +25,7 @@ mod parse;
 mod replay;
 #[cfg(feature = "report")]
 mod report;
+mod summary;
 pub mod time;
 
 pub use budget::{
@@ -37,6 +38,7 @@ pub use outcome::{
 pub(crate) use parse::parse_value;
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner};
+pub use summary::StepSummary;
 pub use time::{parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.

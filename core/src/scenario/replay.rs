@@ -7,6 +7,7 @@ use super::outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
 };
+use super::summary::StepSummary;
 use super::time::{apply_unit, overflow_reason};
 use super::{ProduceStep, Scenario, ScenarioError, Step, TimeSpec, TimedEvent};
 use crate::batch::Record;
@@ -36,55 +37,6 @@ pub struct Runner {
     scenario: Scenario,
     partition: Partition,
     next: usize,
-}
-
-/// What the events of one step add up to, for callers that show a step at a glance rather than
-/// event by event (the explorer playing fast): counts and the latest of each kind, built as the
-/// step runs, with no event kept or handed out.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct StepSummary {
-    /// Batches appended.
-    pub batches_appended: u64,
-    /// Records appended.
-    pub records_appended: u64,
-    /// The offsets of the last batch appended.
-    pub landed: Option<(Offset, Offset)>,
-    /// Segments rolled (a replaced empty segment included).
-    pub rolls: u64,
-    /// Offset-index entries written.
-    pub offset_index_entries: u64,
-    /// Time-index entries written (those written at a roll included).
-    pub time_index_entries: u64,
-    /// Retention checks that ran.
-    pub retention_checks: u64,
-    /// Segments retention deleted.
-    pub segments_deleted: u64,
-    /// The last retention check worth showing: run on request, or one that deleted something
-    /// or found segments stamped in the future.
-    pub retention: Option<RetentionReport>,
-}
-
-impl StepSummary {
-    fn see(&mut self, event: &Event) {
-        match event {
-            Event::BatchAppended(a) => {
-                self.batches_appended += 1;
-                self.records_appended += (a.last_offset.0 - a.base_offset.0 + 1) as u64;
-                self.landed = Some((a.base_offset, a.last_offset));
-            }
-            Event::SegmentRolled(_) => self.rolls += 1,
-            Event::OffsetIndexEntry { .. } => self.offset_index_entries += 1,
-            Event::TimeIndexEntry { .. } => self.time_index_entries += 1,
-            Event::SegmentDeleted { .. } => self.segments_deleted += 1,
-            Event::RetentionChecked(_) => self.retention_checks += 1,
-            _ => {}
-        }
-    }
-
-    /// Whether a retention check is worth showing (quiet scheduled checks are not).
-    fn worth_showing(r: &RetentionReport) -> bool {
-        !r.scheduled || !r.deleted.is_empty() || !r.future_timestamp_segments.is_empty()
-    }
 }
 
 impl Runner {
