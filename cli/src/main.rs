@@ -95,7 +95,7 @@ fn main() -> ExitCode {
         "run" => match &files[..] {
             [file] => match load(file, pick).and_then(|c| {
                 let mut spool = Spool::default();
-                write_report(&c.scenario, &mut spool).map_err(|e| match e {
+                write_report(c.scenario, &mut spool).map_err(|e| match e {
                     ReportError::Scenario(e) => Failure::Scenario(file.clone(), e),
                     ReportError::Io(e) => Failure::Output(file.clone(), e.to_string()),
                 })?;
@@ -266,8 +266,8 @@ impl From<std::io::Error> for ReportError {
 /// Replays `s`, writing the JSON report (`{"steps": [...], "final": STATE}`, pretty-printed) to
 /// `out` one step at a time: nothing of a step (a lookup's trace, a snapshot) is kept once it is
 /// written.
-fn write_report(s: &Scenario, out: &mut impl Write) -> Result<(), ReportError> {
-    let mut runner = Runner::new(s.clone());
+fn write_report(s: Scenario, out: &mut impl Write) -> Result<(), ReportError> {
+    let mut runner = Runner::new(s);
     out.write_all(b"{\n  \"steps\": [")?;
     let mut first = true;
     while let Some(step) = runner.step_summary() {
@@ -302,10 +302,12 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
             .map_err(|e| vec![e.to_string()])?,
         None => l.default_variant().clone(),
     };
-    let replay = replay_summary(&c.scenario).map_err(|e| vec![e.to_string()])?;
     if !c.is_lesson {
-        return Ok(replay);
+        // A plain scenario: replayed from this one copy of its steps.
+        drop(l);
+        return replay_summary(c.scenario).map_err(|e| vec![e.to_string()]);
     }
+    let replay = replay_summary(c.scenario.clone()).map_err(|e| vec![e.to_string()])?;
     let lines = |variant: &str, errors: Vec<ScenarioError>| -> Vec<String> {
         errors
             .iter()
@@ -344,13 +346,14 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
 }
 
 /// Replays `s` keeping nothing of each step but what the summary counts.
-fn replay_summary(s: &Scenario) -> Result<String, ScenarioError> {
+fn replay_summary(s: Scenario) -> Result<String, ScenarioError> {
     let (mut appended, mut rejected, mut steps) = (0u64, 0u64, 0usize);
-    let mut runner = Runner::new(s.clone());
+    let mut runner = Runner::new(s);
     while let Some(step) = runner.step_summary() {
         let (r, _) = step?;
         steps += 1;
-        let (Step::Produce(p), StepOutcome::Produce(outcome)) = (&s.steps[r.index], &r.outcome)
+        let (Step::Produce(p), StepOutcome::Produce(outcome)) =
+            (&runner.scenario().steps[r.index], &r.outcome)
         else {
             continue;
         };
