@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Usage: scripts/measure-core.sh [CASE...]
+#
+# The command line's memory on large inputs: writes each scenario (Python standard library
+# only) to target/measure-core/, runs `/usr/bin/time -v logtime run` (stdout to /dev/null) and
+# `logtime check` on it, and prints one line per run: the case, the command, the exit code, the
+# wall time, the peak memory (max RSS) and the first line of stderr (the error, when refused).
+#
+# Cases (all by default):
+#   lookups      100,000 one-record batches, then 100,000 lookup steps (a 3.4 MB file)
+#   snapshots    100,000 batches, then 20,000 snapshot steps (over the snapshot budget: refused)
+#   snapshots-5k 5,000 batches, then 20,000 snapshot steps (within it: streamed)
+#   tiny-10m     10,000,000 records in one-record segments (segment.bytes 170): over the segment
+#                budget, refused before the replay
+#   tiny-1m      1,000,000 one-record segments (the budget's limit)
+#   play-10m     1,000 steps of 10,000 one-record batches (the explorer's 10M play)
+#   dev-zero     logtime run /dev/zero (refused after 16 MiB)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=target/measure-core
+mkdir -p "$out"
+cargo build --release -q -p logtime-cli
+bin=target/release/logtime
+
+gen() { # gen NAME: writes $out/NAME.json
+  python3 - "$out/$1.json" "$1" <<'PY'
+import json, sys
+path, case = sys.argv[1], sys.argv[2]
+start = "2027-03-12T09:00:00Z"
+one = {"records": [{"timestamp": "now"}]}
+def traffic(n, every="1ms"):
+    return {"produce": {"batches": n, "every": every, **one}}
+if case == "lookups":
+    steps = [traffic(100_000)]
+    # Targets over the records' 100 seconds and 10 more past the newest record (misses).
+    t0 = 1_804_842_000_000
+    steps += [{"lookup": {"timestamp": t0 + (i * 7919) % 110_000}} for i in range(100_000)]
+    s = {"start": start, "steps": steps}
+elif case in ("snapshots", "snapshots-5k"):
+    n = 100_000 if case == "snapshots" else 5_000
+    s = {"start": start, "steps": [traffic(n)] + [{"snapshot": {}}] * 20_000}
+elif case in ("tiny-10m", "tiny-1m"):
+    steps_n = 1000 if case == "tiny-10m" else 100
+    s = {"kafka": "3.6", "start": start, "topic": {"segment.bytes": 170},
+         "steps": [traffic(10_000) for _ in range(steps_n)]}
+elif case == "play-10m":
+    s = {"title": "Ten million records", "start": start,
+         "steps": [traffic(10_000) for _ in range(1000)]}
+json.dump(s, open(path, "w"), separators=(",", ":"))
+PY
+}
+
+measure() { # measure CASE COMMAND FILE
+  local err=$out/$1.$2.err rc
+  set +e
+  # check prints its verdict on stdout (kept after stderr); run's report goes to /dev/null.
+  if [ "$2" = check ]; then
+    /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "$2" "$3" >"$err.out" 2>"$err"
+    rc=$?
+    head -1 "$err.out" >>"$err"
+  else
+    /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "$2" "$3" >/dev/null 2>"$err"
+    rc=$?
+  fi
+  set -e
+  local wall rss
+  wall=$(grep "Elapsed (wall clock)" "$out/$1.$2.time" | awk '{print $NF}')
+  rss=$(grep "Maximum resident set size" "$out/$1.$2.time" | awk '{print $NF}')
+  printf '%-13s %-6s rc=%s wall=%s max_rss_mb=%s  %s\n' "$1" "$2" "$rc" "$wall" \
+    "$((rss / 1024))" "$(head -c 400 "$err" | head -1 | sed "s#^$out/##; s#^logtime: $out/##")"
+}
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m dev-zero)
+echo "load: $(uptime | sed 's/.*load average: //')"
+for c in "${cases[@]}"; do
+  if [ "$c" = dev-zero ]; then
+    measure dev-zero run /dev/zero
+    continue
+  fi
+  [ -e "$out/$c.json" ] || gen "$c"
+  echo "# $c: $(stat -c %s "$out/$c.json") bytes"
+  measure "$c" run "$out/$c.json"
+  measure "$c" check "$out/$c.json"
+done
