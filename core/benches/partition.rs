@@ -8,8 +8,9 @@
 //! * `memcpy_records_per_s`: copying `bytes_per_record` bytes per record (rounded up) from one
 //!   buffer into another that is already touched: the physical limit of writing what the model
 //!   stores, without the page faults of fresh memory. The appends run in ten chunks, each
-//!   followed by the copy of a chunk's worth (best of two), and `append_vs_memcpy` is the median
-//!   of the ten ratios, so that both sides see the same machine load.
+//!   followed by copies of a chunk's worth repeated for as long as the chunk's appends took
+//!   (the mean copy time counts), and `append_vs_memcpy` is the median of the ten ratios, so
+//!   that both sides see the same machine load and are as likely to be preempted.
 //! * `lookup_per_s` and `linear_lookup_per_s`: offset-for-time lookups at random targets, a
 //!   tenth of them past the newest record (misses, answered `-1`), through the indexes (time
 //!   index, offset index, batch and record scan) and by brute force over every record.
@@ -115,9 +116,9 @@ fn main() {
     // What the model stores per record, from the same run untimed, so that the warm copies
     // below can be timed between the chunks of the real run.
     let width = appended(n, &mut |_| {}).1.ceil() as usize;
-    // Appends in ten chunks, each followed by the warm copy of what the model stores for that
-    // many records (both buffers touched before), best of two: both sides of each ratio then
-    // see the same machine load (other builds on two cores). `append_vs_memcpy` is the median.
+    // Appends in ten chunks, each followed by warm copies of what the model stores for that
+    // many records (both buffers touched before) for as long: both sides of each ratio then see
+    // the same machine load (other builds on two cores). `append_vs_memcpy` is the median.
     let chunks = 10;
     let per_chunk = n / chunks;
     let src: Vec<u8> = (0..per_chunk * width).map(|i| i as u8).collect();
@@ -125,16 +126,20 @@ fn main() {
     let (mut append_s, mut memcpy_s) = (0.0, 0.0);
     let mut ratios = Vec::with_capacity(chunks);
     let (p, bytes_per_record) = appended(n, &mut |t| {
-        let mut best = f64::MAX;
-        for _ in 0..2 {
-            let start = Instant::now();
+        // Copies for as long as the chunk's appends took (twice at least), so that both sides
+        // are as exposed to the other processes' time slices: a lone copy of a few
+        // milliseconds often runs uninterrupted where a chunk of appends does not.
+        let start = Instant::now();
+        let mut copies = 0u32;
+        while copies < 2 || start.elapsed().as_secs_f64() < t {
             dst.copy_from_slice(black_box(&src));
             black_box(&mut dst);
-            best = best.min(start.elapsed().as_secs_f64().max(1e-9));
+            copies += 1;
         }
+        let copy = (start.elapsed().as_secs_f64() / f64::from(copies)).max(1e-9);
         append_s += t;
-        memcpy_s += best;
-        ratios.push(best / t);
+        memcpy_s += copy;
+        ratios.push(copy / t);
     });
     drop((src, dst));
 
