@@ -410,3 +410,24 @@ fn errors_are_one_clear_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_dump_larger_than_the_limit_is_refused_before_it_is_read() {
+    let dir = std::env::temp_dir().join(format!("logtime-inspect-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("dump.txt");
+    // Sparse: no disk is used, and nothing is read.
+    std::fs::File::create(&p)
+        .unwrap()
+        .set_len((1 << 30) + 1)
+        .unwrap();
+    let err = fails(&["inspect", p.to_str().unwrap()]);
+    assert_eq!(
+        err,
+        format!(
+            "logtime: inspect: {}: kafka-dump-log output larger than 1073741824 bytes (1024 MiB), the most logtime reads; give the segment files instead, which are read in chunks",
+            p.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

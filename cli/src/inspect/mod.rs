@@ -33,9 +33,10 @@ pub(crate) fn usage() -> String {
         "    logtime inspect DIR|FILE... [--now T] [--retention-ms D] [--lookup T] [--json]
                              read a partition's segment files (a partition folder, or .log,
                              .index and .timeindex files), kafka-dump-log output (a text file,
-                             or - for stdin), or a broker's log directory (every partition
-                             folder in it, summarised worst first), and print the retention
-                             table, future stamps, the lookup and the DeleteRecords remedy
+                             or - for stdin; 1 GiB at most), or a broker's log directory (every
+                             partition folder in it, summarised worst first), and print the
+                             retention table, future stamps, the lookup and the DeleteRecords
+                             remedy
         --now T              the broker clock (ms or RFC 3339; default: this machine's clock)
         --retention-ms D     retention.ms (ms or 7d, 12h...; default Kafka's 7 days)
         --lookup T           a ListOffsets lookup: ms, RFC 3339, earliest, latest, max-timestamp

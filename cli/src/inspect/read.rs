@@ -225,6 +225,26 @@ impl Progress {
 
 pub(super) const CHUNK: usize = 1 << 20;
 
+/// The most `kafka-dump-log` text `logtime inspect` reads (1 GiB): it is parsed whole.
+pub(super) const MAX_DUMP_BYTES: u64 = 1 << 30;
+
+/// An index file, refused when larger than any `segment.index.bytes` (an int) allows.
+fn read_index(path: &Path) -> Result<Vec<u8>, Fail> {
+    let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let limit = i32::MAX as u64;
+    let mut b = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut b)
+        .map_err(|e| io_err(path, e))?;
+    if b.len() as u64 > limit {
+        return fail(format!(
+            "{}: an index file larger than {limit} bytes (segment.index.bytes is an int)",
+            path.display()
+        ));
+    }
+    Ok(b)
+}
+
 fn mtime(path: &Path) -> Option<Timestamp> {
     let m = std::fs::metadata(path).ok()?.modified().ok()?;
     let d = m.duration_since(UNIX_EPOCH).ok()?;
@@ -241,18 +261,39 @@ pub(super) fn read_partition(
 ) -> Result<Imported, Fail> {
     let lso = opts.log_start_offset.or(src.log_start_offset);
     if !src.dumps.is_empty() {
-        let mut text = String::new();
+        let name = src.dumps.join(", ");
+        // The dump is parsed whole, so its size is bounded (a segment file is streamed instead).
+        let mut bytes = Vec::new();
+        let too_large = || {
+            fail(format!(
+                "{name}: kafka-dump-log output larger than {MAX_DUMP_BYTES} bytes ({} MiB), the most logtime reads; give the segment files instead, which are read in chunks",
+                MAX_DUMP_BYTES >> 20
+            ))
+        };
         for d in &src.dumps {
+            let left = (MAX_DUMP_BYTES + 1).saturating_sub(bytes.len() as u64);
             if d == "-" {
                 std::io::stdin()
-                    .read_to_string(&mut text)
+                    .take(left)
+                    .read_to_end(&mut bytes)
                     .map_err(|e| Fail(format!("stdin: {e}")))?;
             } else {
-                text.push_str(&std::fs::read_to_string(d).map_err(|e| io_err(Path::new(d), e))?);
+                let f = std::fs::File::open(d).map_err(|e| io_err(Path::new(d), e))?;
+                // A regular file's length says it all before anything is read.
+                if f.metadata().is_ok_and(|m| m.is_file() && m.len() >= left) {
+                    return too_large();
+                }
+                f.take(left)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| io_err(Path::new(d), e))?;
             }
-            text.push('\n');
+            if bytes.len() as u64 > MAX_DUMP_BYTES {
+                return too_large();
+            }
+            bytes.push(b'\n');
         }
-        let name = src.dumps.join(", ");
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Fail(format!("{name}: not kafka-dump-log output: not UTF-8 text")))?;
         let dump = parse_dump(&text)
             .map_err(|e: DumpError| Fail(format!("{name}: not kafka-dump-log output: {e}")))?;
         let tp = dump
@@ -287,11 +328,11 @@ pub(super) fn read_partition(
                 import.add_log(*base, reader.finish(), mtime(path));
             }
             SegmentFileKind::OffsetIndex => {
-                let b = std::fs::read(path).map_err(|e| io_err(path, e))?;
+                let b = read_index(path)?;
                 import.add_offset_index(*base, parse_offset_index(*base, &b));
             }
             SegmentFileKind::TimeIndex => {
-                let b = std::fs::read(path).map_err(|e| io_err(path, e))?;
+                let b = read_index(path)?;
                 import.add_time_index(*base, parse_time_index(*base, &b));
             }
         }
