@@ -14,6 +14,9 @@
 #                budget, refused before the replay
 #   tiny-1m      1,000,000 one-record segments (the budget's limit)
 #   play-10m     1,000 steps of 10,000 one-record batches (the explorer's 10M play)
+#   churn        1,000,000 batches a second apart into one-record segments under a day's
+#                retention: every 5-minute check lists ~86,400 verdicts (over the step's
+#                verdict budget: stops with the error once it is passed)
 #   dev-zero     logtime run /dev/zero (refused after 16 MiB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +46,10 @@ elif case in ("tiny-10m", "tiny-1m"):
     steps_n = 1000 if case == "tiny-10m" else 100
     s = {"kafka": "3.6", "start": start, "topic": {"segment.bytes": 170},
          "steps": [traffic(10_000) for _ in range(steps_n)]}
+elif case == "churn":
+    s = {"kafka": "3.6", "start": start,
+         "topic": {"segment.bytes": 170, "retention.ms": 86_400_000},
+         "steps": [traffic(1_000_000, "1s")]}
 elif case == "play-10m":
     s = {"title": "Ten million records", "start": start,
          "steps": [traffic(10_000) for _ in range(1000)]}
@@ -71,7 +78,7 @@ measure() { # measure CASE COMMAND FILE
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m dev-zero)
+[ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn dev-zero)
 echo "load: $(uptime | sed 's/.*load average: //')"
 for c in "${cases[@]}"; do
   if [ "$c" = dev-zero ]; then

@@ -11,8 +11,9 @@
 //! segments are counted by `segment.bytes` alone (each batch at its smallest size, packed as the
 //! broker packs them; time rolls and retention only add segments), and the segments a lookup or
 //! a snapshot walks are every segment rolled so far (retention may have deleted some). What the
-//! parser cannot foresee, segments rolled by time, the replay checks as it goes
-//! ([`check_segments`]) and stops with the same kind of error.
+//! parser cannot foresee, segments rolled by time and the verdicts listed by the retention
+//! checks of one step, the replay checks as it goes ([`check_segments`],
+//! [`check_step_verdicts`]) and stops with the same kind of error.
 
 use crate::batch::{batch_size, Record};
 use crate::units::Timestamp;
@@ -32,6 +33,12 @@ pub const MAX_LOOKUP_WALK: u64 = 10_000_000;
 /// The most segments and index entries all the snapshots of a scenario may list in all (a
 /// snapshot lists the whole partition).
 pub const MAX_SNAPSHOT_VOLUME: u64 = 10_000_000;
+
+/// The most segment verdicts the retention checks of one step may list in its report (each
+/// check that deletes something lists every segment's verdict; a long `advance` or a long run
+/// of generated traffic over many small segments makes many such checks). About 60 bytes each
+/// in memory, a few hundred in the JSON report.
+pub const MAX_STEP_VERDICTS: u64 = 5_000_000;
 
 /// The largest scenario file the command line and the explorer read (16 MiB): a file past it is
 /// refused before it is parsed. Parsed JSON takes up to some tens of times its text (an object
@@ -209,9 +216,28 @@ pub(crate) fn check_segments(rolled: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// The replay's check of the verdicts one step's retention checks list.
+pub(crate) fn check_step_verdicts(listed: u64) -> Result<(), String> {
+    if listed > MAX_STEP_VERDICTS {
+        return Err(format!(
+            "the retention checks of this step that deleted segments list {listed} segment verdicts by now (every segment at each check); a step may list at most {MAX_STEP_VERDICTS} (fewer, larger segments or a shorter step)"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_may_list_five_million_verdicts() {
+        assert!(check_step_verdicts(MAX_STEP_VERDICTS).is_ok());
+        assert_eq!(
+            check_step_verdicts(MAX_STEP_VERDICTS + 1).unwrap_err(),
+            "the retention checks of this step that deleted segments list 5000001 segment verdicts by now (every segment at each check); a step may list at most 5000000 (fewer, larger segments or a shorter step)"
+        );
+    }
 
     #[test]
     fn packing_follows_should_roll() {

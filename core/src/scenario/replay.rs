@@ -3,6 +3,7 @@
 //! There is one clock: the partition's. A step or a command between steps ([`Runner::apply`])
 //! moves it, and [`Runner::now`] reads it.
 
+use super::budget::MAX_STEP_VERDICTS;
 use super::outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
@@ -157,6 +158,8 @@ struct StepSink<'c, 'f> {
     on_event: Option<&'c mut (dyn FnMut(TimedEvent<'_>) + 'f)>,
     rolls: &'c mut Vec<Roll>,
     retention: &'c mut Vec<RetentionReport>,
+    /// Verdicts listed by the reports in `retention` (and by those left out once over budget).
+    verdicts: &'c mut u64,
     summary: &'c mut StepSummary,
     seen: Seen,
 }
@@ -178,7 +181,12 @@ impl Sink for StepSink<'_, '_> {
             Event::RetentionChecked(r) => {
                 self.seen.checks += 1;
                 if !r.deleted.is_empty() {
-                    self.retention.push(r.clone());
+                    // Past the budget the step fails (Ctx::within_budget): what it would have
+                    // kept is left out so that memory stays bounded until then.
+                    *self.verdicts += r.verdicts.len() as u64;
+                    if *self.verdicts <= MAX_STEP_VERDICTS {
+                        self.retention.push(r.clone());
+                    }
                 }
                 if StepSummary::worth_showing(&r) {
                     self.summary.retention = Some(r.clone());
@@ -206,6 +214,8 @@ struct Ctx<'a, 'f> {
     on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
     rolls: Vec<Roll>,
     retention: Vec<RetentionReport>,
+    /// Segment verdicts listed by `retention`.
+    verdicts: u64,
     summary: StepSummary,
     /// The records of the batch being produced, reused from batch to batch.
     buffer: Vec<Record>,
@@ -223,6 +233,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             on_event,
             rolls: Vec::new(),
             retention: Vec::new(),
+            verdicts: 0,
             summary: StepSummary::default(),
             buffer: Vec::new(),
         }
@@ -248,10 +259,12 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
-    /// The segments rolled so far against the scenario's budget (the parser counts size rolls
-    /// before the replay; time rolls only show here).
+    /// What the parser could not foresee against the scenario's budget: the segments rolled so
+    /// far (the parser counts size rolls; time rolls only show here) and the verdicts this
+    /// step's retention checks list.
     fn within_budget(&self) -> Result<(), ScenarioError> {
         super::budget::check_segments(self.partition.segments_rolled())
+            .and_then(|()| super::budget::check_step_verdicts(self.verdicts))
             .map_err(|reason| self.err("", reason))
     }
 
@@ -267,6 +280,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             on_event: self.on_event.as_deref_mut(),
             rolls: &mut self.rolls,
             retention: &mut self.retention,
+            verdicts: &mut self.verdicts,
             summary: &mut self.summary,
             seen: Seen::default(),
         };
