@@ -29,6 +29,8 @@ USAGE:
                                         for testing against Kafka (scripts/kafka-diff.sh)
     logtime --help                      print this help
 
+FILE may be - to read the scenario or lesson from standard input.
+
 A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
 lookup, delete_records, config, snapshot, high_watermark). A lesson adds narration, notes,
@@ -221,8 +223,8 @@ impl Failure {
     }
 }
 
-/// A scenario or lesson file's text, refused early when it is larger than
-/// [`MAX_SCENARIO_BYTES`] (`logtime run /dev/zero` stops after 16 MiB, not at memory's end).
+/// A scenario or lesson file's text (`-` is standard input), refused early when it is larger
+/// than [`MAX_SCENARIO_BYTES`] (`logtime run /dev/zero` stops after 16 MiB, not at memory's end).
 fn read_text(file: &str) -> Result<String, String> {
     let too_large = || {
         format!(
@@ -230,16 +232,24 @@ fn read_text(file: &str) -> Result<String, String> {
             MAX_SCENARIO_BYTES >> 20
         )
     };
-    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
-    if f.metadata()
-        .is_ok_and(|m| m.is_file() && m.len() > MAX_SCENARIO_BYTES)
-    {
-        return Err(too_large());
-    }
     let mut bytes = Vec::new();
-    f.take(MAX_SCENARIO_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+    if file == "-" {
+        std::io::stdin()
+            .lock()
+            .take(MAX_SCENARIO_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("standard input: {e}"))?;
+    } else {
+        let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+        if f.metadata()
+            .is_ok_and(|m| m.is_file() && m.len() > MAX_SCENARIO_BYTES)
+        {
+            return Err(too_large());
+        }
+        f.take(MAX_SCENARIO_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+    }
     if bytes.len() as u64 > MAX_SCENARIO_BYTES {
         return Err(too_large());
     }

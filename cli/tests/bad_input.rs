@@ -320,3 +320,106 @@ fn a_failure_late_in_a_replay_leaves_stdout_empty() {
     let line = fails("late-failure", &steps(&s));
     assert!(line.starts_with("step 8001: "), "{line}");
 }
+
+/// Config values: one duration grammar for every `*.ms` config, one byte-size grammar for every
+/// `*.bytes` config, in `topic`, `broker` and `config` steps; the report holds the exact value
+/// Kafka would store.
+#[test]
+fn durations_and_byte_sizes_in_every_config_place() {
+    let p = file(
+        "grammar",
+        &format!(
+            r#"{{"topic": {{"retention.ms": "7d", "segment.bytes": "1MiB", "message.timestamp.after.max.ms": "1.5h"}},
+                "broker": {{"log.retention.check.interval.ms": "5m", "log.cleaner.backoff.ms": "30s"}}, {HEAD},
+                "steps": [{{"config": {{"retention.bytes": "1GiB", "segment.ms": "1h30m", "log.cleaner.backoff.ms": "2m"}}}}]}}"#
+        ),
+    );
+    let out = logtime(&["run".as_ref(), p.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let changes = &report["steps"][0]["config"]["changed"];
+    let text = changes.to_string();
+    assert!(text.contains("1073741824"), "{text}");
+    assert!(text.contains("5400000"), "{text}");
+    assert!(text.contains("120000"), "{text}");
+    assert_eq!(
+        fails(
+            "bad_duration",
+            &format!(r#"{{"topic": {{"retention.ms": "7 days"}}, {HEAD}, "steps": []}}"#)
+        ),
+        "topic.retention.ms: invalid value 7 days for configuration retention.ms: not a number of type LONG nor a duration like 7d or 1h30m (malformed duration \"7 days\": missing unit after 7 (use ms, s, m, h, d, w or y))"
+    );
+    assert_eq!(
+        fails(
+            "bad_size",
+            &steps(r#"{"config": {"segment.bytes": "1h"}}"#)
+        ),
+        "step 0: config.segment.bytes: invalid value 1h for configuration segment.bytes: not a number of type INT nor a byte size like 1GiB or 512KB (malformed byte size \"1h\": unknown unit \"h\" (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB))"
+    );
+}
+
+/// The messages issue 10 listed, each precise.
+#[test]
+fn precise_messages() {
+    assert_eq!(
+        fails("above_max", &format!(r#"{{"topic": {{"segment.bytes": 3000000000}}, {HEAD}, "steps": []}}"#)),
+        "topic.segment.bytes: invalid value 3000000000 for configuration segment.bytes: value must be at most 2147483647 (valid range [1048576, 2147483647] in Kafka 4.x)"
+    );
+    assert_eq!(
+        fails("empty_policy", &format!(r#"{{"topic": {{"cleanup.policy": ""}}, {HEAD}, "steps": []}}"#)),
+        "topic.cleanup.policy: invalid value \"\" for configuration cleanup.policy: the list is empty; expected one or more of: compact, delete"
+    );
+    assert_eq!(
+        fails("offset_25", r#"{"start": "2027-03-12T09:00:00+25:00", "steps": []}"#),
+        "start: malformed time \"2027-03-12T09:00:00+25:00\": UTC offset +25:00 is out of range (hours 00 to 23, minutes 00 to 59) (expected ms since the epoch, RFC 3339 like 2027-03-12T09:00:00Z, now, now+D or now-D)"
+    );
+    assert_eq!(
+        fails("fraction_no_unit", &steps(r#"{"advance": "1.5"}"#)),
+        "step 0: advance: malformed duration \"1.5\": missing unit after 1.5 (use ms, s, m, h, d, w or y)"
+    );
+    // -0 is zero, wherever an integer goes.
+    let p = file(
+        "minus_zero",
+        &steps(
+            r#"{"produce": {"records": [{"timestamp": "now", "key_bytes": -0}]}}, {"delete_records": {"offset": -0}}, {"config": {"retention.ms": -0}}"#,
+        ),
+    );
+    let out = logtime(&["run".as_ref(), p.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 1.5h is a duration.
+    let p = file("fraction", &steps(r#"{"advance": "1.5h"}"#));
+    assert!(logtime(&["run".as_ref(), p.as_os_str()]).status.success());
+}
+
+/// `-` reads the scenario from standard input.
+#[test]
+fn dash_reads_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_logtime"))
+        .args(["check", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(steps(r#"{"produce": {"records": [{"timestamp": "now"}]}}"#).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("-: ok: 1 steps, 1 records appended"),
+        "{stdout}"
+    );
+}

@@ -271,7 +271,15 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
     let offset_min = match b.get(i) {
         Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
         Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
-            let m = num(i + 1..i + 3)? * 60 + num(i + 4..i + 6)?;
+            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+            // RFC 3339's time-offset: hours 00-23, minutes 00-59.
+            if oh > 23 || om > 59 {
+                return Err(format!(
+                    "UTC offset {} is out of range (hours 00 to 23, minutes 00 to 59)",
+                    String::from_utf8_lossy(&b[i..i + 6])
+                ));
+            }
+            let m = oh * 60 + om;
             if *c == b'+' {
                 m
             } else {
@@ -298,6 +306,12 @@ mod tests {
         assert_eq!(date(t), "12 Mar 2027 09:00");
         assert_eq!(parse_rfc3339("1970-01-01T00:00:00.5Z"), Ok(500));
         assert_eq!(parse_rfc3339("1970-01-01T01:00:00+01:00"), Ok(0));
+        assert_eq!(
+            parse_rfc3339("2027-03-12T09:00:00+25:00"),
+            Err("UTC offset +25:00 is out of range (hours 00 to 23, minutes 00 to 59)".into())
+        );
+        assert!(parse_rfc3339("2027-03-12T09:00:00-01:60").is_err());
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00-23:59"), Ok(86_340_000));
         assert_eq!(rfc3339(-1), "1969-12-31T23:59:59.999Z");
         assert!(parse_rfc3339("2027-02-29T00:00:00Z").is_err());
         assert!(parse_rfc3339("yesterday").is_err());

@@ -2,7 +2,7 @@
 
 use super::preset::{KafkaVersion, DIFFERENCE_MAX_MS};
 use super::ConfigValue;
-use crate::scenario::parse_duration;
+use crate::scenario::{parse_bytes, parse_duration};
 
 const LONG_MAX: i64 = i64::MAX;
 const INT_MAX: i64 = i32::MAX as i64;
@@ -90,17 +90,38 @@ impl ConfigKey {
         CONFIG_KEYS.iter().find(|k| k.name == name)
     }
 
-    /// A value as a person types it: a number as Kafka takes it (`604800000`), or, for a
-    /// millisecond config, a duration in the scenario grammar (`7d`, `1h30m`); anything else is
-    /// passed on as text for [`super::Config::set`] to refuse or accept.
+    /// A value as a person types it, passed on for [`super::Config::set`] to read: an integer as
+    /// a number, anything else as text (a duration for a `*.ms` config, a byte size for a
+    /// `*.bytes` one, a word for the others).
     pub fn parse_input(&self, text: &str) -> ConfigValue {
         let t = text.trim();
-        if let Ok(n) = t.parse::<i64>() {
-            return ConfigValue::Number(n);
+        match t.parse::<i64>() {
+            Ok(n) => ConfigValue::Number(n),
+            Err(_) => ConfigValue::Text(t.to_string()),
         }
-        match (self.unit, parse_duration(t)) {
-            (ConfigUnit::Millis, Ok(ms)) => ConfigValue::Number(ms),
-            _ => ConfigValue::Text(t.to_string()),
+    }
+
+    /// Reads a numeric config written as text: an integer as Kafka takes it, a duration
+    /// (`7d`, `1h30m`) for a millisecond config or a byte size (`1GiB`, `512KB`) for a byte
+    /// config, in the grammar of [`crate::scenario::time`]. The error says what was expected.
+    pub fn parse_number(&self, text: &str) -> Result<i64, String> {
+        let t = text.trim();
+        if let Ok(n) = t.parse::<i64>() {
+            return Ok(n);
+        }
+        let type_name = if self.kind == ConfigKind::Int {
+            "INT"
+        } else {
+            "LONG"
+        };
+        match self.unit {
+            ConfigUnit::Millis => parse_duration(t).map_err(|e| {
+                format!("not a number of type {type_name} nor a duration like 7d or 1h30m ({e})")
+            }),
+            ConfigUnit::Bytes => parse_bytes(t).map_err(|e| {
+                format!("not a number of type {type_name} nor a byte size like 1GiB or 512KB ({e})")
+            }),
+            ConfigUnit::None => Err(format!("not a number of type {type_name}")),
         }
     }
 
@@ -132,31 +153,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn typed_values_take_durations_for_millisecond_configs() {
+    fn typed_values_are_numbers_or_text_for_config_set() {
         let key = |n| ConfigKey::find(n).unwrap();
         assert_eq!(
             key("retention.ms").parse_input(" 7d "),
-            ConfigValue::Number(604_800_000)
+            ConfigValue::Text("7d".into())
         );
         assert_eq!(
             key("retention.ms").parse_input("-1"),
             ConfigValue::Number(-1)
         );
         assert_eq!(
-            key("segment.bytes").parse_input("1000"),
-            ConfigValue::Number(1000)
-        );
-        assert_eq!(
-            key("segment.bytes").parse_input("1h"),
-            ConfigValue::Text("1h".into())
-        );
-        assert_eq!(
             key("cleanup.policy").parse_input("compact, delete"),
             ConfigValue::Text("compact, delete".into())
         );
+    }
+
+    #[test]
+    fn numbers_durations_and_byte_sizes() {
+        let key = |n| ConfigKey::find(n).unwrap();
+        assert_eq!(key("retention.ms").parse_number("7d"), Ok(604_800_000));
+        assert_eq!(key("retention.ms").parse_number("1.5h"), Ok(5_400_000));
+        assert_eq!(key("segment.bytes").parse_number("1GiB"), Ok(1_073_741_824));
+        assert_eq!(key("retention.bytes").parse_number("-1"), Ok(-1));
         assert_eq!(
-            key("segment.ms").parse_input("soon"),
-            ConfigValue::Text("soon".into())
+            key("segment.bytes").parse_number("1h"),
+            Err("not a number of type INT nor a byte size like 1GiB or 512KB (malformed byte size \"1h\": unknown unit \"h\" (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB))".into())
         );
+        assert_eq!(
+            key("segment.ms").parse_number("soon"),
+            Err("not a number of type LONG nor a duration like 7d or 1h30m (malformed duration \"soon\": expected digits at \"soon\")".into())
+        );
+        assert_eq!(
+            key("log.cleaner.backoff.ms").parse_number("30s"),
+            Ok(30_000)
+        );
+    }
+
+    /// The grammar follows the name: every `*.ms` config, broker ones included, takes a
+    /// duration and every `*.bytes` config a byte size, so a config added later cannot miss it.
+    #[test]
+    fn every_ms_and_bytes_config_has_its_unit() {
+        for k in CONFIG_KEYS {
+            if k.name.ends_with(".ms") {
+                assert_eq!(k.unit, ConfigUnit::Millis, "{}", k.name);
+                assert_eq!(k.parse_number("1m"), Ok(60_000), "{}", k.name);
+            }
+            if k.name.ends_with(".bytes") {
+                assert_eq!(k.unit, ConfigUnit::Bytes, "{}", k.name);
+                assert_eq!(k.parse_number("1KiB"), Ok(1024), "{}", k.name);
+            }
+        }
     }
 }

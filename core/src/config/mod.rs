@@ -170,9 +170,15 @@ impl fmt::Display for ConfigError {
                 value,
                 expected,
             } => {
+                // An empty value would read "invalid value  for": show it quoted.
+                let shown = if value.trim().is_empty() {
+                    format!("{value:?}")
+                } else {
+                    value.clone()
+                };
                 write!(
                     f,
-                    "invalid value {value} for configuration {name}: {expected}"
+                    "invalid value {shown} for configuration {name}: {expected}"
                 )
             }
             ConfigError::OutOfRange {
@@ -187,11 +193,12 @@ impl fmt::Display for ConfigError {
                 } else {
                     max.to_string()
                 };
-                write!(f, "invalid value {value} for configuration {name}: value must be at least {min} (valid range [{min}, {hi}] in {})", version.label())?;
-                if *value > *max {
-                    write!(f, "; value must be at most {max}")?;
-                }
-                Ok(())
+                let bound = if *value > *max {
+                    format!("at most {max}")
+                } else {
+                    format!("at least {min}")
+                };
+                write!(f, "invalid value {value} for configuration {name}: value must be {bound} (valid range [{min}, {hi}] in {})", version.label())
             }
         }
     }
@@ -339,6 +346,12 @@ impl Config {
                     compact: false,
                     delete: false,
                 };
+                if s.trim().is_empty() {
+                    return Err(not_parsable(format!(
+                        "the list is empty; expected one or more of: {}",
+                        words.join(", ")
+                    )));
+                }
                 for item in s.split(',').map(str::trim) {
                     match item {
                         "compact" => policy.compact = true,
@@ -356,16 +369,7 @@ impl Config {
             ConfigKind::Long | ConfigKind::Int => {
                 let n = match value {
                     ConfigValue::Number(n) => *n,
-                    ConfigValue::Text(s) => s.trim().parse::<i64>().map_err(|_| {
-                        not_parsable(format!(
-                            "not a number of type {}",
-                            if key.kind == ConfigKind::Int {
-                                "INT"
-                            } else {
-                                "LONG"
-                            }
-                        ))
-                    })?,
+                    ConfigValue::Text(s) => key.parse_number(s).map_err(not_parsable)?,
                 };
                 let (min, max) = key.range(self.version);
                 if n < min || n > max {
@@ -516,7 +520,32 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "invalid value soon for configuration segment.ms: not a number of type LONG"
+            "invalid value soon for configuration segment.ms: not a number of type LONG nor a duration like 7d or 1h30m (malformed duration \"soon\": expected digits at \"soon\")"
+        );
+        // Every *.ms config takes a duration and every *.bytes config a byte size; the value
+        // stored is the exact number Kafka would hold.
+        c.set("retention.ms", &ConfigValue::Text("7d".into()))
+            .unwrap();
+        assert_eq!(c.topic.retention_ms, 604_800_000);
+        c.set("segment.bytes", &ConfigValue::Text("1GiB".into()))
+            .unwrap();
+        assert_eq!(c.topic.segment_bytes, 1_073_741_824);
+        c.set("max.message.bytes", &ConfigValue::Text("1MB".into()))
+            .unwrap();
+        assert_eq!(c.topic.max_message_bytes, 1_000_000);
+        let e = c
+            .set("segment.bytes", &ConfigValue::Text("4GiB".into()))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value 4294967296 for configuration segment.bytes: value must be at most 2147483647 (valid range [1048576, 2147483647] in Kafka 4.x)"
+        );
+        let e = c
+            .set("cleanup.policy", &ConfigValue::Text(" ".into()))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value \" \" for configuration cleanup.policy: the list is empty; expected one or more of: compact, delete"
         );
         assert!(c
             .set(

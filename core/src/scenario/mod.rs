@@ -40,7 +40,7 @@ pub(crate) use parse::parse_value;
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use replay::{run, Report, Runner};
 pub use summary::StepSummary;
-pub use time::{parse_duration, parse_time, TimeSpec};
+pub use time::{parse_bytes, parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

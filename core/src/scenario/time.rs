@@ -5,6 +5,9 @@
 //!   is) or one or more parts `<number><unit>`: `500ms`, `90s`, `5m` (or `5min`), `1h`, `7d`,
 //!   `2w`, `3y` (y = 365 d), combined as in `1h30m`; a part may have a decimal fraction (`1.5h`)
 //!   as long as the whole is a whole number of milliseconds.
+//! * A **byte size** is the same grammar with the units `B`, `KB`/`kB`, `MB`, `GB`, `TB` (powers
+//!   of 1000) and `KiB`, `MiB`, `GiB`, `TiB` (powers of 1024): `512KiB`, `1GiB`, `1.5GB`. Every
+//!   `*.ms` config takes a duration and every `*.bytes` config a byte size (`crate::Config::set`).
 //! * A **time** is an integer (ms since the epoch; `-1` is NO_TIMESTAMP), an RFC 3339 string,
 //!   `now`, `now+D` or `now-D`.
 //!
@@ -45,6 +48,49 @@ const UNITS: &[(&str, i64)] = &[
     ("y", 365 * 86_400_000),
 ];
 
+/// Byte-size units: SI (powers of 1000) and IEC (powers of 1024), as Kafka's docs write them.
+const BYTE_UNITS: &[(&str, i64)] = &[
+    ("B", 1),
+    ("KB", 1000),
+    ("kB", 1000),
+    ("MB", 1_000_000),
+    ("GB", 1_000_000_000),
+    ("TB", 1_000_000_000_000),
+    ("KiB", 1 << 10),
+    ("MiB", 1 << 20),
+    ("GiB", 1 << 30),
+    ("TiB", 1 << 40),
+];
+
+/// One quantity grammar, two unit tables: durations (ms) and byte sizes (bytes).
+struct Grammar {
+    /// `duration`, `byte size`.
+    what: &'static str,
+    /// The base unit, for overflow messages: `milliseconds`, `bytes`.
+    base: &'static str,
+    units: &'static [(&'static str, i64)],
+    /// The units as a hint in messages.
+    hint: &'static str,
+    /// Examples for an empty value.
+    examples: &'static str,
+}
+
+const DURATION: Grammar = Grammar {
+    what: "duration",
+    base: "milliseconds",
+    units: UNITS,
+    hint: "use ms, s, m, h, d, w or y",
+    examples: "500ms, 90s, 5m, 1h, 7d or 3y",
+};
+
+const BYTE_SIZE: Grammar = Grammar {
+    what: "byte size",
+    base: "bytes",
+    units: BYTE_UNITS,
+    hint: "use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB",
+    examples: "1048576, 512KiB, 1MiB, 1.5GB",
+};
+
 /// The end of the run of ASCII digits that starts at `i`.
 fn digits_end(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && b[i].is_ascii_digit() {
@@ -56,15 +102,30 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 /// Parses a duration such as `90s`, `1h30m`, `1.5h`, `-2d` or `250` (ms) into milliseconds.
 /// Returns a lowercase reason on failure.
 pub fn parse_duration(s: &str) -> Result<i64, String> {
+    parse_quantity(s, &DURATION)
+}
+
+/// Parses a byte size such as `1048576`, `512KiB`, `1MiB`, `1.5GB` or `-1` into bytes: the same
+/// grammar as durations with the units `B`, `KB`/`kB`, `MB`, `GB`, `TB` (powers of 1000) and
+/// `KiB`, `MiB`, `GiB`, `TiB` (powers of 1024). Returns a lowercase reason on failure.
+pub fn parse_bytes(s: &str) -> Result<i64, String> {
+    parse_quantity(s, &BYTE_SIZE)
+}
+
+fn parse_quantity(s: &str, g: &Grammar) -> Result<i64, String> {
+    let what = g.what;
     let t = s.trim();
     let (neg, body) = match t.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
     if body.is_empty() {
-        return Err(format!("malformed duration {s:?}: expected a number and a unit, like 500ms, 90s, 5m, 1h, 7d or 3y"));
+        return Err(format!(
+            "malformed {what} {s:?}: expected a number and a unit, like {}",
+            g.examples
+        ));
     }
-    let overflow = || format!("duration {s:?} overflows 64-bit milliseconds");
+    let overflow = || format!("{what} {s:?} overflows 64-bit {}", g.base);
     let b = body.as_bytes();
     let total = if b.iter().all(u8::is_ascii_digit) {
         body.parse::<i64>().map_err(|_| overflow())?
@@ -76,7 +137,7 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
             i = digits_end(b, i);
             if start == i {
                 return Err(format!(
-                    "malformed duration {s:?}: expected digits at {:?}",
+                    "malformed {what} {s:?}: expected digits at {:?}",
                     &body[start..]
                 ));
             }
@@ -87,7 +148,7 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
                 i = digits_end(b, f);
                 if f == i {
                     return Err(format!(
-                        "malformed duration {s:?}: expected digits after the '.' in {:?}",
+                        "malformed {what} {s:?}: expected digits after the '.' in {:?}",
                         &body[start..]
                     ));
                 }
@@ -101,17 +162,17 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
             let unit = &body[ustart..i];
             if unit.is_empty() {
                 return Err(format!(
-                    "malformed duration {s:?}: missing unit after {number} (use ms, s, m, h, d, w or y)"
+                    "malformed {what} {s:?}: missing unit after {number} ({})",
+                    g.hint
                 ));
             }
-            let mult = UNITS
+            let mult = g
+                .units
                 .iter()
                 .find(|(name, _)| *name == unit)
                 .map(|(_, m)| *m as i128)
                 .ok_or_else(|| {
-                    format!(
-                        "malformed duration {s:?}: unknown unit {unit:?} (use ms, s, m, h, d, w or y)"
-                    )
+                    format!("malformed {what} {s:?}: unknown unit {unit:?} ({})", g.hint)
                 })?;
             // Digits beyond what an i64 holds overflow anyway; 19 keeps the i128 maths exact.
             if whole.len() > 19 || fraction.len() > 19 {
@@ -126,7 +187,8 @@ pub fn parse_duration(s: &str) -> Result<i64, String> {
             };
             if fraction * mult % scale != 0 {
                 return Err(format!(
-                    "malformed duration {s:?}: {number}{unit} is not a whole number of milliseconds"
+                    "malformed {what} {s:?}: {number}{unit} is not a whole number of {}",
+                    g.base
                 ));
             }
             total += whole * mult + fraction * mult / scale;
@@ -260,6 +322,30 @@ mod tests {
         assert_eq!(
             parse_duration("999999999999y"),
             Err("duration \"999999999999y\" overflows 64-bit milliseconds".into())
+        );
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("1048576"), Ok(1_048_576));
+        assert_eq!(parse_bytes("1MiB"), Ok(1_048_576));
+        assert_eq!(parse_bytes(" 512KiB "), Ok(524_288));
+        assert_eq!(parse_bytes("1GiB"), Ok(1_073_741_824));
+        assert_eq!(parse_bytes("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_bytes("1kB"), Ok(1000));
+        assert_eq!(parse_bytes("-1"), Ok(-1));
+        assert_eq!(parse_bytes("1GiB512MiB"), Ok(1_610_612_736));
+        assert_eq!(
+            parse_bytes("1.5B"),
+            Err("malformed byte size \"1.5B\": 1.5B is not a whole number of bytes".into())
+        );
+        assert_eq!(
+            parse_bytes("1mb"),
+            Err("malformed byte size \"1mb\": unknown unit \"mb\" (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)".into())
+        );
+        assert_eq!(
+            parse_bytes("10000000TiB"),
+            Err("byte size \"10000000TiB\" overflows 64-bit bytes".into())
         );
     }
 

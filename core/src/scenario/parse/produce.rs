@@ -159,10 +159,11 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
     let size = |name: &str| -> Result<Option<u32>, (String, String)> {
         match m.get(name) {
             None => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .filter(|n| *n <= i32::MAX as u64)
-                .map(|n| Some(n as u32))
+            Some(v) => super::value::int(v)
+                .ok()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n <= i32::MAX as u32)
+                .map(Some)
                 .ok_or_else(|| {
                     (
                         format!(".{name}"),

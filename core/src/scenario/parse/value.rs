@@ -17,13 +17,17 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// A JSON number as a 64-bit integer. JSON's `-0` reads as the float `-0.0`; it is zero.
+fn integer(n: &serde_json::Number) -> Result<i64, String> {
+    n.as_i64()
+        .or_else(|| (n.as_f64() == Some(0.0)).then_some(0))
+        .ok_or_else(|| format!("{n} is not a 64-bit integer"))
+}
+
 pub(super) fn config_value(v: &Value) -> Result<ConfigValue, String> {
     match v {
         Value::String(s) => Ok(ConfigValue::Text(s.clone())),
-        Value::Number(n) => n
-            .as_i64()
-            .map(ConfigValue::Number)
-            .ok_or_else(|| format!("{n} is not a 64-bit integer")),
+        Value::Number(n) => integer(n).map(ConfigValue::Number),
         other => Err(format!(
             "expected a number or a string, got {}",
             kind_of(other)
@@ -33,9 +37,7 @@ pub(super) fn config_value(v: &Value) -> Result<ConfigValue, String> {
 
 pub(super) fn int(v: &Value) -> Result<i64, String> {
     match v {
-        Value::Number(n) => n
-            .as_i64()
-            .ok_or_else(|| format!("{n} is not a 64-bit integer")),
+        Value::Number(n) => integer(n),
         other => Err(format!("expected an integer, got {}", kind_of(other))),
     }
 }
