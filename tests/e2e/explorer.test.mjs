@@ -3,7 +3,7 @@
 // Run after `trunk build --release --offline`:  node --test tests/e2e/explorer.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appRoot, screenshot, useE2E, withPage } from './harness.mjs';
+import { appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 
@@ -145,7 +145,7 @@ test('compacted topic: compaction is not modelled, the log cleaner\'s next pass,
       ['null key', 'empty key (0 bytes)', 'sized key']);
     assert.match(await text(page, '[data-testid=key-hint]'), /a null key: the record has no key \(key length -1\)/);
     await page.locator('[data-testid=send]').click();
-    await page.waitForFunction(() => /error 87/.test(document.querySelector('[data-testid=produce-error]')?.textContent || ''));
+    await waitText(page.locator('[data-testid=produce-error]'), /error 87/);
     assert.match(await text(page, '[data-testid=produce-error]'), /Compacted topic cannot accept message without key/);
     assert.equal(await page.locator('[data-testid=broker-log]').count(), 0, 'error 87 forwards its own text');
     await screenshot(page, 'compacted-null-key-desktop-light');
@@ -161,7 +161,7 @@ test('compacted topic: compaction is not modelled, the log cleaner\'s next pass,
     // back to delete: the retention task's schedule, and no note
     await page.locator('[data-testid="config-cleanup.policy"]').fill('delete');
     await page.locator('[data-testid="config-cleanup.policy"]').dispatchEvent('change');
-    await page.waitForFunction(() => !document.querySelector('[data-testid=compaction-note]'));
+    await page.locator('[data-testid=compaction-note]').waitFor({ state: 'detached' });
     assert.match(await text(page, '[data-testid=retention-settings]'), /next retention check/);
   });
 });
@@ -218,14 +218,14 @@ test('keyboard: space plays, arrows step; step back rebuilds deterministically',
     await page.locator('.lt-app').focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => /Step 2 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''));
+    await waitText(page.locator('.lt-scrub'), /Step 2 of 4/);
     const clock2 = await text(page, '[data-testid=clock]');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => /Step 2 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''));
+    await waitText(page.locator('.lt-scrub'), /Step 2 of 4/);
     assert.equal(await text(page, '[data-testid=clock]'), clock2);
     await page.keyboard.press(' ');
-    await page.waitForFunction(() => /Step 4 of 4/.test(document.querySelector('.lt-scrub')?.textContent || ''), null, { timeout: 15_000 });
+    await waitText(page.locator('.lt-scrub'), /Step 4 of 4/);
   });
 });
 
@@ -234,11 +234,7 @@ test('million: plays, draws density bars on a canvas, zooms down to single recor
     await ready(page);
     await page.locator('[data-testid=speed]').selectOption('64');
     await page.locator('[data-testid=play]').click();
-    await page.waitForFunction(
-      () => Number((document.querySelector('[data-testid=log-end]')?.textContent || '0').replace(/,/g, '')) >= 200000,
-      null,
-      { timeout: 60_000 },
-    );
+    await waitText(page.locator('[data-testid=log-end]'), /^([2-9]\d{2}|\d{4,}),\d{3}$/, { timeout: 60_000 });
     await page.locator('[data-testid=play]').click(); // pause
     await page.locator('[data-testid=density]').waitFor();
     await screenshot(page, 'million-desktop-light');
@@ -266,7 +262,7 @@ test('two explorers on one page stay independent', async () => {
   await withPage(e2e, { path: '/embed-example.html', reducedMotion: 'reduce' }, async (page) => {
     const roots = page.locator('[data-testid=app-root]');
     await roots.first().waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=clock]').length >= 2, null, { timeout: 20_000 });
+    await page.locator('[data-testid=clock]').nth(1).waitFor({ timeout: 20_000 });
     const clocks = page.locator('[data-testid=clock]');
     const before = await clocks.nth(1).innerText();
     const steps = page.locator('[data-testid=step]');

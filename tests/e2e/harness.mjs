@@ -214,3 +214,26 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/** Waits until `locator`'s text matches `re` (locators see into open shadow roots). */
+export async function waitText(locator, re, { timeout = 15_000 } = {}) {
+  const end = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < end) {
+    last = (await locator.first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    if (re.test(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`text ${JSON.stringify(last.slice(0, 200))} did not match ${re} within ${timeout} ms`);
+}
+
+/** Waits until `fn()` (async) returns a truthy value; resolves to it. */
+export async function until(fn, { timeout = 15_000, what = 'condition' } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`${what} not reached within ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

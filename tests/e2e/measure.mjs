@@ -1,6 +1,8 @@
 // Measures the built explorer (dist/) in headless Chromium. Prints one `name: value` per line
 // on stdout (details on stderr):
 //   page_gzip_bytes_total  gzip size of every response the page loads (budget 250 KB)
+//   docs_page_gzip_bytes_total, docs_page_wasm_loads  the same for docs-example.html (three
+//                          embeds, the host page's own bytes included) and how often it loads the wasm
 //   first_partition_ms     navigation start → first [data-testid=partition] rendered
 //   frame_p95_ms           p95 rAF frame time while playing ?scenario=million (budget 16.7)
 //   axe_violations         axe-core violations on index.html: count (ids)
@@ -48,8 +50,9 @@ async function newPage(browser, server) {
 
 /** Waits for the first partition; resolves to ms since navigation start (page clock). */
 async function firstPartition(page) {
+  // The explorer renders in #app's shadow root.
   const h = await page.waitForFunction(
-    (sel) => (document.querySelector(sel) ? performance.now() : null),
+    (sel) => (document.querySelector('#app')?.shadowRoot?.querySelector(sel) ? performance.now() : null),
     PARTITION,
     { polling: 'raf', timeout: WAIT_MS },
   );
@@ -87,6 +90,35 @@ async function measureBytes(browser, server) {
     budget('page_gzip_bytes_total', total);
   } catch (e) {
     fail('page_gzip_bytes_total', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+/** Bytes a documentation page with three embeds loads (the wasm once), gzip. */
+async function measureDocsBytes(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  const pending = [];
+  const rows = [];
+  page.on('response', (res) => {
+    if (!res.url().startsWith('http')) return;
+    pending.push(res.body().then((body) => rows.push([res.url(), zlib.gzipSync(body, { level: 9 }).length]), () => {}));
+  });
+  try {
+    await page.goto(url('docs-example.html'), { waitUntil: 'load', timeout: WAIT_MS });
+    await page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS });
+    await page.waitForLoadState('networkidle', { timeout: WAIT_MS }).catch(() => {});
+    await Promise.all(pending);
+    const wasm = rows.filter(([u]) => u.endsWith('.wasm')).length;
+    let total = 0;
+    for (const [u, gz] of rows.sort((a, b) => b[1] - a[1])) {
+      total += gz;
+      console.error(`[measure]   docs ${String(gz).padStart(8)} B gzip  ${new URL(u).pathname}`);
+    }
+    out('docs_page_gzip_bytes_total', total);
+    out('docs_page_wasm_loads', wasm);
+  } catch (e) {
+    fail('docs_page_gzip_bytes_total', short(e));
   } finally {
     await context.close();
   }
@@ -178,6 +210,7 @@ const server = await startServer();
 const browser = await launchBrowser();
 try {
   await measureBytes(browser, server);
+  await measureDocsBytes(browser, server);
   await measureFirstPartition(browser, server);
   await measureFrames(browser, server);
   await measureAxe(browser, server);

@@ -1,9 +1,10 @@
 //! The Logtime explorer: one independent instance per mount (all state lives in this
 //! component's reducer; nothing is shared between instances except read-only built-ins).
 //!
-//! `App` takes `AppProps { scenario: ScenarioSource }`; `lib.rs` wraps it in
-//! `<div class="logtime-root" data-testid="app-root">`. It owns the timers and media queries,
-//! and hands each panel the part of the state it shows.
+//! `App` takes the checked [`Options`]; `lib.rs` wraps it in
+//! `<div class="logtime-root" data-testid="app-root">`. It owns the timers, media queries, the
+//! loads (the last choice wins), the moment links and, in the standalone page, the URL and the
+//! browser history; it hands each panel the part of the state it shows.
 
 use yew::prelude::*;
 
@@ -11,6 +12,7 @@ use crate::builtins;
 use crate::components::charts::{DiskChart, TimestampChart};
 use crate::components::clock_bar::{Clock, ClockBar};
 use crate::components::config_panel::ConfigPanel;
+use crate::components::confirm_bar::ConfirmBar;
 use crate::components::error_box::ErrorBox;
 use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
@@ -18,16 +20,18 @@ use crate::components::partition_view::PartitionView;
 use crate::components::producer_panel::ProducerPanel;
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
-use crate::embed::ScenarioSource;
+use crate::embed::{self, ScenarioSource};
+use crate::model::moment::{self, SourceParam};
 use crate::model::timeline;
-use crate::state::{Action, Explorer};
+use crate::options::{self, Context, Options, Panel, Panels, Theme};
+use crate::state::{Action, Explorer, Pending, Restore};
+use logtime_core::scenario::Source;
 
 /// The explorer's props.
-#[derive(Properties, PartialEq, Clone, Default)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct AppProps {
-    /// Which scenario to show, exactly as the host page gave it.
-    #[prop_or_default]
-    pub scenario: ScenarioSource,
+    /// Everything the page said, checked.
+    pub options: Options,
 }
 
 /// `(prefers-reduced-motion: reduce, prefers-color-scheme: dark)`.
@@ -51,61 +55,155 @@ fn media() -> (bool, bool) {
     }
 }
 
-/// Loads a scenario source into the reducer (fetching URLs).
-fn load(source: &ScenarioSource, dispatch: UseReducerDispatcher<Explorer>) {
+/// The moment a page's options ask for.
+fn restore_of(o: &Options) -> Restore {
+    Restore {
+        moment: o.moment.clone(),
+        step: o.step,
+        lookup: o.lookup,
+    }
+}
+
+/// A URL made absolute against the page's base (a link must work from any page).
+fn absolute(url: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let base = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.base_uri().ok().flatten())
+            .unwrap_or_default();
+        web_sys::Url::new_with_base(url, &base)
+            .map(|u| u.href())
+            .unwrap_or_else(|_| url.to_string())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    url.to_string()
+}
+
+/// Loads a scenario source into the reducer as load `token`, fetching or unpacking it when
+/// needed; a response for an older token is ignored by the reducer.
+fn load(
+    source: &ScenarioSource,
+    token: u64,
+    restore: Restore,
+    dispatch: UseReducerDispatcher<Explorer>,
+) {
+    dispatch.dispatch(Action::Loading(token));
+    let done = move |json: Result<String, String>, origin: Source| Action::Load {
+        token,
+        json,
+        origin,
+        restore,
+    };
     match source {
-        ScenarioSource::Builtin(name) => match builtins::find(name) {
-            Some(json) => dispatch.dispatch(Action::Load(Ok(json.to_string()))),
-            None => dispatch.dispatch(Action::Load(Err(format!(
-                "scenario: unknown built-in scenario {name:?} (built-ins: {})",
-                builtins::names()
-            )))),
-        },
-        ScenarioSource::Inline(json) => dispatch.dispatch(Action::Load(Ok(json.clone()))),
-        ScenarioSource::Url(url) => {
-            dispatch.dispatch(Action::Loading);
-            #[cfg(target_arch = "wasm32")]
-            {
-                let url = url.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let result = fetch_text(&url)
-                        .await
-                        .map_err(|e| format!("src: could not fetch {url}: {e}"));
-                    dispatch.dispatch(Action::Load(result));
+        ScenarioSource::Builtin(name) => {
+            let json = builtins::find(name).map(str::to_string).ok_or_else(|| {
+                format!(
+                    "scenario: unknown built-in scenario {name:?} (built-ins: {})",
+                    builtins::names()
+                )
+            });
+            dispatch.dispatch(done(json, Source::Builtin(name.clone())));
+        }
+        ScenarioSource::Inline(json) => {
+            dispatch.dispatch(done(Ok(json.clone()), Source::Inline(json.clone())))
+        }
+        ScenarioSource::Packed(z) => {
+            let z = z.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let json = crate::glue::unpack(&z).await.map_err(|e| {
+                    format!("The scenario in this link is damaged (truncated or edited): {e}.")
                 });
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = url;
+                let origin = Source::Inline(json.clone().unwrap_or_default());
+                dispatch.dispatch(done(json, origin));
+            });
+        }
+        ScenarioSource::Url(url) => {
+            let url = url.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let shown = absolute(&url);
+                let json = fetch_text(&url)
+                    .await
+                    .map_err(|f| embed::fetch_message(&shown, &f))
+                    .and_then(|text| match logtime_core::scenario::parse(&text) {
+                        Ok(_) => Ok(text),
+                        Err(e) => Err(embed::not_a_scenario(&shown, &e.to_string())),
+                    });
+                dispatch.dispatch(done(json, Source::Url(url)));
+            });
         }
     }
 }
 
 #[cfg(target_arch = "wasm32")]
-async fn fetch_text(url: &str) -> Result<String, String> {
+async fn fetch_text(url: &str) -> Result<String, embed::FetchFailure> {
+    use embed::FetchFailure;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let w = web_sys::window().ok_or("no window")?;
+    let w = web_sys::window().ok_or(FetchFailure::Network)?;
     let resp = JsFuture::from(w.fetch_with_str(url))
         .await
-        .map_err(|e| format!("{e:?}"))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
+        .map_err(|_| FetchFailure::Network)?;
+    let resp: web_sys::Response = resp.dyn_into().map_err(|_| FetchFailure::Network)?;
     if !resp.ok() {
-        return Err(format!("HTTP {}", resp.status()));
+        return Err(FetchFailure::Status(resp.status()));
     }
-    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
+    let text = JsFuture::from(resp.text().map_err(|_| FetchFailure::Body)?)
         .await
-        .map_err(|e| format!("{e:?}"))?;
-    text.as_string()
-        .ok_or_else(|| "response is not text".into())
+        .map_err(|_| FetchFailure::Body)?;
+    text.as_string().ok_or(FetchFailure::Body)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+async fn fetch_text(_url: &str) -> Result<String, embed::FetchFailure> {
+    Err(embed::FetchFailure::Network)
+}
+
+/// The scenario part of a moment link for the loaded scenario; packing an inline scenario is
+/// asynchronous, so it comes from `packed` once ready.
+fn source_param(source: &ScenarioSource, packed: Option<&String>) -> Option<SourceParam> {
+    Some(match source {
+        ScenarioSource::Builtin(n) => SourceParam::Builtin(n.clone()),
+        ScenarioSource::Url(u) => SourceParam::Url(absolute(u)),
+        ScenarioSource::Packed(z) => SourceParam::Packed(z.clone()),
+        ScenarioSource::Inline(_) => SourceParam::Packed(packed?.clone()),
+    })
+}
+
+/// The view options a standalone link keeps (those that differ from the defaults).
+fn view_params(o: &Options) -> Vec<(&'static str, String)> {
+    let mut v = Vec::new();
+    if let Some(p) = o.panels {
+        v.push(("panels", p.names()));
+    }
+    if !o.menu {
+        v.push(("menu", "false".to_string()));
+    }
+    if o.theme != Theme::Auto {
+        v.push(("theme", o.theme.name().to_string()));
+    }
+    v
 }
 
 /// The explorer.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
+    let opts = &props.options;
     let state = use_reducer(Explorer::default);
-    let source = use_state(|| props.scenario.clone());
+    let source = use_state(|| opts.source.clone());
     let prefs = use_state(media);
-    let (reduced_motion, dark) = *prefs;
+    let (reduced_motion, system_dark) = *prefs;
+    let dark = match opts.theme {
+        Theme::Dark => true,
+        Theme::Light => false,
+        Theme::Auto => system_dark,
+    };
+    let tokens = use_mut_ref(|| 0u64);
+    // The moment the next load rebuilds (the page's, then the one a history entry names).
+    let restore_next = use_mut_ref(|| Some(restore_of(opts)));
+    let packed = use_state(|| None::<(usize, String)>);
+    let link = use_state(|| None::<(AttrValue, bool)>);
+    let last_url = use_mut_ref(String::new);
     // follow theme / motion changes while the page is open
     {
         let prefs = prefs.clone();
@@ -146,19 +244,182 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
-    // the host changed the prop: follow it
+    // the host changed the options: follow them (a new source, or a new moment of it)
     {
         let source = source.clone();
-        use_effect_with(props.scenario.clone(), move |s| {
-            if *source != *s {
-                source.set(s.clone());
+        let restore_next = restore_next.clone();
+        let d = state.dispatcher();
+        use_effect_with(opts.clone(), move |o| {
+            if *source != o.source {
+                *restore_next.borrow_mut() = Some(restore_of(o));
+                source.set(o.source.clone());
+            } else if o.restores() {
+                d.dispatch(Action::Restore(restore_of(o)));
             }
         });
     }
-    // load whenever the source changes
+    // load whenever the source changes; the last choice wins
     {
         let d = state.dispatcher();
-        use_effect_with((*source).clone(), move |s| load(s, d));
+        let tokens = tokens.clone();
+        let restore_next = restore_next.clone();
+        use_effect_with((*source).clone(), move |s| {
+            let token = {
+                let mut t = tokens.borrow_mut();
+                *t += 1;
+                *t
+            };
+            let restore = restore_next.borrow_mut().take().unwrap_or_default();
+            load(s, token, restore, d);
+        });
+    }
+    // an inline scenario is packed once for links
+    {
+        let packed = packed.clone();
+        let text = state.replay.source.clone();
+        let inline = matches!(&*source, ScenarioSource::Inline(_)) && !text.is_empty();
+        use_effect_with((text, inline), move |(text, inline)| {
+            if *inline {
+                let text = text.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(z) = crate::glue::pack(&text).await {
+                        packed.set(Some((text.len(), z)));
+                    }
+                });
+            }
+        });
+    }
+    let packed_z = packed
+        .as_ref()
+        .filter(|(n, _)| *n == state.replay.source.len())
+        .map(|(_, z)| z.clone());
+    // The link to this moment, for the standalone page's URL and the copy button.
+    let moment_query = {
+        let replay = &state.replay;
+        let view = view_params(opts);
+        match (replay.journal(), source_param(&source, packed_z.as_ref())) {
+            (Some(j), Some(sp)) if replay.error.is_none() && replay.notice.is_none() => Some(
+                moment::query_string(&moment::params(&sp, &j, &replay.source, &view)),
+            ),
+            _ => None,
+        }
+    };
+    // standalone: the URL always holds the moment; each change is a history entry (playback
+    // replaces it instead)
+    {
+        let last_url = last_url.clone();
+        let standalone = opts.context == Context::Standalone;
+        let playing = state.playback.playing;
+        use_effect_with(moment_query.clone(), move |q| {
+            #[cfg(target_arch = "wasm32")]
+            if let (true, Some(q)) = (standalone, q) {
+                if let Some(w) = web_sys::window() {
+                    let here = w.location().search().unwrap_or_default();
+                    let first = last_url.borrow().is_empty();
+                    if *q != here {
+                        if let Ok(h) = w.history() {
+                            let _ = if first || playing {
+                                h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
+                            } else {
+                                h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
+                            };
+                        }
+                    }
+                    *last_url.borrow_mut() = q.clone();
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (standalone, playing, q, last_url);
+        });
+    }
+    // standalone: back and forward rebuild the moment the URL names
+    {
+        let d = state.dispatcher();
+        let source = source.clone();
+        let restore_next = restore_next.clone();
+        let last_url = last_url.clone();
+        let standalone = opts.context == Context::Standalone;
+        use_effect_with(
+            ((*source).clone(), standalone),
+            move |(current, standalone)| {
+                #[cfg(target_arch = "wasm32")]
+                let keep = standalone.then(|| {
+                    use wasm_bindgen::closure::Closure;
+                    use wasm_bindgen::JsCast;
+                    let current = current.clone();
+                    let cb = Closure::<dyn Fn()>::new(move || {
+                        let Ok(o) = crate::page_options() else { return };
+                        let search = web_sys::window()
+                            .and_then(|w| w.location().search().ok())
+                            .unwrap_or_default();
+                        *last_url.borrow_mut() = search;
+                        if o.source == current {
+                            d.dispatch(Action::Restore(restore_of(&o)));
+                        } else {
+                            *restore_next.borrow_mut() = Some(restore_of(&o));
+                            source.set(o.source);
+                        }
+                    });
+                    let w = web_sys::window().expect("a window");
+                    let _ =
+                        w.add_event_listener_with_callback("popstate", cb.as_ref().unchecked_ref());
+                    cb
+                });
+                #[cfg(not(target_arch = "wasm32"))]
+                let _ = (current, standalone, d, source, restore_next, last_url);
+                move || {
+                    #[cfg(target_arch = "wasm32")]
+                    if let (Some(cb), Some(w)) = (keep, web_sys::window()) {
+                        use wasm_bindgen::JsCast;
+                        let _ = w.remove_event_listener_with_callback(
+                            "popstate",
+                            cb.as_ref().unchecked_ref(),
+                        );
+                    }
+                }
+            },
+        );
+    }
+    // embedded: leaving the page with the reader's actions asks first (the standalone page
+    // keeps them in its URL)
+    {
+        let acted = state
+            .replay
+            .journal()
+            .is_some_and(|j| j.actions().next().is_some());
+        let guard = acted && opts.context == Context::Embed;
+        use_effect_with(guard, move |guard| {
+            #[cfg(target_arch = "wasm32")]
+            let keep = guard.then(|| {
+                use wasm_bindgen::closure::Closure;
+                use wasm_bindgen::JsCast;
+                let cb = Closure::<dyn Fn(web_sys::BeforeUnloadEvent)>::new(
+                    |e: web_sys::BeforeUnloadEvent| {
+                        e.prevent_default();
+                        e.set_return_value("Your actions in the Logtime explorer will be lost.");
+                    },
+                );
+                if let Some(w) = web_sys::window() {
+                    let _ = w.add_event_listener_with_callback(
+                        "beforeunload",
+                        cb.as_ref().unchecked_ref(),
+                    );
+                }
+                cb
+            });
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = guard;
+            move || {
+                #[cfg(target_arch = "wasm32")]
+                if let (Some(cb), Some(w)) = (keep, web_sys::window()) {
+                    use wasm_bindgen::JsCast;
+                    let _ = w.remove_event_listener_with_callback(
+                        "beforeunload",
+                        cb.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
     }
     // playback timer (outside the reducer)
     {
@@ -240,10 +501,61 @@ pub fn app(props: &AppProps) -> Html {
     };
     let on_pick = {
         let source = source.clone();
+        let d = state.dispatcher();
+        let undone = state.actions();
         Callback::from(move |name: String| {
-            if !name.is_empty() {
-                source.set(ScenarioSource::Builtin(name));
+            if name.is_empty() {
+                return;
             }
+            if undone.is_empty() {
+                source.set(ScenarioSource::Builtin(name));
+            } else {
+                d.dispatch(Action::Ask(Pending::Switch {
+                    name,
+                    undone: undone.clone(),
+                }));
+            }
+        })
+    };
+    let on_confirm = {
+        let source = source.clone();
+        let d = state.dispatcher();
+        let pending = state.pending.clone();
+        Callback::from(move |()| match &pending {
+            Some(Pending::Switch { name, .. }) => {
+                d.dispatch(Action::Dismiss);
+                source.set(ScenarioSource::Builtin(name.clone()));
+            }
+            _ => d.dispatch(Action::Confirm),
+        })
+    };
+    let on_dismiss = use_callback(state.dispatcher(), |(), d| d.dispatch(Action::Dismiss));
+    let on_copy = {
+        let link = link.clone();
+        let query = moment_query.clone();
+        let page = match opts.context {
+            Context::Standalone => None,
+            Context::Embed => Some(opts.page.clone().unwrap_or_else(|| "index.html".into())),
+        };
+        Callback::from(move |()| {
+            let Some(q) = &query else { return };
+            let url = match &page {
+                None => absolute(q),
+                Some(p) => {
+                    let base = absolute(p);
+                    let base = base
+                        .split(['?', '#'])
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    format!("{base}{q}")
+                }
+            };
+            let link = link.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let copied = crate::glue::copy_text(&url).await;
+                link.set(Some((AttrValue::from(url), copied)));
+            });
         })
     };
     let current = match &*source {
@@ -268,35 +580,80 @@ pub fn app(props: &AppProps) -> Html {
         loaded: runner.is_some(),
     };
     let config = runner.as_ref().map(|r| r.partition().config().clone());
+    let panels = match (opts.panels, opts.context, &runner) {
+        (Some(p), _, _) => p,
+        (None, Context::Standalone, _) => Panels::ALL,
+        (None, Context::Embed, Some(r)) => options::default_embed_panels(r.scenario()),
+        (None, Context::Embed, None) => Panels::of(&[Panel::Partition, Panel::Log]),
+    };
     drop(runner);
+    let show = |p: Panel| panels.has(p);
+    let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config);
+    let wide = show(Panel::Partition)
+        || show(Panel::Retention)
+        || show(Panel::Lookup)
+        || show(Panel::Chart)
+        || show(Panel::Disk);
+    let single = !(side && wide);
     html! {
-        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1">
-            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} />
+        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1"
+             data-panels={panels.names()}>
+            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu} />
             if let Some(e) = &replay.error {
                 <ErrorBox title="This scenario could not be shown" detail={e.clone()}
-                          hint={Some(AttrValue::from("Pick a built-in scenario from the menu, or fix the scenario and reload."))} />
+                          hint={Some(AttrValue::from(if opts.menu { "Pick a built-in scenario from the menu, or fix the scenario and reload." } else { "Fix the scenario and reload the page." }))} />
             }
-            <ClockBar {clock} on_action={on_action.clone()} />
-            <div class="lt-main">
-                <div class="lt-col-wide">
-                    <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={st.lookup.clone()}
-                                   retention={st.retention.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport} />
-                    <div class="lt-grid-2">
-                        <RetentionPanel replay={replay.clone()} state={st.retention.clone()} {reduced_motion} on_action={on_action.clone()} />
-                        <LookupPanel replay={replay.clone()} state={st.lookup.clone()} {reduced_motion} {on_lookup} />
-                    </div>
-                    <div class="lt-grid-2">
-                        <TimestampChart replay={replay.clone()} lookup={st.lookup.clone()} {dark} />
-                        <DiskChart disk={st.disk.clone()} {dark} />
-                    </div>
+            if let Some(n) = &replay.notice {
+                <div class="lt-notice" role="alert" data-testid="moment-error">
+                    <p><strong>{ "This link's moment could not be rebuilt. " }</strong>{ n.clone() }</p>
                 </div>
-                <aside class="lt-col-side">
-                    <LiveRegion log={st.log.clone()} />
-                    <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
-                    <ConfigPanel {config} state={st.config.clone()} {on_action} />
+            }
+            if let Some(p) = &st.pending {
+                <ConfirmBar pending={p.clone()} standalone={opts.context == Context::Standalone} {on_confirm} {on_dismiss} />
+            }
+            <ClockBar {clock} on_action={on_action.clone()} {on_copy} link={(*link).clone()} />
+            <div class={classes!("lt-main", single.then_some("lt-single"))}>
+                if wide {
+                <div class="lt-col-wide">
+                    if show(Panel::Partition) {
+                        <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={st.lookup.clone()}
+                                       retention={st.retention.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport} />
+                    }
+                    if show(Panel::Retention) || show(Panel::Lookup) {
+                    <div class="lt-grid-2">
+                        if show(Panel::Retention) {
+                            <RetentionPanel replay={replay.clone()} state={st.retention.clone()} {reduced_motion} on_action={on_action.clone()} />
+                        }
+                        if show(Panel::Lookup) {
+                            <LookupPanel replay={replay.clone()} state={st.lookup.clone()} {reduced_motion} {on_lookup} />
+                        }
+                    </div>
+                    }
+                    if show(Panel::Chart) || show(Panel::Disk) {
+                    <div class="lt-grid-2">
+                        if show(Panel::Chart) {
+                            <TimestampChart replay={replay.clone()} lookup={st.lookup.clone()} {dark} />
+                        }
+                        if show(Panel::Disk) {
+                            <DiskChart disk={st.disk.clone()} {dark} />
+                        }
+                    </div>
+                    }
+                </div>
+                }
+                if side {
+                <aside class="lt-col-side" aria-label="Narration and controls">
+                    if show(Panel::Log) { <LiveRegion log={st.log.clone()} /> }
+                    if show(Panel::Producer) {
+                        <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
+                    }
+                    if show(Panel::Config) { <ConfigPanel {config} state={st.config.clone()} {on_action} /> }
                 </aside>
+                }
             </div>
-            <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed" }</p>
+            if opts.context == Context::Standalone {
+                <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed" }</p>
+            }
         </div>
     }
 }

@@ -27,6 +27,9 @@ pub enum ScenarioSource {
     Url(String),
     /// A scenario JSON document given inline (already checked to be well-formed JSON).
     Inline(String),
+    /// A scenario JSON document deflated and base64url-encoded (a moment link's `z`); unpacked
+    /// by the browser when it loads.
+    Packed(String),
 }
 
 impl Default for ScenarioSource {
@@ -42,13 +45,17 @@ impl ScenarioSource {
             ScenarioSource::Builtin(_) => "builtin",
             ScenarioSource::Url(_) => "url",
             ScenarioSource::Inline(_) => "inline",
+            ScenarioSource::Packed(_) => "packed",
         }
     }
 
     /// The raw value (name, URL or JSON text).
     pub fn value(&self) -> &str {
         match self {
-            ScenarioSource::Builtin(s) | ScenarioSource::Url(s) | ScenarioSource::Inline(s) => s,
+            ScenarioSource::Builtin(s)
+            | ScenarioSource::Url(s)
+            | ScenarioSource::Inline(s)
+            | ScenarioSource::Packed(s) => s,
         }
     }
 
@@ -125,12 +132,77 @@ impl ScenarioSource {
     }
 }
 
+impl ScenarioSource {
+    /// Parses a packed scenario (`z`): base64url characters only, checked here; whether it
+    /// unpacks to a scenario is known when it loads.
+    pub fn parse_packed(attribute: &str, value: &str) -> Result<Self, EmbedError> {
+        let v = value.trim();
+        if v.is_empty() {
+            return Err(EmbedError::new(attribute, value, "it is empty"));
+        }
+        if let Some(bad) = v
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+        {
+            return Err(EmbedError::new(
+                attribute,
+                value,
+                format!("character {bad:?} is not allowed in a packed scenario (base64url: letters, digits, '-', '_')"),
+            ));
+        }
+        Ok(ScenarioSource::Packed(v.to_owned()))
+    }
+}
+
+/// Why a scenario URL could not be fetched, as the browser said it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FetchFailure {
+    /// The request did not complete: the browser says only "Failed to fetch".
+    Network,
+    /// The server answered with this HTTP status.
+    Status(u16),
+    /// The body could not be read as text.
+    Body,
+}
+
+/// One sentence for people about a scenario that could not be fetched from `url` (shown as the
+/// browser resolved it): what happened and the likely causes, never a JS stack.
+pub fn fetch_message(url: &str, failure: &FetchFailure) -> String {
+    match failure {
+        FetchFailure::Network => format!(
+            "Could not load the scenario from {url}: the browser could not fetch it. Likely causes: \
+             it is on another site that does not allow cross-origin requests (no CORS headers), \
+             the network is down, or the address is wrong."
+        ),
+        FetchFailure::Status(404) => format!(
+            "Could not load the scenario from {url}: the server answered 404 (not found). Check the address."
+        ),
+        FetchFailure::Status(s) => format!(
+            "Could not load the scenario from {url}: the server answered HTTP {s}. Check the address, or try again later."
+        ),
+        FetchFailure::Body => format!(
+            "Could not load the scenario from {url}: the response could not be read as text."
+        ),
+    }
+}
+
+/// The message for a fetched document that is not a scenario: it names the URL and says
+/// whether it is not JSON at all (an HTML error page, say) or a JSON file with a problem.
+pub fn not_a_scenario(url: &str, error: &str) -> String {
+    if error.contains("json syntax error") {
+        format!("The file at {url} is not a Logtime scenario: it is not JSON ({error}).")
+    } else {
+        format!("The scenario at {url} has a problem: {error}")
+    }
+}
+
 impl fmt::Display for ScenarioSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScenarioSource::Builtin(n) => write!(f, "built-in scenario `{n}`"),
             ScenarioSource::Url(u) => write!(f, "scenario from {u}"),
             ScenarioSource::Inline(j) => write!(f, "inline scenario ({} bytes of JSON)", j.len()),
+            ScenarioSource::Packed(z) => write!(f, "packed scenario ({} characters)", z.len()),
         }
     }
 }
@@ -302,6 +374,30 @@ mod tests {
         let long = "a".repeat(65);
         let e = ScenarioSource::parse_attr("scenario", &long).unwrap_err();
         assert!(e.reason.contains("at most"), "{e}");
+    }
+
+    #[test]
+    fn packed_and_fetch_messages() {
+        assert_eq!(
+            ScenarioSource::parse_packed("?z", "q1Yq-_z"),
+            Ok(ScenarioSource::Packed("q1Yq-_z".into()))
+        );
+        assert!(ScenarioSource::parse_packed("?z", "a+b")
+            .unwrap_err()
+            .reason
+            .contains("'+'"));
+        let m = fetch_message("https://other.example/s.json", &FetchFailure::Network);
+        assert!(
+            m.contains("https://other.example/s.json") && m.contains("CORS"),
+            "{m}"
+        );
+        assert!(!m.contains("JsValue") && !m.contains('\n'));
+        assert!(fetch_message("u", &FetchFailure::Status(404)).contains("404 (not found)"));
+        assert!(fetch_message("u", &FetchFailure::Status(500)).contains("HTTP 500"));
+        assert_eq!(
+            not_a_scenario("http://h/x.json", "line 1, column 1: json syntax error: expected value"),
+            "The file at http://h/x.json is not a Logtime scenario: it is not JSON (line 1, column 1: json syntax error: expected value)."
+        );
     }
 
     #[test]

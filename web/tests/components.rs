@@ -10,7 +10,7 @@ use web_sys::{Element, HtmlElement};
 
 mod support;
 
-use support::{host, settle};
+use support::{host, settle, Find};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -19,7 +19,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 async fn wait_for(el: &Element, sel: &str) {
     for _ in 0..200 {
         settle().await;
-        if el.query_selector(sel).unwrap().is_some() {
+        if el.find(sel).unwrap().is_some() {
             return;
         }
         gloo_timers::future::TimeoutFuture::new(50).await;
@@ -28,7 +28,7 @@ async fn wait_for(el: &Element, sel: &str) {
 }
 
 fn text(el: &Element, sel: &str) -> String {
-    el.query_selector(sel)
+    el.find(sel)
         .unwrap()
         .unwrap_or_else(|| panic!("{sel} rendered"))
         .text_content()
@@ -36,7 +36,7 @@ fn text(el: &Element, sel: &str) -> String {
 }
 
 fn click(el: &Element, sel: &str) {
-    el.query_selector(sel)
+    el.find(sel)
         .unwrap()
         .unwrap()
         .dyn_into::<HtmlElement>()
@@ -54,10 +54,7 @@ async fn error_box_names_the_problem() {
     };
     let _h = yew::Renderer::<ErrorBox>::with_root_and_props(el.clone(), props).render();
     settle().await;
-    let bx = el
-        .query_selector("[data-testid=scenario-error]")
-        .unwrap()
-        .unwrap();
+    let bx = el.find("[data-testid=scenario-error]").unwrap().unwrap();
     assert_eq!(bx.get_attribute("role").as_deref(), Some("alert"));
     assert!(text(&el, "pre").contains("step 3"));
 }
@@ -76,14 +73,8 @@ async fn lookup_scan_steps_to_offset_3() {
     // the walk animates on a timer; wait for the answer
     wait_for(&el, "[data-testid=lookup-answer]").await;
     assert!(text(&el, "[data-testid=lookup-answer]").contains("offset 3"));
-    assert!(el
-        .query_selector("[data-testid=segment-0]")
-        .unwrap()
-        .is_some());
-    let late = el
-        .query_selector("[data-testid=record-5]")
-        .unwrap()
-        .unwrap();
+    assert!(el.find("[data-testid=segment-0]").unwrap().is_some());
+    let late = el.find("[data-testid=record-5]").unwrap().unwrap();
     assert!(late.class_name().contains("late"), "{}", late.class_name());
 }
 

@@ -33,6 +33,11 @@ pub struct ClockBarProps {
     pub clock: Clock,
     /// Playback and clock actions.
     pub on_action: Callback<Action>,
+    /// "Copy link to this moment".
+    pub on_copy: Callback<()>,
+    /// The last link made, and whether it went to the clipboard.
+    #[prop_or_default]
+    pub link: Option<(AttrValue, bool)>,
 }
 
 /// The broker clock, playback controls and the scrubber over the scenario's steps.
@@ -65,6 +70,11 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     };
     let disabled = !c.loaded;
     let at_end = c.done >= c.total;
+    let on_copy = {
+        let cb = p.on_copy.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let link_id = super::use_uid("lt-link");
     html! {
         <section class="lt-clockbar" aria-label="Broker clock and playback">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
@@ -104,6 +114,16 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                 <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(3_600_000))} disabled={disabled}>{ "+1 h" }</button>
                 <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(86_400_000))} disabled={disabled}>{ "+1 d" }</button>
                 <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(7 * 86_400_000))} disabled={disabled}>{ "+7 d" }</button>
+            </div>
+            <div class="lt-moment">
+                <button type="button" class="lt-btn lt-btn-small" onclick={on_copy} disabled={disabled} data-testid="copy-link">
+                    { "Copy link to this moment" }
+                </button>
+                if let Some((url, copied)) = &p.link {
+                    <label class="lt-visually-hidden" for={link_id.clone()}>{ "Link to this moment" }</label>
+                    <input id={link_id} readonly=true value={url.clone()} data-testid="moment-link" />
+                    <span class="lt-muted" role="status">{ if *copied { "Copied." } else { "Copy it from here." } }</span>
+                }
             </div>
             <p class="lt-progress lt-muted" aria-hidden="true">
                 { format!("{}%", timeline::progress_percent(c.done, c.total)) }

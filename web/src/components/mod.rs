@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod clock_bar;
 pub mod config_panel;
+pub mod confirm_bar;
 pub mod error_box;
 pub mod live_region;
 pub mod lookup_panel;

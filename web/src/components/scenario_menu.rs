@@ -15,6 +15,9 @@ pub struct ScenarioMenuProps {
     pub description: AttrValue,
     /// A built-in picked from the menu, by name.
     pub on_pick: Callback<String>,
+    /// Show the menu (an embed shows only the title and description).
+    #[prop_or(true)]
+    pub menu: bool,
 }
 
 /// The menu of built-in scenarios, with the current one's title and description.
@@ -35,6 +38,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
                     <p class="lt-desc">{ p.description.clone() }</p>
                 </div>
             </div>
+            if p.menu {
             <label class="lt-menu" for={id.clone()}>
                 <span>{ "Scenario" }</span>
                 <select id={id.clone()} data-testid="scenario-menu" {onchange}>
@@ -44,6 +48,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
                     }) }
                 </select>
             </label>
+            }
         </header>
     }
 }

@@ -8,6 +8,7 @@ pub mod density;
 pub mod disk;
 pub mod format;
 pub mod marks;
+pub mod moment;
 pub mod producer;
 pub mod scene;
 pub mod timeline;

@@ -22,7 +22,9 @@ use std::ops::Deref;
 use std::rc::Rc;
 
 use logtime_core::scenario::narrate::{self, Sentence};
-use logtime_core::scenario::{ProduceOutcome, StepOutcome, StepReport};
+use logtime_core::scenario::{
+    Entry, Journal, ProduceOutcome, Replayed, Source, StepOutcome, StepReport,
+};
 use logtime_core::ConfigKey;
 use logtime_core::{
     Command, ConfigValue, Error, Event, KafkaVersion, Offset, OffsetSpec, RetentionReport,
@@ -33,6 +35,39 @@ use yew::Reducible;
 use crate::model::producer::BatchSpec;
 use crate::model::timeline;
 use crate::model::viewport::Viewport;
+use crate::options::LookupTarget;
+
+/// A moment to rebuild once a scenario has loaded: a saved journal, or `step` and `lookup`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Restore {
+    /// A journal's compact form (a link's `moment`).
+    pub moment: Option<String>,
+    /// Steps to run.
+    pub step: Option<usize>,
+    /// A lookup to run after them.
+    pub lookup: Option<LookupTarget>,
+}
+
+/// A change that would undo what the reader did, waiting for them to confirm it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Rebuild to `steps` steps (then play, when `play`), undoing these actions.
+    Rewind {
+        /// Steps to rebuild to.
+        steps: usize,
+        /// Play from there.
+        play: bool,
+        /// What it undoes, for people.
+        undone: Vec<String>,
+    },
+    /// Switch to another built-in scenario, dropping these actions.
+    Switch {
+        /// The built-in's name.
+        name: String,
+        /// What it drops, for people.
+        undone: Vec<String>,
+    },
+}
 
 /// Shared panel state that compares by identity.
 ///
@@ -99,20 +134,44 @@ pub struct Explorer {
     pub disk: Shared<Disk>,
     /// The partition view's window.
     pub viewport: Viewport,
+    /// The load the explorer waits for: a later choice supersedes an earlier one, whose
+    /// response is then ignored.
+    pub load_token: u64,
+    /// A change waiting for the reader to confirm that it undoes their actions.
+    pub pending: Option<Pending>,
 }
 
 /// What can happen.
 #[derive(Clone, Debug)]
 pub enum Action {
-    /// Start fetching (a URL source).
-    Loading,
-    /// Scenario JSON arrived (or could not be fetched: `Err(reason)`).
-    Load(Result<String, String>),
+    /// A load starts (`token` is newer than any before it); until it arrives, earlier loads'
+    /// responses are ignored.
+    Loading(u64),
+    /// Scenario JSON arrived for load `token` (or could not be fetched: `Err(reason)`), with a
+    /// moment to rebuild.
+    Load {
+        /// Which load this answers.
+        token: u64,
+        /// The JSON, or why there is none.
+        json: Result<String, String>,
+        /// Where it came from, for the journal.
+        origin: Source,
+        /// A moment to rebuild once loaded.
+        restore: Restore,
+    },
+    /// Rebuild a moment of the loaded scenario (the browser's back and forward buttons).
+    Restore(Restore),
+    /// Ask before a change that would drop the reader's actions.
+    Ask(Pending),
+    /// The reader confirmed the pending change (the rewind runs; a switch is the caller's).
+    Confirm,
+    /// The reader kept their actions.
+    Dismiss,
     /// Run the next step.
     Step,
     /// Go back one step (rebuild by replaying from the start).
     Back,
-    /// Rebuild to exactly this many steps.
+    /// Rebuild to exactly this many steps (asking first when that undoes the reader's actions).
     Seek(usize),
     /// Play (`true`) or pause.
     Play(bool),
@@ -172,18 +231,21 @@ impl Explorer {
         }
     }
 
-    /// Loads a scenario, keeping the speed and the view; with `Err`, shows why it could not be.
-    fn load(&mut self, json: Result<&str, &str>) {
+    /// Loads a scenario, keeping the speed, the view and the load token; with `Err`, shows why
+    /// it could not be.
+    fn load(&mut self, json: Result<&str, &str>, origin: Source) {
         let speed = self.playback.speed;
         let viewport = Viewport {
             follow: true,
             ..self.viewport
         };
+        let token = self.load_token;
         *self = Explorer::default();
+        self.load_token = token;
         self.playback.speed = speed;
         self.viewport = viewport;
         let replay = match json {
-            Ok(json) => Replay::load(json),
+            Ok(json) => Replay::load(json, origin),
             Err(e) => Replay::failed(e.to_string()),
         };
         let line = match &replay.error {
@@ -210,6 +272,125 @@ impl Explorer {
         }
     }
 
+    /// Rebuilds a saved moment of the loaded scenario. A moment that cannot be rebuilt leaves
+    /// the scenario at its start with a notice saying why.
+    fn restore(&mut self, r: &Restore) {
+        if !self.replay.is_loaded() {
+            return;
+        }
+        let source = self.replay.source.clone();
+        let origin = (*self.replay.origin).clone();
+        if self.replay.entries() > 0 {
+            self.load(Ok(&source), origin.clone());
+        }
+        let mut notice = None;
+        let entries = match (&r.moment, r.step) {
+            (Some(m), _) => {
+                Journal::entries_from_compact(m, Some(&source)).map_err(|e| e.to_string())
+            }
+            (None, step) => {
+                let total = self.replay.total;
+                let k = step.unwrap_or(0);
+                if k > total {
+                    notice = Some(format!(
+                        "The link asks for step {k}, but this scenario has {total} steps: showing step {total}."
+                    ));
+                }
+                Ok(vec![Entry::Step; k.min(total)])
+            }
+        };
+        let entries = match entries {
+            Ok(e) => e,
+            Err(e) => {
+                self.replay.make_mut().notice =
+                    Some(format!("{e}. Showing the scenario from its start."));
+                return;
+            }
+        };
+        let n = entries.len();
+        for (i, e) in entries.iter().enumerate() {
+            if let Err(e) = self.run_entry(i, e, i + 1 == n && r.lookup.is_none()) {
+                self.load(Ok(&source), origin);
+                self.replay.make_mut().notice =
+                    Some(format!("{e}. Showing the scenario from its start."));
+                return;
+            }
+        }
+        if let Some(target) = r.lookup {
+            match target.resolve(self.now().0) {
+                Some(spec) => self.lookup(spec),
+                None => notice = Some("The link's lookup time overflows a 64-bit long.".into()),
+            }
+        }
+        self.finish_walks();
+        self.replay.make_mut().notice = notice;
+    }
+
+    /// Replays one journal entry the way the reader's action would show it.
+    fn run_entry(&mut self, index: usize, entry: &Entry, narrate: bool) -> Result<(), String> {
+        let mut marks = MarksUpdate::default();
+        let previous = self.now();
+        let replayed = self
+            .replay
+            .make_mut()
+            .replay_entry(index, entry, &mut |e| marks.see(e))
+            .ok_or("no scenario is loaded")?
+            .map_err(|e| e.to_string())?;
+        match replayed {
+            Replayed::Step(outcome) => {
+                self.after_step(marks, previous, outcome, narrate);
+            }
+            Replayed::Command(report) => {
+                self.absorb(marks, &report);
+                if let StepOutcome::Produce(
+                    p @ (ProduceOutcome::Appended(_) | ProduceOutcome::Rejected(_)),
+                ) = &report.outcome
+                {
+                    self.producer.make_mut().set(Some(p.clone()));
+                }
+                if narrate {
+                    let mut heading = Sentence::plain("at ");
+                    heading.time(report.now);
+                    self.narrate(heading, &report);
+                }
+            }
+            Replayed::Lookup(result) => {
+                if let Entry::Lookup(spec) = entry {
+                    self.show_lookup(*spec, result, narrate);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The walks of the moment landed on show finished.
+    fn finish_walks(&mut self) {
+        self.lookup.make_mut().cursor = usize::MAX;
+        self.retention.make_mut().cursor = usize::MAX;
+    }
+
+    /// What rebuilding to `k` steps would undo of the reader's own actions.
+    pub fn undone_by_seek(&self, k: usize) -> Vec<String> {
+        self.replay
+            .journal()
+            .map(|j| {
+                j.entries[j.prefix_for_steps(k)..]
+                    .iter()
+                    .filter(|e| e.is_action())
+                    .map(Entry::describe)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The reader's own actions so far, for people.
+    pub fn actions(&self) -> Vec<String> {
+        self.replay
+            .journal()
+            .map(|j| j.actions().map(Entry::describe).collect())
+            .unwrap_or_default()
+    }
+
     /// Runs one scenario step; `false` when there is none or it failed.
     fn run_step(&mut self, narrate: bool) -> bool {
         let mut marks = MarksUpdate::default();
@@ -217,6 +398,17 @@ impl Explorer {
         let Some(outcome) = self.replay.make_mut().step(&mut |e| marks.see(e)) else {
             return false;
         };
+        self.after_step(marks, previous, outcome, narrate)
+    }
+
+    /// Shows what a step did (or why it failed); `false` when it failed.
+    fn after_step(
+        &mut self,
+        marks: MarksUpdate,
+        previous: Timestamp,
+        outcome: Result<StepReport, logtime_core::scenario::ScenarioError>,
+        narrate: bool,
+    ) -> bool {
         match outcome {
             Err(e) => {
                 self.replay.make_mut().error = Some(e.to_string());
@@ -277,22 +469,31 @@ impl Explorer {
         self.say(heading);
     }
 
-    /// Rebuilds from the start with `k` steps run (step back, scrubber).
+    /// Rebuilds from the start with `k` steps run (step back, scrubber), keeping the reader's
+    /// actions that came before step `k + 1`.
     fn seek(&mut self, k: usize) {
         let playing = self.playback.playing;
         let viewport = self.viewport;
+        let entries = self
+            .replay
+            .journal()
+            .map(|j| j.entries[..j.prefix_for_steps(k)].to_vec())
+            .unwrap_or_default();
         let source = self.replay.source.clone();
-        self.load(Ok(&source));
+        let origin = (*self.replay.origin).clone();
+        self.load(Ok(&source), origin);
         self.viewport = viewport;
-        for i in 0..k {
-            if !self.run_step(i + 1 == k) {
+        let n = entries.len();
+        let forward = k > entries.iter().filter(|e| **e == Entry::Step).count();
+        for (i, e) in entries.iter().enumerate() {
+            if self.run_entry(i, e, i + 1 == n && !forward).is_err() {
                 break;
             }
         }
-        if k > 0 {
-            // The walks of the step landed on show finished.
-            self.lookup.make_mut().cursor = usize::MAX;
-            self.retention.make_mut().cursor = usize::MAX;
+        // Forward past the journal: run the scenario's next steps.
+        while self.replay.done < k && self.run_step(self.replay.done + 1 == k) {}
+        if k > 0 || n > 0 {
+            self.finish_walks();
         }
         self.playback.playing = playing && !self.replay.at_end();
         let line = format!(
@@ -300,6 +501,24 @@ impl Explorer {
             self.replay.done, self.replay.total
         );
         self.say(Sentence::plain(line));
+    }
+
+    /// Rebuilds to `k` steps, or asks first when that would undo the reader's actions.
+    fn seek_or_ask(&mut self, k: usize, play: bool) {
+        let undone = self.undone_by_seek(k);
+        if undone.is_empty() {
+            self.seek(k);
+            if play {
+                self.playback.playing = self.replay.is_running();
+            }
+        } else {
+            self.playback.playing = false;
+            self.pending = Some(Pending::Rewind {
+                steps: k,
+                play,
+                undone,
+            });
+        }
     }
 
     /// Applies a command at `now` through the runner (which moves its one clock) and narrates
@@ -403,15 +622,26 @@ impl Explorer {
     }
 
     fn lookup(&mut self, spec: OffsetSpec) {
-        let Some(result) = self.replay.lookup(spec) else {
+        let Some(result) = self.replay.make_mut().lookup(spec) else {
             return;
         };
-        let mut line = Sentence::plain("at ");
-        line.time(self.now())
-            .capitalize()
-            .text(": ")
-            .append(narrate::lookup(spec, &result));
-        self.say(line);
+        self.show_lookup(spec, result, true);
+    }
+
+    fn show_lookup(
+        &mut self,
+        spec: OffsetSpec,
+        result: Result<logtime_core::Lookup, logtime_core::LookupError>,
+        narrate: bool,
+    ) {
+        if narrate {
+            let mut line = Sentence::plain("at ");
+            line.time(self.now())
+                .capitalize()
+                .text(": ")
+                .append(narrate::lookup(spec, &result));
+            self.say(line);
+        }
         let panel = self.lookup.make_mut();
         let refused = result.is_err();
         panel.show(result);
@@ -422,7 +652,11 @@ impl Explorer {
 
     fn play(&mut self, play: bool) {
         if play && self.replay.at_end() && self.replay.total > 0 {
-            // Play from the start again.
+            // Play from the start again (asking first if that undoes the reader's actions).
+            if !self.undone_by_seek(0).is_empty() {
+                self.seek_or_ask(0, true);
+                return;
+            }
             self.seek(0);
         }
         self.playback.playing = play && self.replay.is_running();
@@ -491,8 +725,45 @@ impl Reducible for Explorer {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::Loading => s.replay.make_mut().loading = true,
-            Action::Load(json) => s.load(json.as_deref().map_err(String::as_str)),
+            Action::Loading(token) => {
+                s.load_token = token;
+                s.pending = None;
+                s.replay.make_mut().loading = true;
+            }
+            Action::Load {
+                token,
+                json,
+                origin,
+                restore,
+            } => {
+                if token != s.load_token {
+                    // A later choice superseded this load.
+                    return self;
+                }
+                s.load(json.as_deref().map_err(String::as_str), origin);
+                if restore != Restore::default() {
+                    s.restore(&restore);
+                }
+            }
+            Action::Restore(r) => {
+                s.pending = None;
+                s.playback.playing = false;
+                s.restore(&r);
+            }
+            Action::Ask(p) => {
+                s.playback.playing = false;
+                s.pending = Some(p);
+            }
+            Action::Confirm => {
+                // Switching scenario is the caller's (it owns the source).
+                if let Some(Pending::Rewind { steps, play, .. }) = s.pending.take() {
+                    s.seek(steps);
+                    if play {
+                        s.playback.playing = s.replay.is_running();
+                    }
+                }
+            }
+            Action::Dismiss => s.pending = None,
             Action::Step => {
                 if !s.replay.is_running() {
                     return self;
@@ -509,11 +780,11 @@ impl Reducible for Explorer {
             }
             Action::Back => {
                 s.playback.playing = false;
-                s.seek(timeline::step_back(s.replay.done));
+                s.seek_or_ask(timeline::step_back(s.replay.done), false);
             }
             Action::Seek(k) => {
                 s.playback.playing = false;
-                s.seek(k.min(s.replay.total));
+                s.seek_or_ask(k.min(s.replay.total), false);
             }
             Action::Play(p) => s.play(p),
             Action::TogglePlay => s.play(!self.playback.playing),

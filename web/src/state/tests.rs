@@ -18,13 +18,23 @@ const NANOSECONDS: &str = "nanoseconds-4x";
 /// 2025-11-04T10:00:00Z, lookup-scan's start.
 const T0: i64 = 1_762_250_400_000;
 
+/// A load answering the explorer's current token, with no moment to rebuild.
+fn load(json: Result<String, String>) -> Action {
+    Action::Load {
+        token: 0,
+        json,
+        origin: Source::Inline(String::new()),
+        restore: Restore::default(),
+    }
+}
+
 fn act(s: &Rc<Explorer>, a: Action) -> Rc<Explorer> {
     s.clone().reduce(a)
 }
 
 fn loaded(name: &str) -> Rc<Explorer> {
     let json = builtins::find(name).expect("a built-in");
-    act(&Rc::new(Explorer::default()), Action::Load(Ok(json.into())))
+    act(&Rc::new(Explorer::default()), load(Ok(json.into())))
 }
 
 fn stepped(name: &str, n: usize) -> Rc<Explorer> {
@@ -53,12 +63,12 @@ const COMPACTED: &str = r#"{"title": "compacted", "kafka": "3.6", "start": 17622
     "topic": {"cleanup.policy": "compact,delete", "segment.bytes": 1000}, "steps": []}"#;
 
 fn inline(json: &str) -> Rc<Explorer> {
-    act(&Rc::new(Explorer::default()), Action::Load(Ok(json.into())))
+    act(&Rc::new(Explorer::default()), load(Ok(json.into())))
 }
 
 #[test]
 fn loading_shows_the_scenario_is_on_its_way() {
-    let s = act(&Rc::new(Explorer::default()), Action::Loading);
+    let s = act(&Rc::new(Explorer::default()), Action::Loading(0));
     assert!(s.replay.loading);
     assert!(!s.replay.is_loaded());
 }
@@ -91,7 +101,7 @@ fn load_of_a_compacted_topic_says_compaction_is_not_modelled() {
 
 #[test]
 fn load_of_bad_json_shows_the_scenario_error() {
-    let s = act(&Rc::new(Explorer::default()), Action::Load(Ok("{".into())));
+    let s = act(&Rc::new(Explorer::default()), load(Ok("{".into())));
     let error = s.replay.error.as_deref().unwrap_or_default();
     assert!(error.contains("line 1"), "{error}");
     assert!(!s.replay.is_loaded());
@@ -102,7 +112,7 @@ fn load_of_bad_json_shows_the_scenario_error() {
 fn load_that_could_not_be_fetched_names_the_source() {
     let s = act(
         &Rc::new(Explorer::default()),
-        Action::Load(Err("src: could not fetch x.json: HTTP 404".into())),
+        load(Err("src: could not fetch x.json: HTTP 404".into())),
     );
     assert_eq!(
         s.replay.error.as_deref(),
@@ -186,7 +196,7 @@ fn set_speed() {
     assert_eq!(last_line(&s), "Speed 16x.");
     // A new scenario keeps the speed.
     let json = builtins::find(NANOSECONDS).unwrap();
-    assert_eq!(act(&s, Action::Load(Ok(json.into()))).playback.speed, 16);
+    assert_eq!(act(&s, load(Ok(json.into()))).playback.speed, 16);
 }
 
 #[test]

@@ -1,0 +1,136 @@
+// The few things Logtime's wasm module asks of the browser in JS (a wasm-bindgen snippet,
+// imported by the module's glue): the stopped-explorer guard, which must work when the wasm
+// instance itself is dead; packing a scenario for a link with the browser's own
+// CompressionStream; the clipboard; and an iframe's height for its host page.
+
+const hosts = new Set();
+let stopped = null;
+let installed = false;
+
+/** Registers an element that hosts an explorer, for the guard. */
+export function guard(host) {
+  hosts.add(host);
+  if (stopped) drawStopped(host);
+}
+
+/** Forgets a host (its explorer was destroyed). */
+export function unguard(host) {
+  hosts.delete(host);
+}
+
+/**
+ * Watches for the wasm instance dying. Out of memory is a trap (`RuntimeError: unreachable`),
+ * not a panic, so Rust's panic hook never runs and every later call into the module fails: this
+ * listener, plain JS, replaces every explorer on the page with a box that says so.
+ */
+export function installGuard() {
+  if (installed) return;
+  installed = true;
+  addEventListener('error', (e) => onFailure(e.error));
+  addEventListener('unhandledrejection', (e) => onFailure(e.reason));
+}
+
+/** Whether the instance has died (calls into it would fail). */
+export function isStopped() {
+  return stopped !== null;
+}
+
+function onFailure(err) {
+  if (stopped || !(err instanceof WebAssembly.RuntimeError)) return;
+  stopped = err;
+  for (const host of hosts) drawStopped(host);
+  dispatchEvent(new CustomEvent('logtime-stopped', { detail: { error: err } }));
+}
+
+function drawStopped(host) {
+  const box = document.createElement('div');
+  box.setAttribute('role', 'alert');
+  box.dataset.testid = 'logtime-stopped';
+  box.style.cssText =
+    'box-sizing:border-box;margin:0;padding:0.75rem 1rem;border:2px solid #a1001c;border-radius:10px;' +
+    'background:#fff1f2;color:#5c0011;font:15px/1.45 system-ui,sans-serif;color-scheme:light';
+  const title = document.createElement('strong');
+  title.textContent = 'The explorer stopped';
+  const p = document.createElement('p');
+  p.style.margin = '0.4rem 0 0.6rem';
+  p.textContent =
+    `Logtime ran out of memory or hit an internal error, and every explorer on this page stopped with it (${stopped}). ` +
+    'Nothing you see in it would respond any more. Reloading the page starts it again.';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Reload the page';
+  button.style.cssText = 'font:inherit;padding:0.3rem 0.8rem;border-radius:6px;border:1px solid #a1001c;background:#fff;color:#5c0011;cursor:pointer';
+  button.addEventListener('click', () => location.reload());
+  box.append(title, p, button);
+  (host.shadowRoot || host).replaceChildren(box);
+}
+
+function toBase64Url(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Deflates (raw) and base64url-encodes text, for a scenario in a link. */
+export async function pack(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return toBase64Url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+/** Reverses `pack`; refuses more than `limit` bytes of output. Errors are sentences. */
+export async function unpack(z, limit) {
+  let bytes;
+  try {
+    const bin = atob(z.replace(/-/g, '+').replace(/_/g, '/'));
+    bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    throw new Error('it is not base64url text');
+  }
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const parts = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > limit) throw new Error(`it unpacks to more than ${limit} bytes`);
+      parts.push(value);
+    }
+  } catch (e) {
+    throw new Error(e.message.startsWith('it unpacks') ? e.message : 'it does not unpack (truncated or edited)');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
+  } catch {
+    throw new Error('it does not unpack to text');
+  }
+}
+
+/** Copies text to the clipboard; resolves to whether it could. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * In an iframe, tells the host page the document's height whenever it changes
+ * (`{type: 'logtime:height', height}`), so a one-line listener can size the iframe.
+ */
+export function postHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) {
+      last = height;
+      window.parent.postMessage({ type: 'logtime:height', height }, '*');
+    }
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
