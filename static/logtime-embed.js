@@ -48,9 +48,12 @@ export function loadLogtime() {
   return loading;
 }
 
-/** The page's computed color-scheme (`normal` when it declares none). */
+/** The page's declared colour scheme: the root's `color-scheme` property, else its
+ *  <meta name="color-scheme">, else `normal` (none declared). */
 function hostScheme() {
-  return getComputedStyle(document.documentElement).colorScheme || 'normal';
+  const css = getComputedStyle(document.documentElement).colorScheme;
+  if (css && css !== 'normal') return css;
+  return document.querySelector('meta[name="color-scheme"]')?.content || 'normal';
 }
 
 /** A dead wasm instance throws WebAssembly.RuntimeError: hand it to the module's guard. */

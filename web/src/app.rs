@@ -296,7 +296,11 @@ pub fn app(props: &AppProps) -> Html {
     // The link to this moment, for the standalone page's URL and the copy button.
     let moment_query = {
         let replay = &state.replay;
-        let view = view_params(opts);
+        let view = if opts.context == Context::Standalone {
+            view_params(opts)
+        } else {
+            Vec::new()
+        };
         match (replay.journal(), source_param(&source, packed_z.as_ref())) {
             (Some(j), Some(sp)) if replay.error.is_none() && replay.notice.is_none() => Some(
                 moment::query_string(&moment::params(&sp, &j, &replay.source, &view)),
@@ -598,7 +602,8 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1"
              data-panels={panels.names()}>
-            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu} />
+            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
+                          describe={opts.context == Context::Standalone} />
             if let Some(e) = &replay.error {
                 <ErrorBox title="This scenario could not be shown" detail={e.clone()}
                           hint={Some(AttrValue::from(if opts.menu { "Pick a built-in scenario from the menu, or fix the scenario and reload." } else { "Fix the scenario and reload the page." }))} />

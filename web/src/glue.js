@@ -98,7 +98,7 @@ export async function unpack(z, limit) {
       parts.push(value);
     }
   } catch (e) {
-    throw new Error(e.message.startsWith('it unpacks') ? e.message : 'it does not unpack (truncated or edited)');
+    throw new Error(e.message.startsWith('it unpacks') ? e.message : 'it does not unpack');
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());

@@ -18,6 +18,9 @@ pub struct ScenarioMenuProps {
     /// Show the menu (an embed shows only the title and description).
     #[prop_or(true)]
     pub menu: bool,
+    /// Show the description (an embed leaves it to the page's prose).
+    #[prop_or(true)]
+    pub describe: bool,
 }
 
 /// The menu of built-in scenarios, with the current one's title and description.
@@ -35,7 +38,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
                 <span class="lt-logo" aria-hidden="true">{ "◷" }</span>
                 <div>
                     <h1 class="lt-title" data-testid="scenario-title">{ p.title.clone() }</h1>
-                    <p class="lt-desc">{ p.description.clone() }</p>
+                    if p.menu || p.describe { <p class="lt-desc">{ p.description.clone() }</p> }
                 </div>
             </div>
             if p.menu {

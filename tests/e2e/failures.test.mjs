@@ -1,0 +1,228 @@
+// Every failure a user can cause gets a clear message and loses nothing (issue 10, items 1-4
+// and 7): a dead wasm instance, stale loads, fetch errors, the embed API's edges, and asking
+// before the reader's actions are undone.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+
+const e2e = useE2E();
+
+test('out of memory: every explorer on the page says it stopped and offers a reload', async () => {
+  await withPage(
+    e2e,
+    // The trap is uncaught by design (that is what the guard is for).
+    { path: '/embed-example.html', allowErrors: [/RuntimeError|unreachable|memory allocation/] },
+    async (page) => {
+      const a = page.locator('#explorer-builtin');
+      const b = page.locator('#explorer-inline');
+      await a.locator('[data-testid=partition]').waitFor();
+      await b.locator('[data-testid=partition]').waitFor();
+      // Exhaust the instance's memory from a timer, as a replay would: an uncaught trap.
+      await page.evaluate(async () => {
+        const m = await import('./logtime-web.js');
+        setTimeout(() => m.testing_exhaust_memory(), 0);
+      });
+      for (const el of [a, b]) {
+        const box = el.locator('[data-testid=logtime-stopped]');
+        await box.waitFor({ timeout: 20_000 });
+        assert.equal(await box.getAttribute('role'), 'alert');
+        assert.match(await box.innerText(), /The explorer stopped/);
+        assert.match(await box.innerText(), /ran out of memory/);
+        assert.equal(await el.locator('[data-testid=step]').count(), 0, 'no controls that look alive');
+        assert.ok(await box.getByRole('button', { name: 'Reload the page' }).isVisible());
+      }
+      await screenshot(page, 'stopped-two-explorers');
+      // An explorer added afterwards says so too, instead of hanging.
+      await page.evaluate(() => {
+        const el = document.createElement('logtime-explorer');
+        el.id = 'late';
+        el.setAttribute('scenario', 'landing');
+        document.querySelector('main').append(el);
+      });
+      await page.locator('#late [data-testid=logtime-stopped]').waitFor({ timeout: 10_000 });
+      // The reload button reloads.
+      await Promise.all([page.waitForEvent('load'), a.getByRole('button', { name: 'Reload the page' }).click()]);
+      await page.locator('#explorer-builtin [data-testid=partition]').waitFor();
+    },
+  );
+});
+
+const GOOD = JSON.stringify({
+  title: 'good',
+  start: '2027-03-12T09:00:00Z',
+  steps: [{ produce: { records: [{ timestamp: 'now' }] } }],
+});
+
+/** Serves `good.json` after `ms`. */
+async function slowGood(page, ms = 3000) {
+  await page.route('**/good.json', async (route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.fulfill({ contentType: 'application/json', body: GOOD }).catch(() => {});
+  });
+}
+
+test('stale loads: the last choice wins (standalone menu)', async () => {
+  await withPage(e2e, { path: null }, async (page) => {
+    await slowGood(page);
+    await page.goto(new URL('index.html?src=good.json', e2e.server.url).href);
+    await page.locator('[data-testid=scenario-menu]').waitFor();
+    await page.locator('[data-testid=scenario-menu]').selectOption('landing');
+    await waitText(page.locator('[data-testid=scenario-title]'), /Records landing/);
+    await page.waitForTimeout(3500); // the slow response arrives
+    assert.match(await page.locator('[data-testid=scenario-title]').innerText(), /Records landing/);
+    assert.equal(await page.locator('[data-testid=scenario-menu]').inputValue(), 'landing');
+  });
+});
+
+test('stale loads: the last choice wins (mount then update)', async () => {
+  await withPage(e2e, { path: null }, async (page) => {
+    await slowGood(page);
+    await page.goto(new URL('embed-example.html', e2e.server.url).href);
+    await page.locator('#explorer-builtin [data-testid=partition]').waitFor();
+    await page.evaluate(async () => {
+      const m = await import('./logtime-web.js');
+      const el = document.createElement('div');
+      el.id = 'api';
+      document.querySelector('main').append(el);
+      const x = m.mount(el, { src: 'good.json' });
+      x.update({ scenario: 'landing' });
+    });
+    const api = page.locator('#api');
+    await waitText(api.locator('[data-testid=scenario-title]'), /Records landing/);
+    await page.waitForTimeout(3500);
+    assert.match(await api.locator('[data-testid=scenario-title]').innerText(), /Records landing/);
+    assert.equal(await api.locator('[data-testid=app-root]').getAttribute('data-scenario'), 'landing');
+  });
+});
+
+test('fetch errors are one sentence naming the URL and the likely causes', async () => {
+  // Another origin that does not answer (as good as one without CORS: the browser says only
+  // "Failed to fetch").
+  await withPage(e2e, { path: '/index.html?src=http%3A%2F%2F127.0.0.1%3A9%2Fscenario.json', allowErrors: [/Failed to load resource|ERR_|127\.0\.0\.1:9/] }, async (page) => {
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    const text = await box.innerText();
+    assert.match(text, /Could not load the scenario from http:\/\/127\.0\.0\.1:9\/scenario\.json/);
+    assert.match(text, /CORS/);
+    assert.doesNotMatch(text, /JsValue|wasm-function|TypeError|at __wbg/);
+  });
+  await withPage(e2e, { path: '/index.html?src=missing.json', allowErrors: [/404/] }, async (page) => {
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /Could not load the scenario from http:\/\/127\.0\.0\.1:\d+\/missing\.json: the server answered 404 \(not found\)/);
+  });
+  await withPage(e2e, { path: '/index.html?src=index.html' }, async (page) => {
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /The file at http:\/\/127\.0\.0\.1:\d+\/index\.html is not a Logtime scenario: it is not JSON/);
+  });
+});
+
+test('embed API edges: mount twice replaces, null and non-object arguments are refused clearly', async () => {
+  await withPage(e2e, { path: '/embed-example.html' }, async (page) => {
+    await page.locator('#explorer-builtin [data-testid=partition]').waitFor();
+    const result = await page.evaluate(async () => {
+      const m = await import('./logtime-web.js');
+      const el = document.createElement('div');
+      el.id = 'api';
+      document.querySelector('main').append(el);
+      const out = {};
+      const first = m.mount(el, 'landing');
+      m.mount(el, 'lookup-scan');
+      try {
+        first.update('landing');
+      } catch (e) {
+        out.stale = e.message;
+      }
+      try {
+        m.mount(null, {});
+      } catch (e) {
+        out.nul = `${e.constructor.name}: ${e.message}`;
+      }
+      const x = m.mount(document.createElement('div'), 'landing');
+      try {
+        x.update([1, 2]);
+      } catch (e) {
+        out.array = e.message;
+      }
+      return out;
+    });
+    assert.match(result.stale, /replaced by a later mount/);
+    assert.match(result.nul, /^Error: Logtime: mount\(element, options\): `element` is null/);
+    assert.match(result.array, /options must be an object .* not an array/);
+    await until(async () => (await page.locator('#api [data-testid=app-root]').count()) === 1 &&
+      (await page.locator('#api [data-testid=app-root]').getAttribute('data-scenario')) === 'lookup-scan', { what: 'one explorer, the second' });
+    // A bad scenario attribute shows the error box in that explorer; fixing it brings it back.
+    const el = page.locator('#explorer-builtin');
+    await el.evaluate((e) => e.setAttribute('scenario', 'Not A Name'));
+    const box = el.locator('[data-testid=logtime-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /invalid `scenario` value "Not A Name"/);
+    assert.equal(await page.locator('#explorer-inline [data-testid=logtime-error]').count(), 0);
+    await el.evaluate((e) => e.setAttribute('scenario', 'landing'));
+    await el.locator('[data-testid=partition]').waitFor();
+    await waitText(el.locator('[data-testid=scenario-title]'), /Records landing/);
+  });
+});
+
+test('nothing is lost without asking: stepping back, replaying and switching scenario', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan', reducedMotion: 'reduce' }, async (page) => {
+    await page.locator('[data-testid=partition]').waitFor();
+    await page.locator('[data-testid=step]').click();
+    await page.locator('[data-testid=step]').click();
+    await waitText(page.locator('.lt-scrub'), /Step 2 of 4/);
+    const logEnd = async () => Number(await page.locator('[data-testid=log-end]').innerText());
+    const before = await logEnd();
+    const step1 = 1; // lookup-scan's first step sends one record
+    await page.locator('[data-testid=send]').click(); // the reader's own batch, after step 2
+    await page.locator('[data-testid=produce-ok]').waitFor();
+    assert.equal(await logEnd(), before + 1);
+    // Back: asks, naming what it would undo; keeping them changes nothing.
+    await page.locator('[data-testid=step-back]').click();
+    const confirm = page.locator('[data-testid=confirm]');
+    await confirm.waitFor();
+    assert.match(await confirm.innerText(), /Going back to step 1 undoes what you did after it: sent a batch of 1 record/);
+    await page.locator('[data-testid=confirm-keep]').click();
+    assert.equal(await confirm.count(), 0);
+    assert.equal(await logEnd(), before + 1);
+    await waitText(page.locator('.lt-scrub'), /Step 2 of 4/);
+    // Forward and back past the batch keep it: only what comes after the target is undone.
+    await page.locator('[data-testid=step]').click();
+    await page.locator('[data-testid=step-back]').click();
+    await waitText(page.locator('.lt-scrub'), /Step 2 of 4/);
+    assert.equal(await logEnd(), before + 1);
+    assert.equal(await confirm.count(), 0, 'nothing of the reader\'s undone, nothing asked');
+    // Switching scenario asks too.
+    await page.locator('[data-testid=scenario-menu]').selectOption('landing');
+    await confirm.waitFor();
+    assert.match(await confirm.innerText(), /Switching scenario drops what you did in this one/);
+    await page.locator('[data-testid=confirm-keep]').click();
+    assert.match(await page.locator('[data-testid=scenario-title]').innerText(), /Lookup/);
+    // Undoing for real: the batch goes, and the browser's Back brings it back.
+    await page.locator('[data-testid=step-back]').click();
+    await page.locator('[data-testid=confirm-go]').click();
+    await waitText(page.locator('.lt-scrub'), /Step 1 of 4/);
+    assert.equal(await logEnd(), step1);
+    await page.goBack();
+    await until(async () => (await logEnd()) === before + 1, { what: 'the batch back' });
+  });
+});
+
+test('an embed with the reader\'s actions asks before the page is left', async () => {
+  await withPage(e2e, { path: '/docs-example.html', reducedMotion: 'reduce' }, async (page) => {
+    const rej = page.locator('#docs-rejection');
+    await rej.locator('[data-testid=partition]').waitFor();
+    await rej.locator('[data-testid=send]').click();
+    await rej.locator('[data-testid=produce-ok]').waitFor();
+    let asked = null;
+    page.on('dialog', async (d) => {
+      asked = d.type();
+      await d.dismiss();
+    });
+    await page.reload({ timeout: 3000 }).catch(() => {});
+    await until(async () => asked, { what: 'a beforeunload prompt' });
+    assert.equal(asked, 'beforeunload');
+    // Dismissed: the page and the reader's batch are still there.
+    assert.equal(await rej.locator('[data-testid=produce-ok]').count(), 1);
+  });
+});
