@@ -16,6 +16,16 @@
 //! (documented on [`COMPACT_VERSION`]); [`Journal::entries_from_compact`] reads it back and
 //! says exactly what is wrong with a damaged or foreign one. The whole journal also serialises
 //! with serde.
+//!
+//! Uses beyond moment links:
+//! * keeping a learner's branch: `rewind(journal.prefix_for_steps(k))` returns the entries it
+//!   undid; store them (or the whole [`Journal`], with serde) and replay them later with
+//!   [`Session::replay_entry`];
+//! * replaying in chunks: a caller that must yield (a progress bar) replays one entry at a time
+//!   with [`Session::replay_entry`], which records each entry as it goes;
+//! * a new command kind: a [`Command`] variant needs a compact form in `compact_command` and
+//!   `parse_entry` (the property test in `core/tests/session.rs` then covers it); changing an
+//!   existing form means a new [`COMPACT_VERSION`], with the old one still read.
 
 use std::fmt;
 

@@ -10,6 +10,7 @@ use super::log::LOG_LINES;
 use super::*;
 use crate::builtins;
 use crate::model::producer::{BatchSpec, Unit};
+use logtime_core::scenario::Source;
 
 /// Seed 004: three steps to the lookup of 10:00:05 (answer: offset 3).
 const LOOKUP_SCAN: &str = "lookup-scan";
@@ -480,4 +481,131 @@ fn every_builtin_scenario_loads_and_replays() {
         assert_eq!(s.replay.done, total, "{name}");
         assert_eq!(s.replay.error, None, "{name}");
     }
+}
+
+/// A later load supersedes an earlier one: the earlier response is ignored when it arrives.
+#[test]
+fn the_last_load_wins() {
+    let s = act(&Rc::new(Explorer::default()), Action::Loading(1));
+    let s = act(&s, Action::Loading(2));
+    let landing = builtins::find("landing").unwrap();
+    let late = Action::Load {
+        token: 1,
+        json: Ok(builtins::find(LOOKUP_SCAN).unwrap().into()),
+        origin: Source::Builtin(LOOKUP_SCAN.into()),
+        restore: Restore::default(),
+    };
+    let s = act(
+        &s,
+        Action::Load {
+            token: 2,
+            json: Ok(landing.into()),
+            origin: Source::Builtin("landing".into()),
+            restore: Restore::default(),
+        },
+    );
+    let after = act(&s, late);
+    assert!(Rc::ptr_eq(&s, &after), "the stale response changed nothing");
+    assert!(after.replay.title.starts_with("Records landing"));
+}
+
+/// Stepping back keeps the reader's actions before the target and asks before undoing later
+/// ones; confirming undoes them, dismissing keeps them.
+#[test]
+fn stepping_back_asks_before_undoing_the_readers_actions() {
+    let s = stepped(LOOKUP_SCAN, 2);
+    let s = act(&s, Action::Produce(BatchSpec::default()));
+    let records = s.replay.record_count();
+    // Back to step 1 would undo the batch sent after step 2: ask.
+    let asked = act(&s, Action::Back);
+    assert_eq!(
+        asked.pending,
+        Some(Pending::Rewind {
+            steps: 1,
+            play: false,
+            undone: vec!["sent a batch of 1 record".into()],
+        })
+    );
+    assert_eq!(asked.replay.record_count(), records, "nothing undone yet");
+    let kept = act(&asked, Action::Dismiss);
+    assert_eq!((kept.pending.clone(), kept.replay.done), (None, 2));
+    // One more step, then back to step 2: the batch came before step 3, so it stays.
+    let s3 = act(&kept, Action::Step);
+    let back = act(&s3, Action::Back);
+    assert_eq!(back.pending, None);
+    assert_eq!(back.replay.done, 2);
+    assert_eq!(back.replay.record_count(), records);
+    assert_eq!(back.actions(), vec!["sent a batch of 1 record".to_string()]);
+    // Confirmed: undone.
+    let undone = act(&act(&back, Action::Back), Action::Confirm);
+    assert_eq!(undone.replay.done, 1);
+    assert!(undone.actions().is_empty());
+    // Replaying from the start at the end asks too.
+    let end = act(&stepped(LOOKUP_SCAN, 4), Action::Advance(60_000));
+    let replay = act(&end, Action::TogglePlay);
+    assert!(matches!(
+        replay.pending,
+        Some(Pending::Rewind {
+            steps: 0,
+            play: true,
+            ..
+        })
+    ));
+}
+
+/// A saved moment rebuilds the same partition; a damaged one says why and starts over.
+#[test]
+fn a_saved_moment_rebuilds_the_partition() {
+    let s = stepped(NANOSECONDS, 2);
+    let s = act(&s, Action::Produce(BatchSpec::default()));
+    let s = act(&s, Action::Advance(3_600_000));
+    let s = act(&s, Action::Lookup(OffsetSpec::Earliest));
+    let compact = s
+        .replay
+        .journal()
+        .unwrap()
+        .to_compact(Some(&s.replay.source));
+    let restored = act(
+        &loaded(NANOSECONDS),
+        Action::Restore(Restore {
+            moment: Some(compact),
+            ..Restore::default()
+        }),
+    );
+    let state = |e: &Explorer| {
+        let r = e.replay.runner().unwrap();
+        format!("{:?}", r)
+    };
+    assert_eq!(state(&restored), state(&s));
+    assert_eq!(restored.replay.notice, None);
+    assert!(restored.lookup.result.is_some());
+    let bad = act(
+        &loaded(NANOSECONDS),
+        Action::Restore(Restore {
+            moment: Some("1~s~q".into()),
+            ..Restore::default()
+        }),
+    );
+    assert_eq!(bad.replay.done, 0);
+    assert_eq!(
+        bad.replay.notice.as_deref(),
+        Some("the saved moment is damaged (truncated or edited): entry 1: unknown entry kind 'q'. Showing the scenario from its start.")
+    );
+    // step and lookup: the readable form.
+    let at = act(
+        &loaded(LOOKUP_SCAN),
+        Action::Restore(Restore {
+            step: Some(9),
+            lookup: Some(LookupTarget::Special(OffsetSpec::MaxTimestamp)),
+            ..Restore::default()
+        }),
+    );
+    assert_eq!(at.replay.done, 4);
+    assert!(at
+        .replay
+        .notice
+        .as_deref()
+        .unwrap()
+        .contains("this scenario has 4 steps"));
+    assert!(at.lookup.result.is_some());
 }
