@@ -276,7 +276,7 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
             if oh > 23 || om > 59 {
                 return Err(format!(
                     "UTC offset {} is out of range (hours 00 to 23, minutes 00 to 59)",
-                    String::from_utf8_lossy(&b[i..i + 6])
+                    std::str::from_utf8(&b[i..i + 6]).unwrap_or("?")
                 ));
             }
             let m = oh * 60 + om;
