@@ -320,9 +320,12 @@ pub fn app(props: &AppProps) -> Html {
                 if let Some(w) = web_sys::window() {
                     let here = w.location().search().unwrap_or_default();
                     let first = last_url.borrow().is_empty();
+                    // In an iframe a history entry would be the host page's too: its Back
+                    // button would step the explorer instead of leaving the page.
+                    let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
                     if *q != here {
                         if let Ok(h) = w.history() {
-                            let _ = if first || playing {
+                            let _ = if first || playing || framed {
                                 h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
                             } else {
                                 h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))

@@ -134,6 +134,13 @@ pub struct Journal {
 /// Times are ms since the epoch. Every character is one that `encodeURIComponent` leaves alone.
 pub const COMPACT_VERSION: u32 = 1;
 
+/// The most entries a compact journal may hold (a link is untrusted input: its size must not
+/// decide how much memory the reader's browser spends).
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// The most records one batch entry of a compact journal may hold.
+pub const MAX_BATCH_RECORDS: usize = 100_000;
+
 /// Why a journal could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JournalError {
@@ -295,7 +302,7 @@ impl Journal {
                 entry: Some(i),
                 reason,
             };
-            parse_entry(part, &mut entries).map_err(bad)?;
+            parse_entry(part, MAX_ENTRIES - entries.len(), &mut entries).map_err(bad)?;
         }
         Ok(entries)
     }
@@ -407,7 +414,13 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
         .map_err(|_| format!("{what} {text:?} is not a number"))
 }
 
-fn parse_entry(part: &str, entries: &mut Vec<Entry>) -> Result<(), String> {
+/// Parses one entry into `entries`, which may take at most `room` more.
+fn parse_entry(part: &str, room: usize, entries: &mut Vec<Entry>) -> Result<(), String> {
+    if room == 0 {
+        return Err(format!(
+            "a saved moment holds at most {MAX_ENTRIES} entries"
+        ));
+    }
     let mut chars = part.chars();
     let kind = chars.next().ok_or("an entry is empty")?;
     let body = chars.as_str();
@@ -423,8 +436,10 @@ fn parse_entry(part: &str, entries: &mut Vec<Entry>) -> Result<(), String> {
             } else {
                 number(body, "the step count")?
             };
-            if n == 0 || n > super::MAX_RECORDS as usize {
-                return Err(format!("the step count {n} is out of range"));
+            if n == 0 || n > room {
+                return Err(format!(
+                    "the step count {n} is out of range (a saved moment holds at most {MAX_ENTRIES} entries)"
+                ));
             }
             entries.extend(std::iter::repeat_n(Entry::Step, n));
             return Ok(());
@@ -469,11 +484,12 @@ fn parse_entry(part: &str, entries: &mut Vec<Entry>) -> Result<(), String> {
             if !list.is_empty() {
                 for r in list.split('*') {
                     parse_record(r, at.0, &mut records)?;
+                    if records.len() > MAX_BATCH_RECORDS {
+                        return Err(format!("a batch holds at most {MAX_BATCH_RECORDS} records"));
+                    }
                 }
             }
-            if records.len() > super::MAX_RECORDS as usize {
-                return Err("a batch has too many records".into());
-            }
+
             command(at, Command::Produce { records })
         }
         other => return Err(format!("unknown entry kind {other:?}")),
@@ -525,8 +541,10 @@ fn parse_record(text: &str, at: i64, out: &mut Vec<Record>) -> Result<(), String
         }
         rest = &body[len..];
     }
-    if run == 0 || run > super::MAX_RECORDS as usize {
-        return Err(format!("the repeat count {run} is out of range"));
+    if run == 0 || run > MAX_BATCH_RECORDS - out.len().min(MAX_BATCH_RECORDS) {
+        return Err(format!(
+            "the repeat count {run} is out of range (a batch holds at most {MAX_BATCH_RECORDS} records)"
+        ));
     }
     out.extend(std::iter::repeat_n(record, run));
     Ok(())
@@ -770,6 +788,14 @@ mod tests {
         assert_eq!(err("1~c5_a%7"), "the saved moment is damaged (truncated or edited): entry 0: unknown escape \"%7\" in \"a%7\"");
         assert_eq!(err("1~c5_a"), "the saved moment is damaged (truncated or edited): entry 0: a config entry has no value");
         assert_eq!(err("1~v5_2.8"), "the saved moment is damaged (truncated or edited): entry 0: unknown Kafka version \"2.8\"");
+        // Sizes a link may ask for are bounded before anything is allocated.
+        assert_eq!(err("1~s100001"), "the saved moment is damaged (truncated or edited): entry 0: the step count 100001 is out of range (a saved moment holds at most 100000 entries)");
+        assert!(err("1~s99999~s2").contains("entry 1: the step count 2 is out of range"));
+        assert!(
+            err("1~s100000~r5").contains("entry 1: a saved moment holds at most 100000 entries")
+        );
+        assert!(err("1~p5_0x100001").contains("the repeat count 100001 is out of range"));
+        assert!(err("1~p5_0x100000*0").contains("the repeat count 1 is out of range"));
         // Well-formed but not replayable: the clock would go backwards, or too many steps.
         let journal = Journal {
             source: Source::Builtin("t".into()),
