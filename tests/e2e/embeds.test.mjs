@@ -2,10 +2,13 @@
 // heights that fit 360/736/1280 px columns, the JS-off fallback, the iframe's auto-height,
 // moment links (round trip, back/forward, tampered links) and the docs page's three embeds.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
+const require = createRequire(import.meta.url);
 
 /** The computed styles of the host page that must not change when explorers mount. */
 async function hostStyles(page) {
@@ -362,6 +365,23 @@ for (const [viewport, colorScheme] of [['desktop', 'light'], ['desktop', 'dark']
       await screenshot(page, `docs-${viewport}-${colorScheme}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `docs page scrolls sideways by ${overflow} px`);
+    });
+  });
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`docs page: axe finds no accessibility violations (${colorScheme}, several explorers)`, async () => {
+    await withPage(e2e, { path: '/docs-example.html', colorScheme, reducedMotion: 'reduce' }, async (page) => {
+      for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
+      const ret = page.locator('#docs-retention');
+      for (let i = 0; i < 40 && (await ret.locator('[data-testid=step]').isEnabled()); i++) await ret.locator('[data-testid=step]').click();
+      await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+      const violations = await page.evaluate(async () =>
+        (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
+          (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' > ')).slice(0, 3).join(' | ')})`,
+        ),
+      );
+      assert.deepEqual(violations, []);
     });
   });
 }

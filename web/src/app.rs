@@ -603,9 +603,11 @@ pub fn app(props: &AppProps) -> Html {
         || show(Panel::Disk);
     let single = !(side && wide);
     html! {
+        // One landmark per explorer, named by its scenario (the panels inside are groups, so
+        // several explorers on a page do not repeat landmark names).
         <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1"
-             data-panels={panels.names()}>
-            <ScenarioMenu current={current} title={title} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
+             data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}>
+            <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
                           describe={opts.context == Context::Standalone} />
             if let Some(e) = &replay.error {
                 <ErrorBox title="This scenario could not be shown" detail={e.clone()}
@@ -650,13 +652,13 @@ pub fn app(props: &AppProps) -> Html {
                 </div>
                 }
                 if side {
-                <aside class="lt-col-side" aria-label="Narration and controls">
+                <div class="lt-col-side" role="group" aria-label="Narration and controls">
                     if show(Panel::Log) { <LiveRegion log={st.log.clone()} /> }
                     if show(Panel::Producer) {
                         <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
                     }
                     if show(Panel::Config) { <ConfigPanel {config} state={st.config.clone()} {on_action} /> }
-                </aside>
+                </div>
                 }
             </div>
             if opts.context == Context::Standalone {

@@ -76,7 +76,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     };
     let link_id = super::use_uid("lt-link");
     html! {
-        <section class="lt-clockbar" aria-label="Broker clock and playback">
+        <section role="group" class="lt-clockbar" aria-label="Broker clock and playback">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
                 <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
                 <time datetime={human::rfc3339(now)}>{ human::date(now) }</time>

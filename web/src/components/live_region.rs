@@ -16,12 +16,12 @@ pub struct LiveRegionProps {
 #[function_component(LiveRegion)]
 pub fn live_region(p: &LiveRegionProps) -> Html {
     html! {
-        <section class="lt-panel lt-log" aria-label="What happened">
+        <section role="group" class="lt-panel lt-log" aria-label="What happened">
             <h2>{ "What happened" }</h2>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
                 { p.log.announce() }
             </p>
-            <ol class="lt-log-list" data-testid="event-log">
+            <ol class="lt-log-list" data-testid="event-log" tabindex="0" aria-label="Narration, newest first">
                 { for p.log.lines().iter().rev().take(12).map(|l| html!{ <li>{ sentence(l) }</li> }) }
             </ol>
         </section>

@@ -106,7 +106,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         }
     });
     html! {
-        <section class="lt-panel lt-lookup" aria-label="Lookup">
+        <section role="group" class="lt-panel lt-lookup" aria-label="Lookup">
             <h2>{ "Lookup (offsetsForTimes)" }</h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 <label for={tid.clone()}>{ "Time T" }</label>

@@ -51,7 +51,7 @@ fn lookup_marks(lookup: &LookupState) -> LookupMarks {
 #[function_component(PartitionView)]
 pub fn partition_view(p: &PartitionViewProps) -> Html {
     let Some(r) = p.replay.runner() else {
-        return html! { <section class="lt-panel lt-partition" data-testid="partition" aria-label="Partition"><p class="lt-muted">{ "No partition yet." }</p></section> };
+        return html! { <section role="group" class="lt-panel lt-partition" data-testid="partition" aria-label="Partition"><p class="lt-muted">{ "No partition yet." }</p></section> };
     };
     let part = r.partition();
     let now = r.now();
@@ -162,7 +162,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
     };
 
     html! {
-        <section class="lt-panel lt-partition" data-testid="partition" aria-label="Partition">
+        <section role="group" class="lt-panel lt-partition" data-testid="partition" aria-label="Partition">
             <div class="lt-panel-head">
                 <h2>{ format!("Partition {}", part.topic_partition()) }</h2>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">

@@ -123,7 +123,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     // What the chosen key is, in the narrator's words (none while a sized key is mistyped).
     let key_hint = key_choice.key(&key_bytes).ok().map(narrate::key);
     html! {
-        <section class="lt-panel lt-producer" aria-label="Producer">
+        <section role="group" class="lt-panel lt-producer" aria-label="Producer">
             <h2>{ "Producer" }</h2>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
                 <label for={ids[0].clone()}>{ "Timestamp" }</label>
