@@ -116,11 +116,15 @@ test('panels and menu: embeds show the panels named, and no scenario menu by def
     await waitText(lookup.locator('[data-testid=lookup-answer]'), /offset 3\b/);
     // The clock bar is not sticky in an embed.
     assert.equal(await lookup.locator('.lt-clockbar').evaluate((el) => getComputedStyle(el).position), 'static');
-    // menu="true" brings the menu back; a changed panels attribute applies at once.
+    // menu="true" brings the menu back; a changed panels attribute applies at once, and leaves
+    // the moment the reader went to alone.
+    await lookup.locator('[data-testid=step-back]').click();
+    await waitText(lookup.locator('.lt-scrub'), /Step 3 of 4/);
     await lookup.evaluate((el) => { el.setAttribute('menu', 'true'); el.setAttribute('panels', 'partition config'); });
     await lookup.locator('[data-testid=scenario-menu]').waitFor();
     await lookup.locator('.lt-config').waitFor();
     assert.equal(await lookup.locator('.lt-lookup').count(), 0);
+    assert.match(await lookup.locator('.lt-scrub').innerText(), /Step 3 of 4/);
   });
   await withPage(e2e, { path: '/index.html' }, async (page) => {
     await page.locator('[data-testid=scenario-menu]').waitFor();

@@ -244,17 +244,22 @@ pub fn app(props: &AppProps) -> Html {
         });
     }
 
-    // the host changed the options: follow them (a new source, or a new moment of it)
+    // the host changed the options: follow them (a new source, or a new moment of it; other
+    // options, such as panels, leave the moment and the reader's actions alone)
     {
         let source = source.clone();
         let restore_next = restore_next.clone();
+        let asked = use_mut_ref(|| restore_of(opts));
         let d = state.dispatcher();
         use_effect_with(opts.clone(), move |o| {
+            let restore = restore_of(o);
+            let changed = *asked.borrow() != restore;
+            *asked.borrow_mut() = restore.clone();
             if *source != o.source {
-                *restore_next.borrow_mut() = Some(restore_of(o));
+                *restore_next.borrow_mut() = Some(restore);
                 source.set(o.source.clone());
-            } else if o.restores() {
-                d.dispatch(Action::Restore(restore_of(o)));
+            } else if changed && o.restores() {
+                d.dispatch(Action::Restore(restore));
             }
         });
     }
