@@ -59,7 +59,12 @@ async function firstPartition(page) {
   return h.jsonValue();
 }
 
-async function measureBytes(browser, server) {
+/**
+ * Gzip bytes of every response `path` loads until `ready(page)` and the network is idle;
+ * prints `<name>_gzip_bytes_total` (checked against its budget, if it has one) and, for pages
+ * other than the explorer's own, `<name>_wasm_loads`.
+ */
+async function measureBytes(browser, server, { path, name, ready }) {
   const { context, page, url } = await newPage(browser, server);
   const pending = [];
   const rows = [];
@@ -72,53 +77,22 @@ async function measureBytes(browser, server) {
       ),
     );
   });
+  const metric = `${name}_gzip_bytes_total`;
   try {
-    await page.goto(url('index.html'), { waitUntil: 'load', timeout: WAIT_MS });
-    try {
-      await firstPartition(page);
-    } catch {
-      await page.waitForSelector('[data-testid=app-root]', { timeout: WAIT_MS });
-    }
+    await page.goto(url(path), { waitUntil: 'load', timeout: WAIT_MS });
+    await ready(page);
     await page.waitForLoadState('networkidle', { timeout: WAIT_MS }).catch(() => {});
     await Promise.all(pending);
     let total = 0;
     for (const [u, raw, gz] of rows.sort((a, b) => b[2] - a[2])) {
       total += gz;
-      console.error(`[measure]   ${String(gz).padStart(8)} B gzip  ${String(raw).padStart(8)} B raw  ${new URL(u).pathname}`);
+      console.error(`[measure]   ${name} ${String(gz).padStart(8)} B gzip  ${String(raw).padStart(8)} B raw  ${new URL(u).pathname}`);
     }
-    out('page_gzip_bytes_total', total);
-    budget('page_gzip_bytes_total', total);
+    out(metric, total);
+    budget(metric, total);
+    if (name !== 'page') out(`${name}_wasm_loads`, rows.filter(([u]) => u.endsWith('.wasm')).length);
   } catch (e) {
-    fail('page_gzip_bytes_total', short(e));
-  } finally {
-    await context.close();
-  }
-}
-
-/** Bytes a documentation page with three embeds loads (the wasm once), gzip. */
-async function measureDocsBytes(browser, server) {
-  const { context, page, url } = await newPage(browser, server);
-  const pending = [];
-  const rows = [];
-  page.on('response', (res) => {
-    if (!res.url().startsWith('http')) return;
-    pending.push(res.body().then((body) => rows.push([res.url(), zlib.gzipSync(body, { level: 9 }).length]), () => {}));
-  });
-  try {
-    await page.goto(url('docs-example.html'), { waitUntil: 'load', timeout: WAIT_MS });
-    await page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS });
-    await page.waitForLoadState('networkidle', { timeout: WAIT_MS }).catch(() => {});
-    await Promise.all(pending);
-    const wasm = rows.filter(([u]) => u.endsWith('.wasm')).length;
-    let total = 0;
-    for (const [u, gz] of rows.sort((a, b) => b[1] - a[1])) {
-      total += gz;
-      console.error(`[measure]   docs ${String(gz).padStart(8)} B gzip  ${new URL(u).pathname}`);
-    }
-    out('docs_page_gzip_bytes_total', total);
-    out('docs_page_wasm_loads', wasm);
-  } catch (e) {
-    fail('docs_page_gzip_bytes_total', short(e));
+    fail(metric, short(e));
   } finally {
     await context.close();
   }
@@ -209,8 +183,17 @@ async function measureAxe(browser, server) {
 const server = await startServer();
 const browser = await launchBrowser();
 try {
-  await measureBytes(browser, server);
-  await measureDocsBytes(browser, server);
+  await measureBytes(browser, server, {
+    path: 'index.html',
+    name: 'page',
+    ready: (page) => firstPartition(page).catch(() => page.waitForSelector('[data-testid=app-root]', { timeout: WAIT_MS })),
+  });
+  // A documentation page with three embeds (the host page's own bytes included; the wasm once).
+  await measureBytes(browser, server, {
+    path: 'docs-example.html',
+    name: 'docs_page',
+    ready: (page) => page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS }),
+  });
   await measureFirstPartition(browser, server);
   await measureFrames(browser, server);
   await measureAxe(browser, server);
