@@ -69,6 +69,10 @@ test('a light-only host keeps light explorers in dark mode; theme= overrides', a
     assert.equal(await a.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 255, 255)');
     assert.equal(await b.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(15, 19, 24)');
     assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgba(0, 0, 0, 0)');
+    // The page switches to dark (a docs site's toggle): explorers without a theme follow it.
+    await page.evaluate(() => { document.querySelector('meta[name=color-scheme]').content = 'dark'; });
+    await until(async () => (await a.getAttribute('data-theme')) === 'dark', { what: 'the explorer following the page' });
+    assert.equal(await b.getAttribute('data-theme'), 'dark');
   });
 });
 
