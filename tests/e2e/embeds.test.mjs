@@ -291,6 +291,15 @@ test('an embed links to the standalone page at the same moment, an inline scenar
     await waitText(page.locator('.lt-scrub'), /Step 2 of 3/);
     assert.equal((await page.locator('[data-testid=partition]').innerText()).replace(/\s+/g, ' '), state);
   });
+  // The same link cut short (a chat client that truncated it): the explorer says so.
+  const z = new URL(link).searchParams.get('z');
+  const cut = link.replace(z, z.slice(0, Math.floor(z.length / 2)));
+  await withPage(e2e, { path: null }, async (page) => {
+    await page.goto(cut);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /The scenario in this link is damaged \(truncated or edited\)/);
+  });
 });
 
 test('back and forward move between moments', async () => {
