@@ -3,7 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use logtime_web::components::error_box::{ErrorBox, ErrorBoxProps};
-use logtime_web::{mount_source, ScenarioSource};
+use logtime_web::options::Panels;
+use logtime_web::{mount_options, mount_source, Context, Explorer, Options, ScenarioSource};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
@@ -104,11 +105,20 @@ async fn two_explorers_step_independently() {
     assert!(text(&b, ".lt-scrub").contains("Step 0 of"));
 }
 
+/// Mounts `scenario` as an embed showing every panel (an embed's default shows only the panels
+/// its steps use, and these tests work the retention and producer panels).
+fn mount_all_panels(el: &Element, scenario: ScenarioSource) -> Explorer {
+    let mut o = Options::new(Context::Embed);
+    o.source = scenario;
+    o.panels = Some(Panels::ALL);
+    mount_options(el.clone(), Ok(o)).expect("the test host can hold a shadow root")
+}
+
 /// Sets a `<select>` or `<input>` in `el` to `value` and fires the `input` and `change` events
 /// Yew listens to, as a person picking an option or typing does.
 fn choose(el: &Element, sel: &str, value: &str) {
     let node = el
-        .query_selector(sel)
+        .find(sel)
         .unwrap()
         .unwrap_or_else(|| panic!("{sel} rendered"));
     js_sys::Reflect::set(&node, &"value".into(), &value.into()).unwrap();
@@ -129,7 +139,7 @@ const COMPACTED: &str = r#"{"title": "compacted", "kafka": "3.6", "start": "2027
 #[wasm_bindgen_test]
 async fn compacted_topics_say_compaction_is_not_modelled() {
     let el = host();
-    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    let _x = mount_all_panels(&el, ScenarioSource::Inline(COMPACTED.into()));
     settle().await;
     let note = text(&el, "[data-testid=compaction-note]");
     assert!(
@@ -142,10 +152,10 @@ async fn compacted_topics_say_compaction_is_not_modelled() {
         "{settings}"
     );
     let other = host();
-    let _y = mount_source(other.clone(), ScenarioSource::Builtin("lookup-scan".into()));
+    let _y = mount_all_panels(&other, ScenarioSource::Builtin("lookup-scan".into()));
     settle().await;
     assert!(other
-        .query_selector("[data-testid=compaction-note]")
+        .find("[data-testid=compaction-note]")
         .unwrap()
         .is_none());
     let settings = text(&other, "[data-testid=retention-settings]");
@@ -156,7 +166,7 @@ async fn compacted_topics_say_compaction_is_not_modelled() {
 #[wasm_bindgen_test]
 async fn size_errors_show_the_broker_log() {
     let el = host();
-    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    let _x = mount_all_panels(&el, ScenarioSource::Inline(COMPACTED.into()));
     settle().await;
     click(&el, "[data-testid=step]");
     settle().await;
@@ -178,10 +188,12 @@ async fn size_errors_show_the_broker_log() {
 #[wasm_bindgen_test]
 async fn producer_tells_a_null_key_from_an_empty_one() {
     let el = host();
-    let _x = mount_source(el.clone(), ScenarioSource::Inline(COMPACTED.into()));
+    let _x = mount_all_panels(&el, ScenarioSource::Inline(COMPACTED.into()));
     settle().await;
     let options: Vec<String> = {
         let list = el
+            .shadow_root()
+            .unwrap()
             .query_selector_all("[data-testid=key-kind] option")
             .unwrap();
         (0..list.length())
@@ -197,10 +209,7 @@ async fn producer_tells_a_null_key_from_an_empty_one() {
     settle().await;
     assert!(text(&el, "[data-testid=key-hint]")
         .starts_with("an empty key: a key of zero bytes (key length 0), not a null key"));
-    assert!(el
-        .query_selector("[data-testid=key-bytes]")
-        .unwrap()
-        .is_none());
+    assert!(el.find("[data-testid=key-bytes]").unwrap().is_none());
     click(&el, "[data-testid=send]");
     settle().await;
     assert!(text(&el, "[data-testid=produce-ok]").contains("offsets 0–0 in segment 0"));
