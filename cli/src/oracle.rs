@@ -4,7 +4,9 @@
 //! Each oracle run starts a JVM. To keep hundreds of replays to minutes, runs go in parallel
 //! (one per core) and share a class-data archive made by the first run (`-XX:SharedArchiveFile`,
 //! handed to the JVM through `JAVA_TOOL_OPTIONS`, so the oracle's own launcher is used
-//! unchanged); that halves the JVM's start-up.
+//! unchanged); that halves the JVM's start-up. An archive older than the oracle's jar is made
+//! again: the JVM refuses one made from another jar. The JVM's own warnings (such as a refused
+//! archive) go to stderr, since by default it prints them on stdout, before the JSON report.
 
 use crate::compare::Outcome;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,9 @@ use std::sync::Mutex;
 
 /// The environment variable that overrides where the oracle lives.
 pub const ORACLE_ENV: &str = "LOGTIME_ORACLE";
+
+/// `JAVA_TOOL_OPTIONS` for every oracle run: the JVM's log (warnings included) on stderr only.
+const JVM_LOG_TO_STDERR: &str = "-Xlog:disable -Xlog:all=warning:stderr";
 
 /// The oracle's directory: `$LOGTIME_ORACLE`, else `../shared/kafka-oracle` beside the
 /// repository root. `Err` says why it cannot run (no directory, not built, no `java`).
@@ -87,13 +92,21 @@ impl Oracle {
         let Some(a) = self.archive.clone() else {
             return;
         };
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let jar = modified(&self.dir.join("lib/logtime-oracle.jar"));
+        if a.is_file() && (jar.is_none() || modified(&a) < jar) {
+            let _ = std::fs::remove_file(&a);
+        }
         if !a.is_file() {
             let _ = Command::new(self.dir.join("oracle-bin"))
                 .arg("run")
                 .arg(file)
                 .env(
                     "JAVA_TOOL_OPTIONS",
-                    format!("-XX:ArchiveClassesAtExit={}", a.display()),
+                    format!(
+                        "{JVM_LOG_TO_STDERR} -XX:ArchiveClassesAtExit={}",
+                        a.display()
+                    ),
                 )
                 .output();
         }
@@ -106,12 +119,11 @@ impl Oracle {
     pub fn run(&self, file: &Path) -> Outcome {
         let mut cmd = Command::new(self.dir.join("oracle-bin"));
         cmd.arg("run").arg(file);
-        if let Some(a) = &self.archive {
-            cmd.env(
-                "JAVA_TOOL_OPTIONS",
-                format!("-XX:SharedArchiveFile={}", a.display()),
-            );
-        }
+        let options = match &self.archive {
+            Some(a) => format!("{JVM_LOG_TO_STDERR} -XX:SharedArchiveFile={}", a.display()),
+            None => JVM_LOG_TO_STDERR.to_string(),
+        };
+        cmd.env("JAVA_TOOL_OPTIONS", options);
         outcome(&mut cmd, "oracle-bin")
     }
 }
