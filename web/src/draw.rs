@@ -1,5 +1,5 @@
 //! All canvas drawing, in one place: the partition's density view (plain Canvas 2D, O(bars))
-//! and the two charts (plotters on a canvas). Components call it from
+//! and the two charts (axes, points and lines on a Canvas 2D, no charting library). Components call it from
 //! [`crate::components::use_canvas`], which draws only in the browser.
 
 use logtime_core::{Bytes, Offset, Timestamp};
@@ -67,14 +67,13 @@ fn class_colour(p: &Theme, c: Option<AgeClass>) -> &'static str {
     }
 }
 
-/// Sizes the canvas backing store to its CSS size × devicePixelRatio; returns the CSS size and
-/// the ratio. Every drawing starts here.
-fn fit(canvas: &HtmlCanvasElement) -> (f64, f64, f64) {
+/// Sizes the canvas backing store to its CSS size (`size`, cached by the caller) ×
+/// devicePixelRatio; returns the CSS size and the ratio. Every drawing starts here.
+fn fit(canvas: &HtmlCanvasElement, (w, h): (f64, f64)) -> (f64, f64, f64) {
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0)
         .max(1.0);
-    let (w, h) = css_size(canvas);
     let (bw, bh) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
     if canvas.width() != bw {
         canvas.set_width(bw);
@@ -85,7 +84,8 @@ fn fit(canvas: &HtmlCanvasElement) -> (f64, f64, f64) {
     (w, h, dpr)
 }
 
-/// CSS size of a canvas, for building a scene before drawing.
+/// CSS size of a canvas, read from the layout (which forces one if the DOM changed): only until
+/// the cached size from [`crate::glue::watch_size`] arrives.
 pub fn css_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
     (
         canvas.client_width().max(1) as f64,
@@ -103,7 +103,7 @@ fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
 
 /// Paints the partition's density view. Work is O(bars + boundaries + marks).
 pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
-    let (w, h, dpr) = fit(canvas);
+    let (w, h, dpr) = fit(canvas, (scene.width, scene.height));
     let Some(c) = ctx(canvas) else { return };
     let p = theme(dark);
     let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
@@ -185,187 +185,259 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
 
 mod charts {
     use super::*;
-    use plotters::prelude::*;
-    use plotters_canvas::CanvasBackend;
+    use crate::model::chart::{share, ticks};
 
-    fn rgb(hex: &str) -> RGBColor {
-        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap_or(0);
-        RGBColor((v >> 16) as u8, (v >> 8) as u8, v as u8)
-    }
+    const MARGIN: f64 = 8.0;
+    const X_LABELS_HEIGHT: f64 = 24.0;
+    const FONT: &str = "12px system-ui, sans-serif";
 
-    type Root = DrawingArea<CanvasBackend, plotters::coord::Shift>;
-    type Chart<'a> = ChartContext<
-        'a,
-        CanvasBackend,
-        Cartesian2d<plotters::coord::types::RangedCoordi64, plotters::coord::types::RangedCoordi64>,
-    >;
-
-    /// The canvas sized to its box and cleared to the theme's background, with the theme, or
-    /// `None` when it cannot be drawn on.
-    fn open(canvas: &HtmlCanvasElement, dark: bool) -> Option<(Root, Theme)> {
-        fit(canvas);
+    /// The canvas sized to its box and cleared to the theme's background: its context (in CSS
+    /// pixels), the theme and the CSS size, or `None` when it cannot be drawn on.
+    fn open(
+        canvas: &HtmlCanvasElement,
+        size: (f64, f64),
+        dark: bool,
+    ) -> Option<(CanvasRenderingContext2d, Theme, f64, f64)> {
+        let (w, h, dpr) = fit(canvas, size);
+        let c = ctx(canvas)?;
         let p = theme(dark);
-        let root = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-        let _ = root.fill(&rgb(p.bg));
-        Some((root, p))
+        let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        c.set_fill_style_str(p.bg);
+        c.fill_rect(0.0, 0.0, w, h);
+        Some((c, p, w, h))
     }
 
-    /// One axis: its range, how many labels and how to print them.
+    /// One axis: its range, how many labels at most and how to print them.
     struct Axis<'f> {
         from: i64,
         to: i64,
         labels: usize,
-        label: &'f dyn Fn(&i64) -> String,
+        label: &'f dyn Fn(i64) -> String,
     }
 
-    impl<'f> Axis<'f> {
-        fn new(from: i64, to: i64, labels: usize, label: &'f dyn Fn(&i64) -> String) -> Self {
-            Axis {
-                from,
-                to,
-                labels,
-                label,
-            }
+    /// The plot area inside the margins and label areas, and the data ranges it shows.
+    struct Plot {
+        left: f64,
+        top: f64,
+        right: f64,
+        bottom: f64,
+        x: (i64, i64),
+        y: (i64, i64),
+    }
+
+    impl Plot {
+        fn x(&self, v: i64) -> f64 {
+            self.left + share(v, self.x.0, self.x.1) * (self.right - self.left)
+        }
+        fn y(&self, v: i64) -> f64 {
+            self.bottom - share(v, self.y.0, self.y.1) * (self.bottom - self.top)
+        }
+        /// Limits what is drawn next to the plot area (until `ctx.restore()`).
+        fn clip(&self, c: &CanvasRenderingContext2d) {
+            c.save();
+            c.begin_path();
+            c.rect(
+                self.left,
+                self.top,
+                self.right - self.left,
+                self.bottom - self.top,
+            );
+            c.clip();
         }
     }
 
-    /// Both axes, and the width of the y label area in CSS pixels.
-    struct Axes<'f> {
-        x: Axis<'f>,
-        y: Axis<'f>,
-        y_label_width: f64,
+    /// Both charts' frame: grid lines and labels at round ticks, and the axes.
+    fn frame(
+        c: &CanvasRenderingContext2d,
+        p: &Theme,
+        w: f64,
+        h: f64,
+        x: Axis<'_>,
+        y: Axis<'_>,
+        y_labels_width: f64,
+    ) -> Plot {
+        let plot = Plot {
+            left: MARGIN + y_labels_width,
+            top: MARGIN,
+            right: (w - MARGIN).max(MARGIN + y_labels_width + 1.0),
+            bottom: (h - MARGIN - X_LABELS_HEIGHT).max(MARGIN + 1.0),
+            x: (x.from, x.to),
+            y: (y.from, y.to),
+        };
+        c.set_font(FONT);
+        c.set_line_width(1.0);
+        c.set_stroke_style_str(p.grid);
+        c.set_fill_style_str(p.fg);
+        c.begin_path();
+        c.set_text_align("center");
+        c.set_text_baseline("top");
+        for v in ticks(x.from, x.to, x.labels) {
+            let px = plot.x(v).round() + 0.5;
+            c.move_to(px, plot.top);
+            c.line_to(px, plot.bottom);
+            let _ = c.fill_text(&(x.label)(v), px, plot.bottom + 6.0);
+        }
+        c.set_text_align("right");
+        c.set_text_baseline("middle");
+        for v in ticks(y.from, y.to, y.labels) {
+            let py = plot.y(v).round() + 0.5;
+            c.move_to(plot.left, py);
+            c.line_to(plot.right, py);
+            let _ = c.fill_text(&(y.label)(v), plot.left - 6.0, py);
+        }
+        c.stroke();
+        c.set_stroke_style_str(p.muted);
+        c.begin_path();
+        c.move_to(plot.left + 0.5, plot.top);
+        c.line_to(plot.left + 0.5, plot.bottom + 0.5);
+        c.line_to(plot.right, plot.bottom + 0.5);
+        c.stroke();
+        plot
     }
 
-    /// Both charts' frame: margins, label areas and a themed mesh, scaled to the device pixel
-    /// ratio. Returns the chart and the ratio.
-    fn frame<'a>(root: &'a Root, p: &Theme, axes: Axes<'_>) -> Option<(Chart<'a>, f64)> {
-        let dpr = web_sys::window()
-            .map(|w| w.device_pixel_ratio())
-            .unwrap_or(1.0);
-        let font = (12.0 * dpr) as u32;
-        let mut chart = ChartBuilder::on(root)
-            .margin((8.0 * dpr) as u32)
-            .x_label_area_size((24.0 * dpr) as u32)
-            .y_label_area_size((axes.y_label_width * dpr) as u32)
-            .build_cartesian_2d(axes.x.from..axes.x.to, axes.y.from..axes.y.to)
-            .ok()?;
-        let fg = rgb(p.fg);
-        let _ = chart
-            .configure_mesh()
-            .light_line_style(rgb(p.grid))
-            .bold_line_style(rgb(p.grid))
-            .axis_style(rgb(p.muted))
-            .label_style((FontFamily::SansSerif, font).into_font().color(&fg))
-            .x_labels(axes.x.labels)
-            .y_labels(axes.y.labels)
-            .x_label_formatter(axes.x.label)
-            .y_label_formatter(axes.y.label)
-            .draw();
-        Some((chart, dpr))
+    /// A straight line across the plot in `colour`, 2 px wide.
+    fn line(c: &CanvasRenderingContext2d, colour: &str, from: (f64, f64), to: (f64, f64)) {
+        c.set_stroke_style_str(colour);
+        c.set_line_width(2.0);
+        c.begin_path();
+        c.move_to(from.0, from.1);
+        c.line_to(to.0, to.1);
+        c.stroke();
     }
 
     /// Timestamp against offset: every point sampled, future stamps as triangles, the lookup
-    /// target as a dashed line and the answer as a vertical line.
+    /// target as a horizontal line and the answer as a vertical line.
     pub fn timestamp_chart(
         canvas: &HtmlCanvasElement,
+        size: (f64, f64),
         points: &[(Offset, Timestamp)],
         now: Timestamp,
         target: Option<Timestamp>,
         answer: Option<Offset>,
         dark: bool,
     ) {
-        let points: Vec<(i64, i64)> = points.iter().map(|(o, t)| (o.0, t.0)).collect();
-        let (points, now) = (&points[..], now.0);
-        let (target, answer) = (target.map(|t| t.0), answer.map(|a| a.0));
-        let Some((root, p)) = open(canvas, dark).filter(|_| !points.is_empty()) else {
+        if points.is_empty() {
+            return;
+        }
+        let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
         let (mut x0, mut x1) = (i64::MAX, i64::MIN);
         let (mut y0, mut y1) = (i64::MAX, i64::MIN);
-        for &(o, t) in points {
-            x0 = x0.min(o);
-            x1 = x1.max(o);
-            y0 = y0.min(t);
-            y1 = y1.max(t);
+        for (o, t) in points {
+            x0 = x0.min(o.0);
+            x1 = x1.max(o.0);
+            y0 = y0.min(t.0);
+            y1 = y1.max(t.0);
         }
         if let Some(t) = target {
-            y0 = y0.min(t);
-            y1 = y1.max(t);
+            y0 = y0.min(t.0);
+            y1 = y1.max(t.0);
         }
-        let pad = ((y1 - y0) / 20).max(1000);
-        let (y0, y1) = (y0 - pad, y1 + pad);
-        let x1 = x1.max(x0 + 1);
-        let span = y1 - y0;
-        let Some((mut chart, dpr)) = frame(
-            &root,
+        let pad = (y1.saturating_sub(y0) / 20).max(1000);
+        let (y0, y1) = (y0.saturating_sub(pad), y1.saturating_add(pad));
+        let x1 = x1.max(x0.saturating_add(1));
+        let span = y1.saturating_sub(y0);
+        let plot = frame(
+            &c,
             &p,
-            Axes {
-                x: Axis::new(x0, x1, 6, &|v| format::count(*v)),
-                y: Axis::new(y0, y1, 5, &|v| format::axis_time(*v, span)),
-                y_label_width: 112.0,
+            w,
+            h,
+            Axis {
+                from: x0,
+                to: x1,
+                labels: 6,
+                label: &format::count,
             },
-        ) else {
-            return;
-        };
-        let fresh = rgb(p.fresh);
-        let future = rgb(p.future);
-        let r = (2.0 * dpr) as i32;
-        let _ = chart.draw_series(
-            points
-                .iter()
-                .filter(|(_, t)| *t <= now)
-                .map(|&(o, t)| Circle::new((o, t), r, fresh.filled())),
+            Axis {
+                from: y0,
+                to: y1,
+                labels: 5,
+                label: &|v| format::axis_time(v, span),
+            },
+            112.0,
         );
-        let _ = chart.draw_series(
-            points
-                .iter()
-                .filter(|(_, t)| *t > now)
-                .map(|&(o, t)| TriangleMarker::new((o, t), r * 3, future.filled())),
-        );
+        plot.clip(&c);
+        // One path per shape, so thousands of points are two fills.
+        c.set_fill_style_str(p.fresh);
+        c.begin_path();
+        for (o, t) in points.iter().filter(|(_, t)| *t <= now) {
+            let (x, y) = (plot.x(o.0), plot.y(t.0));
+            c.move_to(x + 2.0, y);
+            let _ = c.arc(x, y, 2.0, 0.0, std::f64::consts::TAU);
+        }
+        c.fill();
+        c.set_fill_style_str(p.future);
+        c.begin_path();
+        for (o, t) in points.iter().filter(|(_, t)| *t > now) {
+            let (x, y) = (plot.x(o.0), plot.y(t.0));
+            c.move_to(x, y - 6.0);
+            c.line_to(x + 5.2, y + 3.0);
+            c.line_to(x - 5.2, y + 3.0);
+            c.close_path();
+        }
+        c.fill();
         if let Some(t) = target {
-            let accent = rgb(p.accent);
-            let _ = chart.draw_series(LineSeries::new(
-                vec![(x0, t), (x1, t)],
-                accent.stroke_width((2.0 * dpr) as u32),
-            ));
+            let y = plot.y(t.0);
+            line(&c, p.accent, (plot.left, y), (plot.right, y));
         }
         if let Some(a) = answer {
-            let warn = rgb(p.warning);
-            let _ = chart.draw_series(LineSeries::new(
-                vec![(a, y0), (a, y1)],
-                warn.stroke_width((2.0 * dpr) as u32),
-            ));
+            let x = plot.x(a.0);
+            line(&c, p.warning, (x, plot.top), (x, plot.bottom));
         }
-        let _ = root.present();
+        c.restore();
     }
 
     /// Disk usage over simulated time.
-    pub fn disk_chart(canvas: &HtmlCanvasElement, points: &[(Timestamp, Bytes)], dark: bool) {
-        let points: Vec<(i64, i64)> = points.iter().map(|(t, b)| (t.0, b.0)).collect();
-        let points = &points[..];
-        let Some((root, p)) = open(canvas, dark).filter(|_| points.len() >= 2) else {
+    pub fn disk_chart(
+        canvas: &HtmlCanvasElement,
+        size: (f64, f64),
+        points: &[(Timestamp, Bytes)],
+        dark: bool,
+    ) {
+        if points.len() < 2 {
+            return;
+        }
+        let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
-        let x0 = points.first().map(|p| p.0).unwrap_or(0);
-        let x1 = points.last().map(|p| p.0).unwrap_or(1).max(x0 + 1);
-        let y1 = points.iter().map(|p| p.1).max().unwrap_or(1).max(1);
-        let Some((mut chart, dpr)) = frame(
-            &root,
+        let x0 = points[0].0 .0;
+        let x1 = points[points.len() - 1].0 .0.max(x0.saturating_add(1));
+        let y1 = points.iter().map(|p| p.1 .0).max().unwrap_or(1).max(1);
+        let plot = frame(
+            &c,
             &p,
-            Axes {
-                x: Axis::new(x0, x1, 4, &|v| format::axis_time(*v, x1 - x0)),
-                y: Axis::new(0, y1 + y1 / 10, 4, &|v| logtime_core::human::bytes(*v)),
-                y_label_width: 64.0,
+            w,
+            h,
+            Axis {
+                from: x0,
+                to: x1,
+                labels: 4,
+                label: &|v| format::axis_time(v, x1 - x0),
             },
-        ) else {
-            return;
-        };
-        let accent = rgb(p.accent);
-        let _ = chart.draw_series(LineSeries::new(
-            points.iter().copied(),
-            accent.stroke_width((2.0 * dpr) as u32),
-        ));
-        let _ = root.present();
+            Axis {
+                from: 0,
+                to: y1.saturating_add(y1 / 10),
+                labels: 4,
+                label: &logtime_core::human::bytes,
+            },
+            64.0,
+        );
+        plot.clip(&c);
+        c.set_stroke_style_str(p.accent);
+        c.set_line_width(2.0);
+        c.set_line_join("round");
+        c.begin_path();
+        for (i, (t, b)) in points.iter().enumerate() {
+            let (x, y) = (plot.x(t.0), plot.y(b.0));
+            if i == 0 {
+                c.move_to(x, y);
+            } else {
+                c.line_to(x, y);
+            }
+        }
+        c.stroke();
+        c.restore();
     }
 }
 

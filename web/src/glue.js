@@ -134,3 +134,22 @@ export function postHeight() {
   new ResizeObserver(send).observe(document.documentElement);
   send();
 }
+
+/**
+ * Calls `changed(width, height)` with an element's CSS content size now and whenever it changes
+ * (a ResizeObserver), so drawing never reads `clientWidth`, which forces a layout after every
+ * DOM update. Returns the observer, for `unwatchSize`.
+ */
+export function watchSize(el, changed) {
+  const observer = new ResizeObserver((entries) => {
+    const r = entries[entries.length - 1].contentRect;
+    changed(r.width, r.height);
+  });
+  observer.observe(el);
+  return observer;
+}
+
+/** Stops a `watchSize`. */
+export function unwatchSize(observer) {
+  observer.disconnect();
+}

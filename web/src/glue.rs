@@ -1,6 +1,7 @@
 //! The browser-side helpers in `glue.js` (a wasm-bindgen snippet): the stopped-instance guard,
 //! packing a scenario for a link (the browser's `CompressionStream`, deflate-raw, then
-//! base64url), the clipboard and an iframe's height. Off the browser they do nothing.
+//! base64url), the clipboard, an iframe's height and elements' sizes. Off the browser they do
+//! nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod js {
@@ -22,6 +23,10 @@ mod js {
         pub fn unpack(z: &str, limit: f64) -> js_sys::Promise;
         #[wasm_bindgen(js_name = copyText)]
         pub fn copy_text(text: &str) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = watchSize)]
+        pub fn watch_size(el: &web_sys::Element, changed: &js_sys::Function) -> JsValue;
+        #[wasm_bindgen(js_name = unwatchSize)]
+        pub fn unwatch_size(observer: &JsValue);
     }
 }
 
@@ -103,5 +108,41 @@ pub async fn copy_text(text: &str) -> bool {
     {
         let _ = text;
         false
+    }
+}
+
+/// Watches an element's CSS size (see [`watch_size`]); stops when dropped.
+pub struct SizeWatch {
+    #[cfg(target_arch = "wasm32")]
+    observer: wasm_bindgen::JsValue,
+    #[cfg(target_arch = "wasm32")]
+    _changed: wasm_bindgen::closure::Closure<dyn FnMut(f64, f64)>,
+}
+
+impl Drop for SizeWatch {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        js::unwatch_size(&self.observer);
+    }
+}
+
+/// Calls `changed(width, height)` with `el`'s CSS content size now (on the next frame) and
+/// whenever it changes, from a ResizeObserver: reading a cached size never forces the layout
+/// that `clientWidth` does after a DOM update.
+pub fn watch_size(el: &web_sys::Element, changed: impl FnMut(f64, f64) + 'static) -> SizeWatch {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let changed = wasm_bindgen::closure::Closure::<dyn FnMut(f64, f64)>::new(changed);
+        let observer = js::watch_size(el, changed.as_ref().unchecked_ref());
+        SizeWatch {
+            observer,
+            _changed: changed,
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (el, changed);
+        SizeWatch {}
     }
 }

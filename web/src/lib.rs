@@ -147,7 +147,12 @@ fn options_from_js(
         } else if let Some(b) = value.as_bool() {
             b.to_string()
         } else if let Some(n) = value.as_f64() {
-            n.to_string()
+            // JS's own number-to-text, as a page author reads it (and no float formatting
+            // code in the wasm).
+            js_sys::Number::from(n)
+                .to_string_with_radix(10)
+                .map(String::from)
+                .unwrap_or_default()
         } else {
             return Err(Ok(EmbedError::new(
                 &key,

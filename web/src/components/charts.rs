@@ -19,13 +19,13 @@ pub struct TimestampChartProps {
     pub dark: bool,
 }
 
-/// Timestamp against offset (plotters): out-of-order CreateTime stamps, future outliers as
+/// Timestamp against offset: out-of-order CreateTime stamps, future outliers as
 /// triangles, the lookup target as a horizontal line and the answer as a vertical one.
 #[function_component(TimestampChart)]
 pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
     let canvas = {
         let (replay, lookup, dark) = (p.replay.clone(), p.lookup.clone(), p.dark);
-        use_canvas(move |c| {
+        use_canvas(move |c, size| {
             let Some(r) = replay.runner() else { return };
             let now = r.now();
             let points = timestamp_points(r.partition(), now);
@@ -39,7 +39,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                 ),
                 _ => (None, None),
             };
-            draw::timestamp_chart(c, &points, now, target, answer, dark);
+            draw::timestamp_chart(c, size, &points, now, target, answer, dark);
         })
     };
     html! {
@@ -62,12 +62,12 @@ pub struct DiskChartProps {
     pub dark: bool,
 }
 
-/// Disk usage over simulated time (plotters).
+/// Disk usage over simulated time.
 #[function_component(DiskChart)]
 pub fn disk_chart(p: &DiskChartProps) -> Html {
     let canvas = {
         let (disk, dark) = (p.disk.clone(), p.dark);
-        use_canvas(move |c| draw::disk_chart(c, disk.samples(), dark))
+        use_canvas(move |c, size| draw::disk_chart(c, size, disk.samples(), dark))
     };
     let last = p
         .disk

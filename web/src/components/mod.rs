@@ -51,20 +51,42 @@ fn random() -> f64 {
     0.5
 }
 
-/// A canvas that `draw` paints after every render of the component (in the browser only: a
-/// native build renders the element and draws nothing).
+/// A canvas that `draw` paints, with its CSS size, after every render of the component and
+/// when its size changes (in the browser only: a native build renders the element and draws
+/// nothing). The size is cached from a ResizeObserver, so drawing after a DOM update never
+/// forces a layout (only the first drawing, before the observer reports, reads it).
 #[hook]
 pub fn use_canvas<F>(draw: F) -> NodeRef
 where
-    F: Fn(&web_sys::HtmlCanvasElement) + 'static,
+    F: Fn(&web_sys::HtmlCanvasElement, (f64, f64)) + 'static,
 {
     let canvas = use_node_ref();
+    let size = use_mut_ref(|| None::<(f64, f64)>);
+    let redraw = use_force_update();
+    {
+        let (canvas, size) = (canvas.clone(), size.clone());
+        use_effect_with((), move |_| {
+            let watch = canvas.cast::<web_sys::Element>().map(|el| {
+                crate::glue::watch_size(&el, move |w, h| {
+                    let now = Some((w.max(1.0), h.max(1.0)));
+                    if *size.borrow() != now {
+                        *size.borrow_mut() = now;
+                        redraw.force_update();
+                    }
+                })
+            });
+            move || drop(watch)
+        });
+    }
     {
         let canvas = canvas.clone();
         use_effect(move || {
             if cfg!(target_arch = "wasm32") {
                 if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                    draw(&c);
+                    let s = *size
+                        .borrow_mut()
+                        .get_or_insert_with(|| crate::draw::css_size(&c));
+                    draw(&c, s);
                 }
             }
         });

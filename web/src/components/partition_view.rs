@@ -369,7 +369,7 @@ fn bounds(replay: &Replay) -> Option<(i64, i64)> {
 pub fn density_canvas(p: &DensityCanvasProps) -> Html {
     let canvas = {
         let p = p.clone();
-        use_canvas(move |c| draw_density(c, &p))
+        use_canvas(move |c, size| draw_density(c, size, &p))
     };
     let onclick = {
         let (replay, viewport, cb) = (p.replay.clone(), p.viewport, p.on_viewport.clone());
@@ -392,7 +392,11 @@ pub fn density_canvas(p: &DensityCanvasProps) -> Html {
     }
 }
 
-fn draw_density(c: &web_sys::HtmlCanvasElement, p: &DensityCanvasProps) {
+fn draw_density(
+    c: &web_sys::HtmlCanvasElement,
+    (width, height): (f64, f64),
+    p: &DensityCanvasProps,
+) {
     let Some(r) = p.replay.runner() else {
         return;
     };
@@ -414,7 +418,6 @@ fn draw_density(c: &web_sys::HtmlCanvasElement, p: &DensityCanvasProps) {
         })
         .unwrap_or_default();
     let marks = lookup_marks(&p.lookup).canvas_marks();
-    let (width, height) = draw::css_size(c);
     let scene = build(&SceneInput {
         viewport: vp,
         width,

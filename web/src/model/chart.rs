@@ -1,5 +1,5 @@
-//! The timestamp chart's points: record stamps against offsets, sampled to a bounded number,
-//! with every stamp in the future kept.
+//! The charts' maths: the timestamp chart's points (record stamps against offsets, sampled to a
+//! bounded number, with every stamp in the future kept) and the axes' tick values.
 
 use logtime_core::{Offset, Partition, Timestamp};
 
@@ -40,9 +40,70 @@ pub fn timestamp_points(partition: &Partition, now: Timestamp) -> Vec<(Offset, T
     pts
 }
 
+/// Tick values for an axis from `from` to `to` with at most about `max` labels: multiples of a
+/// round step (1, 2 or 5 times a power of ten) inside the range, in integer maths so that the
+/// labels print exactly. An empty or reversed range has one tick, at `from`.
+pub fn ticks(from: i64, to: i64, max: usize) -> Vec<i64> {
+    if to <= from || max == 0 {
+        return vec![from];
+    }
+    let span = i128::from(to) - i128::from(from);
+    let wanted = (span + max as i128 - 1) / max as i128;
+    let mut power: i128 = 1;
+    while power * 10 <= wanted {
+        power *= 10;
+    }
+    let step = [1, 2, 5, 10]
+        .iter()
+        .map(|m| m * power)
+        .find(|s| *s >= wanted)
+        .unwrap_or(10 * power);
+    let mut v = i128::from(from).div_euclid(step) * step;
+    if v < i128::from(from) {
+        v += step;
+    }
+    let mut out = Vec::new();
+    while v <= i128::from(to) {
+        // In range of i64: from <= v <= to.
+        out.push(v as i64);
+        v += step;
+    }
+    out
+}
+
+/// Where `v` falls between `from` and `to`, as a share of the way (0 at `from`, 1 at `to`).
+pub fn share(v: i64, from: i64, to: i64) -> f64 {
+    let span = (i128::from(to) - i128::from(from)).max(1);
+    (i128::from(v) - i128::from(from)) as f64 / span as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_are_round_and_inside_the_range() {
+        assert_eq!(ticks(0, 100, 5), vec![0, 20, 40, 60, 80, 100]);
+        assert_eq!(ticks(3, 97, 6), vec![20, 40, 60, 80]);
+        assert_eq!(ticks(-7, 7, 4), vec![-5, 0, 5]);
+        assert_eq!(ticks(1000, 1000, 4), vec![1000]);
+        assert_eq!(ticks(0, 1, 6), vec![0, 1]);
+        let t = ticks(1_773_000_000_000, 1_773_000_900_000, 5);
+        assert!(t.len() >= 2 && t.len() <= 6, "{t:?}");
+        assert!(t.windows(2).all(|w| w[1] - w[0] == 200_000), "{t:?}");
+        // The whole i64 range does not overflow.
+        let t = ticks(i64::MIN, i64::MAX, 4);
+        assert!(!t.is_empty() && t.len() <= 5, "{t:?}");
+    }
+
+    #[test]
+    fn share_maps_the_range_to_zero_one() {
+        assert_eq!(share(0, 0, 10), 0.0);
+        assert_eq!(share(10, 0, 10), 1.0);
+        assert_eq!(share(5, 0, 10), 0.5);
+        assert_eq!(share(i64::MAX, i64::MIN, i64::MAX), 1.0);
+        assert_eq!(share(3, 3, 3), 0.0);
+    }
     use logtime_core::scenario::{parse, Runner};
 
     #[test]
