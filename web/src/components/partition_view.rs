@@ -114,7 +114,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
             largest: s.largest_timestamp(),
             record_time: s.largest_timestamp_is_record_time(),
             active: Some(base) == active_base,
-            roll: p.marks.roll_of(base).map(narrate::roll_reason),
+            roll: p.marks.roll_of(base).as_ref().map(narrate::roll_reason),
             verdict: verdict_of(base),
             now,
             time_index: s.time_index().entries().collect(),
