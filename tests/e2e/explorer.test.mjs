@@ -246,6 +246,30 @@ test('million: plays, draws density bars on a canvas, zooms down to single recor
   });
 });
 
+test('million: a rebuild to the last step runs in chunks with a progress bar, then says where it got to', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    // Note every time the progress bar is shown (the first chunk renders it before the next).
+    await page.evaluate(() => {
+      globalThis.__rebuildSeen = 0;
+      const root = document.querySelector('#app').shadowRoot;
+      new MutationObserver(() => {
+        if (root.querySelector('[data-testid=rebuild-progress]')) globalThis.__rebuildSeen++;
+      }).observe(root, { childList: true, subtree: true, attributes: true });
+    });
+    const scrubber = page.locator('[data-testid=scrubber]');
+    const total = await scrubber.getAttribute('max');
+    await scrubber.evaluate((el) => {
+      el.value = el.max;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitText(page.locator('[data-testid=event-log]'), new RegExp(`Rebuilt to step ${total} of ${total}\\.`), { timeout: 120_000 });
+    assert.equal(await scrubber.inputValue(), total);
+    assert.ok((await page.evaluate(() => globalThis.__rebuildSeen)) > 0, 'the progress bar was shown');
+    assert.equal(await page.locator('[data-testid=rebuild]').count(), 0, 'and is gone once rebuilt');
+  });
+});
+
 test('a bad inline scenario shows an error box naming the problem, not a dead page', async () => {
   const bad = encodeURIComponent('{"title":"broken","steps":[{"advance":"5x"}]}');
   await withPage(e2e, { path: `/index.html?scenario=${bad}` }, async (page) => {

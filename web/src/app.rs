@@ -18,13 +18,14 @@ use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
 use crate::components::partition_view::PartitionView;
 use crate::components::producer_panel::ProducerPanel;
+use crate::components::rebuild_bar::rebuild_bar;
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
 use crate::embed::{self, ScenarioSource};
 use crate::model::moment::{self, SourceParam};
 use crate::model::timeline;
 use crate::options::{self, Context, Options, Panel, Panels, Theme};
-use crate::state::{Action, Explorer, Pending, Restore};
+use crate::state::{self, Action, Explorer, Pending, Restore};
 use logtime_core::scenario::Source;
 
 /// The explorer's props.
@@ -307,9 +308,17 @@ pub fn app(props: &AppProps) -> Html {
             Vec::new()
         };
         match (replay.journal(), source_param(&source, packed_z.as_ref())) {
-            (Some(j), Some(sp)) if replay.error.is_none() && replay.notice.is_none() => Some(
-                moment::query_string(&moment::params(&sp, &j, &replay.source, &view)),
-            ),
+            // A half-rebuilt journal is no moment to link to (or to put in the history).
+            (Some(j), Some(sp))
+                if replay.error.is_none() && replay.notice.is_none() && state.rebuild.is_none() =>
+            {
+                Some(moment::query_string(&moment::params(
+                    &sp,
+                    &j,
+                    &replay.source,
+                    &view,
+                )))
+            }
             _ => None,
         }
     };
@@ -449,6 +458,25 @@ pub fn app(props: &AppProps) -> Html {
             },
         );
     }
+    // a long rebuild: the next chunk once the browser has drawn this one, sized so that a
+    // chunk takes about 30 ms (timed here, outside the reducer)
+    {
+        let d = state.dispatcher();
+        let budget = use_mut_ref(|| state::REBUILD_CHUNK_RECORDS);
+        let chunk = state.rebuild.as_ref().map(|r| r.chunks);
+        use_effect_with(chunk, move |chunk| {
+            let timer = chunk.map(|_| {
+                gloo_timers::callback::Timeout::new(0, move || {
+                    let records = *budget.borrow();
+                    let start = js_sys::Date::now();
+                    d.dispatch(Action::RebuildChunk(records));
+                    let ms = js_sys::Date::now() - start;
+                    *budget.borrow_mut() = timeline::next_chunk(records, ms);
+                })
+            });
+            move || drop(timer)
+        });
+    }
     // lookup and retention walk animation
     {
         let d = state.dispatcher();
@@ -542,6 +570,9 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let on_dismiss = use_callback(state.dispatcher(), |(), d| d.dispatch(Action::Dismiss));
+    let on_cancel_rebuild = use_callback(state.dispatcher(), |(), d| {
+        d.dispatch(Action::CancelRebuild)
+    });
     let on_copy = {
         let link = link.clone();
         let query = moment_query.clone();
@@ -622,6 +653,9 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="lt-notice" role="alert" data-testid="moment-error">
                     <p><strong>{ "This link's moment could not be rebuilt. " }</strong>{ n.clone() }</p>
                 </div>
+            }
+            if let Some(r) = &st.rebuild {
+                { rebuild_bar(replay.done, r.steps, &on_cancel_rebuild) }
             }
             if let Some(p) = &st.pending {
                 <ConfirmBar pending={p.clone()} standalone={opts.context == Context::Standalone} {on_confirm} {on_dismiss} />

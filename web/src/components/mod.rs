@@ -10,6 +10,7 @@ pub mod live_region;
 pub mod lookup_panel;
 pub mod partition_view;
 pub mod producer_panel;
+pub mod rebuild_bar;
 pub mod retention_panel;
 pub mod scenario_menu;
 

@@ -51,9 +51,42 @@ pub fn walk_delay_ms(reduced_motion: bool, speed: u32) -> u32 {
     }
 }
 
+/// How long one chunk of a rebuild should keep the page busy: well under the 50 ms of a long
+/// task, and long enough that yielding between chunks costs little.
+pub const CHUNK_MS: f64 = 30.0;
+
+/// The records the next chunk of a rebuild should replay, after `records` took `ms`: scaled
+/// towards [`CHUNK_MS`], at most doubling or halving at a time, between 1,000 and 2,000,000.
+pub fn next_chunk(records: i64, ms: f64) -> i64 {
+    let scaled = if ms.is_finite() && ms > 0.0 {
+        (records as f64 * CHUNK_MS / ms) as i64
+    } else {
+        records.saturating_mul(2)
+    };
+    scaled
+        .clamp(records / 2, records.saturating_mul(2))
+        .clamp(1_000, 2_000_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_aim_at_the_chunk_time() {
+        assert_eq!(next_chunk(20_000, 30.0), 20_000);
+        assert_eq!(next_chunk(20_000, 15.0), 40_000);
+        assert_eq!(next_chunk(20_000, 5.0), 40_000, "at most double");
+        assert_eq!(next_chunk(20_000, 120.0), 10_000, "at most halve");
+        assert_eq!(next_chunk(20_000, 0.0), 40_000, "too fast to time");
+        assert_eq!(next_chunk(1_000, 1000.0), 1_000, "never below 1,000");
+        assert_eq!(
+            next_chunk(2_000_000, 1.0),
+            2_000_000,
+            "never above 2,000,000"
+        );
+        assert_eq!(next_chunk(20_000, f64::NAN), 40_000);
+    }
 
     #[test]
     fn speeds() {

@@ -69,6 +69,29 @@ pub enum Pending {
     },
 }
 
+/// Records a rebuild replays before it yields to the browser, unless the caller asks for
+/// another amount ([`Action::RebuildChunk`]): about 10 ms of one-record batches in the browser.
+pub const REBUILD_CHUNK_RECORDS: i64 = 20_000;
+
+/// A rebuild in progress (step back, the scrubber, a confirmed rewind): the scenario replayed
+/// from its start to `steps` steps, a chunk at a time, so a long replay never blocks the page;
+/// the reader sees its progress and can stop it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rebuild {
+    /// Steps to reach.
+    pub steps: usize,
+    /// Chunks run so far (each one is a new value, so a timer can wait for the next).
+    pub chunks: u32,
+    /// The journal entries to replay first: the reader's actions before step `steps + 1`.
+    entries: Rc<[Entry]>,
+    /// Entries replayed so far.
+    next: usize,
+    /// A scenario step failed: nothing more to run.
+    failed: bool,
+    /// Play once rebuilt.
+    play: bool,
+}
+
 /// Shared panel state that compares by identity.
 ///
 /// A reducer mutates a copy of the previous [`Explorer`] while the previous one is alive, so the
@@ -139,6 +162,8 @@ pub struct Explorer {
     pub load_token: u64,
     /// A change waiting for the reader to confirm that it undoes their actions.
     pub pending: Option<Pending>,
+    /// A rebuild still running (more chunks to come).
+    pub rebuild: Option<Rebuild>,
 }
 
 /// What can happen.
@@ -211,6 +236,10 @@ pub enum Action {
     WalkFinish,
     /// The partition view's window.
     SetViewport(Viewport),
+    /// Run the next chunk of the rebuild in progress: about this many records.
+    RebuildChunk(i64),
+    /// Stop the rebuild in progress where it is.
+    CancelRebuild,
 }
 
 impl Explorer {
@@ -470,37 +499,88 @@ impl Explorer {
     }
 
     /// Rebuilds from the start with `k` steps run (step back, scrubber), keeping the reader's
-    /// actions that came before step `k + 1`.
+    /// actions that came before step `k + 1`. The first chunk runs now; if more remains,
+    /// [`Explorer::rebuild`] holds it for [`Action::RebuildChunk`].
     fn seek(&mut self, k: usize) {
         let playing = self.playback.playing;
         let viewport = self.viewport;
-        let entries = self
+        let entries: Rc<[Entry]> = self
             .replay
             .journal()
-            .map(|j| j.entries[..j.prefix_for_steps(k)].to_vec())
-            .unwrap_or_default();
+            .map(|j| j.entries[..j.prefix_for_steps(k)].into())
+            .unwrap_or_else(|| Rc::from(Vec::new()));
         let source = self.replay.source.clone();
         let origin = (*self.replay.origin).clone();
         self.load(Ok(&source), origin);
         self.viewport = viewport;
-        let n = entries.len();
-        let forward = k > entries.iter().filter(|e| **e == Entry::Step).count();
-        for (i, e) in entries.iter().enumerate() {
-            if self.run_entry(i, e, i + 1 == n && !forward).is_err() {
-                break;
+        self.rebuild = Some(Rebuild {
+            steps: k,
+            chunks: 0,
+            entries,
+            next: 0,
+            failed: false,
+            play: playing,
+        });
+        self.rebuild_chunk(REBUILD_CHUNK_RECORDS);
+    }
+
+    /// Runs the rebuild in progress until about `records` records were replayed (at least one
+    /// entry or step), and finishes it when nothing remains.
+    fn rebuild_chunk(&mut self, records: i64) {
+        let Some(mut r) = self.rebuild.take() else {
+            return;
+        };
+        let log_end = |s: &Explorer| {
+            s.replay
+                .runner()
+                .map_or(0, |r| r.partition().log_end_offset().0)
+        };
+        let start = log_end(self);
+        let n = r.entries.len();
+        let forward = r.steps > r.entries.iter().filter(|e| **e == Entry::Step).count();
+        let mut ran = false;
+        while r.next < n || (!r.failed && self.replay.done < r.steps) {
+            if ran && log_end(self) - start >= records {
+                r.chunks += 1;
+                self.playback.playing = false;
+                self.rebuild = Some(r);
+                return;
+            }
+            ran = true;
+            if r.next < n {
+                let i = r.next;
+                r.next += 1;
+                let entry = r.entries[i].clone();
+                if self.run_entry(i, &entry, i + 1 == n && !forward).is_err() {
+                    r.next = n;
+                }
+            } else {
+                // Forward past the journal: run the scenario's next steps.
+                r.failed = !self.run_step(self.replay.done + 1 == r.steps);
             }
         }
-        // Forward past the journal: run the scenario's next steps.
-        while self.replay.done < k && self.run_step(self.replay.done + 1 == k) {}
-        if k > 0 || n > 0 {
+        if r.steps > 0 || n > 0 {
             self.finish_walks();
         }
-        self.playback.playing = playing && !self.replay.at_end();
+        self.playback.playing = r.play && !self.replay.at_end();
         let line = format!(
             "Rebuilt to step {} of {}.",
             self.replay.done, self.replay.total
         );
         self.say(Sentence::plain(line));
+    }
+
+    /// Stops the rebuild in progress at the moment it reached.
+    fn cancel_rebuild(&mut self) {
+        if self.rebuild.take().is_some() {
+            self.finish_walks();
+            self.playback.playing = false;
+            let line = format!(
+                "Stopped rebuilding at step {} of {}.",
+                self.replay.done, self.replay.total
+            );
+            self.say(Sentence::plain(line));
+        }
     }
 
     /// Rebuilds to `k` steps, or asks first when that would undo the reader's actions.
@@ -693,6 +773,26 @@ impl Explorer {
     }
 }
 
+impl Action {
+    /// Whether the action may run while a rebuild is in progress: loads (they start over),
+    /// moments from the browser's history, the rebuild's own actions and what only changes the
+    /// view.
+    fn allowed_while_rebuilding(&self) -> bool {
+        matches!(
+            self,
+            Action::Loading(_)
+                | Action::Load { .. }
+                | Action::Restore(_)
+                | Action::RebuildChunk(_)
+                | Action::CancelRebuild
+                | Action::SetSpeed(_)
+                | Action::SetViewport(_)
+                | Action::WalkTick
+                | Action::WalkFinish
+        )
+    }
+}
+
 /// What the events of one step or command change in the partition view and retention panel.
 #[derive(Default)]
 struct MarksUpdate {
@@ -723,6 +823,11 @@ impl Reducible for Explorer {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if self.rebuild.is_some() && !action.allowed_while_rebuilding() {
+            // The partition is half rebuilt and the journal with it: nothing may act on them
+            // until the rebuild finishes or is stopped.
+            return self;
+        }
         let mut s = (*self).clone();
         match action {
             Action::Loading(token) => {
@@ -746,6 +851,7 @@ impl Reducible for Explorer {
                 }
             }
             Action::Restore(r) => {
+                s.rebuild = None;
                 s.pending = None;
                 s.playback.playing = false;
                 s.restore(&r);
@@ -829,6 +935,18 @@ impl Reducible for Explorer {
                     return self;
                 }
                 s.viewport = v;
+            }
+            Action::RebuildChunk(records) => {
+                if s.rebuild.is_none() {
+                    return self;
+                }
+                s.rebuild_chunk(records.max(1));
+            }
+            Action::CancelRebuild => {
+                if s.rebuild.is_none() {
+                    return self;
+                }
+                s.cancel_rebuild();
             }
         }
         Rc::new(s)

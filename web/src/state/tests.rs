@@ -166,6 +166,80 @@ fn seek_rebuilds_to_a_step_with_its_walks_finished() {
     assert_eq!(beyond.replay.done, 4);
 }
 
+/// Six steps of 10,000 one-record batches: more than one rebuild chunk.
+const BIG: &str = r#"{"kafka": "3.6", "topic": {"segment.bytes": 100000}, "start": "2026-01-15T00:00:00Z",
+    "steps": [
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}},
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}},
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}},
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}},
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}},
+      {"produce": {"batches": 10000, "every": "1ms", "records": [{"timestamp": "now"}]}}]}"#;
+
+fn partition_summary(s: &Explorer) -> (usize, i64, usize, Timestamp) {
+    let r = s.replay.runner().unwrap();
+    let p = r.partition();
+    (
+        s.replay.done,
+        p.log_end_offset().0,
+        p.segments().len(),
+        r.now(),
+    )
+}
+
+#[test]
+fn a_long_rebuild_runs_in_chunks_to_the_same_moment() {
+    let big = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
+    let mut s = act(&big, Action::Seek(6));
+    let first = s.rebuild.clone().expect("more than one chunk");
+    assert_eq!(first.steps, 6);
+    assert_eq!(s.replay.done, 2, "20,000 records in the first chunk");
+    // Nothing else acts on a half-rebuilt partition.
+    for a in [
+        Action::Step,
+        Action::Play(true),
+        Action::Seek(1),
+        Action::Back,
+    ] {
+        let t = act(&s, a);
+        assert!(Rc::ptr_eq(&t, &s));
+    }
+    let mut chunks = 0;
+    while s.rebuild.is_some() {
+        s = act(&s, Action::RebuildChunk(10_000));
+        chunks += 1;
+        assert!(chunks < 10);
+    }
+    assert_eq!(chunks, 4, "one step a chunk");
+    assert_eq!(last_line(&s), "Rebuilt to step 6 of 6.");
+    let mut stepped = big.clone();
+    for _ in 0..6 {
+        stepped = act(&stepped, Action::Step);
+    }
+    assert_eq!(partition_summary(&s), partition_summary(&stepped));
+    // A rebuild that fits in one chunk finishes at once.
+    let short = act(&s, Action::Seek(1));
+    assert!(short.rebuild.is_none());
+    assert_eq!(short.replay.done, 1);
+}
+
+#[test]
+fn a_rebuild_stops_where_it_got_to() {
+    let big = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
+    let s = act(&big, Action::Seek(6));
+    let s = act(&s, Action::RebuildChunk(10_000));
+    let s = act(&s, Action::CancelRebuild);
+    assert!(s.rebuild.is_none());
+    assert_eq!(s.replay.done, 3);
+    assert!(!s.playback.playing);
+    assert_eq!(last_line(&s), "Stopped rebuilding at step 3 of 6.");
+    // Then it is an ordinary moment: stepping goes on from there.
+    let s = act(&s, Action::Step);
+    assert_eq!(s.replay.done, 4);
+    let again = act(&s, Action::CancelRebuild);
+    assert!(Rc::ptr_eq(&again, &s));
+}
+
 #[test]
 fn play_and_pause() {
     let s = act(&loaded(LOOKUP_SCAN), Action::Play(true));
@@ -478,6 +552,9 @@ fn every_builtin_scenario_loads_and_replays() {
         let total = s.replay.total;
         assert!(total > 0, "{name}");
         s = act(&s, Action::Seek(total));
+        while s.rebuild.is_some() {
+            s = act(&s, Action::RebuildChunk(REBUILD_CHUNK_RECORDS));
+        }
         assert_eq!(s.replay.done, total, "{name}");
         assert_eq!(s.replay.error, None, "{name}");
     }
