@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Measures the release web build in headless Chromium; prints `name: value` lines:
-# page_gzip_bytes_total, first_partition_ms, frame_p95_ms, axe_violations.
-# Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget).
+# page_gzip_bytes_total, first_partition_ms, frame_p95_ms, axe_violations, the ten-million-record
+# play at 64× (play10m_*) and the same replay in the page's wasm and natively (replay10m_*).
+# Then, when `twiggy` is installed (`cargo install --locked twiggy`), the wasm's size by crate
+# (wasm_crate_bytes{crate=..}, from a copy optimised like the page's but keeping its names).
+# Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget;
+# --no-10m: skip the ten-million-record figures).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -10,5 +14,24 @@ export PATH="$HOME/.cargo/bin:$ROOT/tests/e2e/node_modules/.bin:$PATH"
 bash scripts/setup.sh
 echo "[measure] trunk build --release --offline" >&2
 trunk build --release --offline >&2
+echo "[measure] cargo build --release -p logtime-core --example replay" >&2
+cargo build --release -p logtime-core --example replay >&2
+export LOGTIME_NATIVE_REPLAY="$ROOT/target/release/examples/replay"
 echo "[measure] node tests/e2e/measure.mjs $*" >&2
-exec node tests/e2e/measure.mjs "$@"
+status=0
+node tests/e2e/measure.mjs "$@" || status=$?
+
+if command -v twiggy >/dev/null; then
+  # The wasm as cargo built it for the page (wasm-release profile), through the same
+  # wasm-bindgen and wasm-opt -Oz, with the name section kept (-g) so functions have names.
+  tmp="$(mktemp -d)"
+  trap 'rm -rf "$tmp"' EXIT
+  echo "[measure] size by crate (twiggy)" >&2
+  wasm-bindgen --target web --out-dir "$tmp" --out-name w \
+    target/wasm32-unknown-unknown/wasm-release/logtime_web.wasm
+  wasm-opt -Oz -g --low-memory-unused --zero-filled-memory "$tmp/w_bg.wasm" -o "$tmp/named.wasm"
+  node scripts/wasm-breakdown.mjs "$tmp/named.wasm" 30
+else
+  echo "[measure] no twiggy: skipping the size by crate (cargo install --locked twiggy)" >&2
+fi
+exit "$status"

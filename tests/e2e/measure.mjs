@@ -6,13 +6,22 @@
 //   first_partition_ms     navigation start → first [data-testid=partition] rendered
 //   frame_p95_ms           p95 rAF frame time while playing ?scenario=million (budget 16.7)
 //   axe_violations         axe-core violations on index.html: count (ids)
+//   play10m_*              ten million records played at 64× (`?src=` a generated 1,000-step
+//                          scenario of 10,000 one-record batches each): frame p95, worst frame,
+//                          long tasks over 50 ms (count, longest), steps played, wasm memory
+//   replay10m_*            the same scenario rebuilt to its last step in the explorer (one
+//                          replay from the start, then one render) and replayed natively (core's
+//                          `replay` example, when LOGTIME_NATIVE_REPLAY names its binary), the
+//                          wasm memory after it, and the ratio of the two times
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
 // nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget.
 // Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
-import { launchBrowser, startServer, VIEWPORTS } from './harness.mjs';
+import { DIST, launchBrowser, startServer, VIEWPORTS } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const ENFORCE = process.argv.includes('--enforce');
@@ -113,6 +122,31 @@ async function measureFirstPartition(browser, server) {
   }
 }
 
+/** rAF frame deltas (ms) over `ms` of page time. */
+function sampleFrames(page, ms) {
+  return page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        const d = [];
+        let last = null;
+        const end = performance.now() + ms;
+        const tick = (t) => {
+          if (last !== null) d.push(t - last);
+          last = t;
+          if (t < end) requestAnimationFrame(tick);
+          else resolve(d);
+        };
+        requestAnimationFrame(tick);
+      }),
+    ms,
+  );
+}
+
+const p95 = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+};
+
 async function measureFrames(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
@@ -130,32 +164,114 @@ async function measureFrames(browser, server) {
       }
     }
     if (!played) throw new Error(`no play control (${PLAY[0]}) found`);
-    const deltas = await page.evaluate(
-      (ms) =>
-        new Promise((resolve) => {
-          const d = [];
-          let last = null;
-          const end = performance.now() + ms;
-          const tick = (t) => {
-            if (last !== null) d.push(t - last);
-            last = t;
-            if (t < end) requestAnimationFrame(tick);
-            else resolve(d);
-          };
-          requestAnimationFrame(tick);
-        }),
-      SAMPLE_MS,
-    );
+    const deltas = await sampleFrames(page, SAMPLE_MS);
     if (deltas.length < 10) throw new Error(`only ${deltas.length} frames in ${SAMPLE_MS} ms`);
     const sorted = [...deltas].sort((a, b) => a - b);
-    const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
     console.error(`[measure]   frames: ${deltas.length}, median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms`);
-    out('frame_p95_ms', p95.toFixed(1));
-    budget('frame_p95_ms', p95);
+    out('frame_p95_ms', p95(deltas).toFixed(1));
+    budget('frame_p95_ms', p95(deltas));
   } catch (e) {
     fail('frame_p95_ms', short(e));
   } finally {
     await context.close();
+  }
+}
+
+/** The 10M-record scenario: 1,000 steps of 10,000 one-record batches, 1 ms apart. */
+const TEN_M = 'measure-10m.json';
+function writeTenMillion() {
+  const step = { produce: { batches: 10_000, every: '1ms', records: [{ timestamp: 'now', value_bytes: 10 }] } };
+  const scenario = {
+    title: 'Ten million records (measurement)',
+    kafka: '3.6',
+    topic: { 'segment.bytes': 1_048_576 },
+    start: '2026-01-15T00:00:00Z',
+    steps: Array.from({ length: 1000 }, () => step),
+  };
+  fs.writeFileSync(path.join(DIST, TEN_M), JSON.stringify(scenario));
+}
+
+/** Wasm memory of the page's instance, in bytes (the module returns its exports once initialised). */
+const wasmMemory = (page) =>
+  page.evaluate(async () => (await (await import('./logtime-web.js')).default()).memory.buffer.byteLength);
+
+async function measurePlayTenMillion(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.goto(url(`index.html?src=${TEN_M}`), { waitUntil: 'load', timeout: WAIT_MS });
+    await firstPartition(page).catch(() => {
+      throw new Error(`no ${PARTITION} within ${WAIT_MS} ms for ?src=${TEN_M}`);
+    });
+    await page.locator('[data-testid=speed]').selectOption('64', { timeout: 5_000 });
+    await page.evaluate(() => {
+      globalThis.__longTasks = [];
+      new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({
+        type: 'longtask',
+        buffered: false,
+      });
+    });
+    await page.locator(PLAY[0]).first().click({ timeout: 5_000 });
+    const deltas = await sampleFrames(page, Number(process.env.MEASURE_PLAY_MS || 10_000));
+    const longTasks = await page.evaluate(() => globalThis.__longTasks);
+    const steps = await page.evaluate(() => document.querySelector('#app')?.shadowRoot?.querySelector('[data-testid=scrubber]')?.value);
+    const memory = await wasmMemory(page);
+    out('play10m_frame_p95_ms', p95(deltas).toFixed(1));
+    out('play10m_worst_frame_ms', Math.max(...deltas).toFixed(1));
+    out('play10m_long_tasks_over_50ms', longTasks.length);
+    out('play10m_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+    out('play10m_frames', deltas.length);
+    out('play10m_wasm_memory_bytes', memory);
+    out('play10m_steps_played', steps ?? 'unknown');
+  } catch (e) {
+    fail('play10m_frame_p95_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureReplayTenMillion(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  let wasmMs = null;
+  try {
+    await page.goto(url(`index.html?src=${TEN_M}`), { waitUntil: 'load', timeout: WAIT_MS });
+    await firstPartition(page);
+    // Rebuild to the last step: the whole replay in one go, then one render.
+    const scrubber = page.locator('[data-testid=scrubber]');
+    const total = Number(await scrubber.getAttribute('max'));
+    await page.evaluate(() => {
+      globalThis.__replayStart = performance.now();
+    });
+    await scrubber.evaluate((el) => {
+      el.value = el.max;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const ms = await page
+      .waitForFunction(
+        (total) => {
+          const s = document.querySelector('#app')?.shadowRoot?.querySelector('[data-testid=scrubber]');
+          return Number(s?.value) === total ? performance.now() - globalThis.__replayStart : null;
+        },
+        total,
+        { polling: 'raf', timeout: 600_000 },
+      )
+      .then((h) => h.jsonValue());
+    wasmMs = ms;
+    out('replay10m_wasm_ms', Math.round(ms));
+    out('replay10m_wasm_memory_bytes', await wasmMemory(page));
+  } catch (e) {
+    fail('replay10m_wasm_ms', short(e));
+  } finally {
+    await context.close();
+  }
+  const bin = process.env.LOGTIME_NATIVE_REPLAY;
+  if (!bin) return;
+  try {
+    const text = execFileSync(bin, [path.join(DIST, TEN_M)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const native = Number(text.match(/^native_replay_ms: (\d+)/m)?.[1]);
+    out('replay10m_native_ms', native);
+    if (wasmMs !== null) out('replay10m_wasm_vs_native', (wasmMs / native).toFixed(2));
+  } catch (e) {
+    fail('replay10m_native_ms', short(e));
   }
 }
 
@@ -197,6 +313,11 @@ try {
   await measureFirstPartition(browser, server);
   await measureFrames(browser, server);
   await measureAxe(browser, server);
+  if (!process.argv.includes('--no-10m')) {
+    writeTenMillion();
+    await measurePlayTenMillion(browser, server);
+    await measureReplayTenMillion(browser, server);
+  }
 } finally {
   await browser.close();
   await server.close();
