@@ -118,7 +118,7 @@ fn timestamp_overflow() {
 fn unknown_step_kind() {
     assert_eq!(
         fails("unknown_step", &steps(r#"{"sleep": "1s"}"#)),
-        "step 0: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task)"
+        "step 0: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version, note, question, task)"
     );
 }
 
@@ -126,11 +126,11 @@ fn unknown_step_kind() {
 fn step_with_zero_or_several_keys() {
     assert_eq!(
         fails("zero_keys", &steps(r#"{"advance": "1s"}, {}"#)),
-        "step 1: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task) besides narration, show and pause, found 0 (none)"
+        "step 1: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version, note, question, task) besides narration, show and pause, found 0 (none)"
     );
     assert_eq!(
         fails("two_keys", &steps(r#"{"advance": "1s", "retention": {}}"#)),
-        "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, note, question, task) besides narration, show and pause, found 2 (advance, retention)"
+        "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version, note, question, task) besides narration, show and pause, found 2 (advance, retention)"
     );
 }
 

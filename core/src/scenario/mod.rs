@@ -106,6 +106,9 @@ pub enum Step {
     Snapshot,
     /// Set the high watermark (a lagging follower); the next append moves it back to the log end.
     HighWatermark(Offset),
+    /// Switch the broker's version preset (an upgrade or a downgrade): configs at the old
+    /// preset's default take the new one's, explicit settings the new preset refuses are dropped.
+    Version(KafkaVersion),
 }
 
 impl Step {
@@ -121,6 +124,7 @@ impl Step {
             Step::Config(_) => "config",
             Step::Snapshot => "snapshot",
             Step::HighWatermark(_) => "high_watermark",
+            Step::Version(_) => "version",
         }
     }
 }

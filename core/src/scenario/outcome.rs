@@ -43,8 +43,7 @@ impl StepReport {
     }
 }
 
-/// What happened in a step, one variant per step kind (plus [`StepOutcome::Version`], which only
-/// a command between steps produces).
+/// What happened in a step, one variant per step kind.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepOutcome {
     /// `produce`: one batch or generated traffic.
@@ -71,7 +70,7 @@ pub enum StepOutcome {
     },
     /// `config`: the configs changed, in order.
     Config(Vec<ConfigChange>),
-    /// The version preset switched (a command between steps; scenario files fix the version).
+    /// `version`: the version preset switched (an upgrade or a downgrade).
     Version(VersionChange),
     /// `snapshot`: the full partition state.
     Snapshot(PartitionState),

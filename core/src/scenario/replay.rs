@@ -427,6 +427,9 @@ impl<'a, 'f> Ctx<'a, 'f> {
                     .map_err(|e| self.err("high_watermark.offset", e.to_string()))?;
                 StepOutcome::HighWatermark(self.partition.high_watermark())
             }
+            Step::Version(v) => self
+                .command(now, Command::SetVersion { version: *v })
+                .map_err(|e| self.err("version", e.to_string()))?,
         })
     }
 
@@ -581,6 +584,7 @@ pub fn run(scenario: &Scenario) -> Result<Report, ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::KafkaVersion;
     use crate::event::Event;
     use crate::scenario::parse;
 
@@ -672,7 +676,7 @@ mod tests {
             .apply(
                 now,
                 Command::SetVersion {
-                    version: crate::config::KafkaVersion::V3_6,
+                    version: KafkaVersion::V3_6,
                 },
                 &mut |_| {},
             )
@@ -691,5 +695,48 @@ mod tests {
         let rep = r.step(&mut |_| {}).unwrap().unwrap();
         assert_eq!(rep.now, Timestamp(START + 2000));
         assert_eq!(r.now(), rep.now);
+    }
+
+    /// A `version` step upgrades the broker between steps: the same batch is appended under
+    /// 3.6-3.9 defaults and refused under 4.x's, an explicit setting the new preset refuses is
+    /// dropped (and later config steps are validated by the new ranges), and the report says so.
+    #[test]
+    fn a_version_step_switches_the_preset() {
+        let s = parse(&format!(
+            r#"{{"kafka": "3.6", "start": {START}, "topic": {{"segment.bytes": 170}}, "steps": [
+                {{"produce": {{"records": [{{"timestamp": "now", "unit": "ns"}}]}}}},
+                {{"version": "4.0"}},
+                {{"produce": {{"records": [{{"timestamp": "now", "unit": "ns"}}]}}}}]}}"#
+        ))
+        .unwrap();
+        assert_eq!(s.steps[1], Step::Version(KafkaVersion::V4_0));
+        let report = run(&s).unwrap();
+        assert!(matches!(
+            report.steps[0].outcome,
+            StepOutcome::Produce(ProduceOutcome::Appended(_))
+        ));
+        match &report.steps[1].outcome {
+            StepOutcome::Version(v) => {
+                assert_eq!((v.from, v.to), (KafkaVersion::V3_6, KafkaVersion::V4_0));
+                assert_eq!(v.reset, vec!["segment.bytes".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match &report.steps[2].outcome {
+            StepOutcome::Produce(ProduceOutcome::Rejected(e)) => assert_eq!(e.error.code(), 32),
+            other => panic!("{other:?}"),
+        }
+        let e = parse(&format!(
+            r#"{{"kafka": "3.6", "start": {START}, "steps": [{{"version": "4.0"}},
+                {{"config": {{"message.timestamp.difference.max.ms": 1000}}}}]}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(e.step, Some(1));
+        assert_eq!(e.field, "config.message.timestamp.difference.max.ms");
+        let e = parse(&format!(
+            r#"{{"start": {START}, "steps": [{{"version": "5.0"}}]}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(e.field, "version");
     }
 }

@@ -424,14 +424,14 @@ mod tests {
             e(r#"{"start": "now", "steps": []}"#),
             "start: must be absolute (ms or RFC 3339), not relative to now"
         );
-        assert_eq!(e(&with_steps("{}")), "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 0 (none)");
+        assert_eq!(e(&with_steps("{}")), "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version), found 0 (none)");
         assert_eq!(
             e(&with_steps(r#"{"advance": "1s", "retention": {}}"#)),
-            "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark), found 2 (advance, retention)"
+            "step 0: a step must have exactly one key (one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version), found 2 (advance, retention)"
         );
         assert_eq!(
             e(&with_steps(r#"{"advance": "1s"}, {"sleep": "1s"}"#)),
-            "step 1: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark)"
+            "step 1: sleep: unknown step kind (expected one of: produce, advance, at, retention, lookup, delete_records, config, snapshot, high_watermark, version)"
         );
         assert_eq!(
             e(&with_steps(r#"[]"#)),

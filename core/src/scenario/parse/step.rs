@@ -2,7 +2,7 @@
 
 use super::value::{config_value, duration_value, int, kind_of, time_value};
 use super::{err, R};
-use crate::config::Config;
+use crate::config::{Config, KafkaVersion};
 use crate::lookup::OffsetSpec;
 use crate::scenario::budget::Tally;
 use crate::scenario::Step;
@@ -20,6 +20,7 @@ pub const STEP_KINDS: &[&str] = &[
     "config",
     "snapshot",
     "high_watermark",
+    "version",
 ];
 
 /// Parses steps in order, tracking what they depend on: the config in force, the broker clock
@@ -195,6 +196,28 @@ impl StepParser {
                     return Err(e("high_watermark.offset", format!("{n} is negative")));
                 }
                 Step::HighWatermark(Offset(n))
+            }
+            "version" => {
+                let v = match body {
+                    Value::String(v) => KafkaVersion::parse(v).ok_or_else(|| {
+                        e(
+                            "version",
+                            format!(
+                                "unknown version {v:?} (expected {})",
+                                KafkaVersion::keys_for_people()
+                            ),
+                        )
+                    })?,
+                    other => {
+                        return Err(e(
+                            "version",
+                            format!("expected a version string, got {}", kind_of(other)),
+                        ))
+                    }
+                };
+                // Later config steps are validated by the new version's ranges.
+                self.config = self.config.with_version(v).0;
+                Step::Version(v)
             }
             "config" => {
                 let b = match body {
