@@ -32,6 +32,7 @@ mod retention;
 mod rng;
 pub mod scenario;
 mod segment;
+pub mod stream;
 mod time_index;
 mod units;
 mod validation;

@@ -17,6 +17,7 @@ mod lesson;
 mod lookup;
 mod produce;
 mod retention;
+pub mod stream;
 
 pub use lesson::{batch_answer, lookup_miss, pinning, segment_fate};
 pub use lookup::{lookup, lookup_target, trace_step};
@@ -57,6 +58,8 @@ pub enum Mention {
     Panel(crate::lesson::Panel),
     /// A page of Kafka's documentation, by its `https` URL (authored narration only).
     Link(String),
+    /// A stream processor's window (see [`crate::stream`]).
+    Window(crate::stream::Window),
 }
 
 /// How a span is set.
