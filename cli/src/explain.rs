@@ -61,8 +61,13 @@ fn text(s: &Sentence) -> String {
 pub(crate) fn sheet(c: &Concrete) -> Result<String, ScenarioError> {
     let mut out = String::new();
     for Line { kind, sentence } in answer_sheet(c)? {
+        if kind == LineKind::Section {
+            let title = text(&sentence);
+            let _ = writeln!(out, "\n{title}\n{}", "=".repeat(title.chars().count()));
+            continue;
+        }
         let prefix = match kind {
-            LineKind::Title | LineKind::Fact | LineKind::End => "",
+            LineKind::Title | LineKind::Fact | LineKind::End | LineKind::Section => "",
             LineKind::Heading => "\n",
             LineKind::Authored => "  > ",
             LineKind::Generated => "  · ",

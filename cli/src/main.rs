@@ -33,8 +33,9 @@ FILE may be - to read the scenario or lesson from standard input.
 
 A scenario is a JSON file: the Kafka version ({}), topic and broker configs by
 their Kafka names, the broker clock at the start, and steps (produce, advance, at, retention,
-lookup, delete_records, config, snapshot, high_watermark). A lesson adds narration, notes,
-questions, tasks and variants. See docs/scenarios.md.
+lookup, delete_records, config, snapshot, high_watermark, version). A lesson adds narration,
+notes, questions, tasks, variants, a post-mortem and a downstream stream processor. See
+docs/scenarios.md.
 
 --seed N picks a lesson's variant (without it: the numbers the lesson was written with). check
 without --seed checks those and every variant (at most {MAX_CHECKED} of them, spread evenly).

@@ -113,6 +113,8 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                     super::Ask::Pinning => "question.pinning",
                     super::Ask::Choose { .. } => "question.choose",
                     super::Ask::Error(_) => "question.error",
+                    super::Ask::Late(_) => "question.late",
+                    super::Ask::Closes(..) => "question.closes",
                 };
                 match play.solved().cloned() {
                     Some(Ok(solved)) => {
@@ -205,6 +207,25 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 }
             }
             _ => {}
+        }
+    }
+    if let Some(pm) = &c.meta.postmortem {
+        // A post-mortem is read after the lesson: its targets resolve on the partition as it ends.
+        let end = play.partition();
+        for (k, m) in super::POSTMORTEM_KEYS
+            .iter()
+            .zip([&pm.what_happened, &pm.why, &pm.fix])
+        {
+            for t in m.targets() {
+                if let Err(r) = t.resolve(end) {
+                    errors.push(ScenarioError {
+                        step: None,
+                        field: format!("lesson.postmortem.{k}"),
+                        reason: format!("{t}: {r} (post-mortem targets resolve on the partition as the lesson ends)"),
+                        line_column: None,
+                    });
+                }
+            }
         }
     }
     if errors.is_empty() {

@@ -14,6 +14,7 @@
 //! | `rejects: {"records": [...], "label": "..."}` | the broker would refuse that batch now |
 //! | `accepts: {...}` | the broker would append that batch now |
 //! | `lookup: {"timestamp": T or "spec": S, "offset": N or bound}` | a lookup now returns such an offset (`-1`: none) |
+//! | `late_records: N or bound` | the lesson's stream processor, reading the partition now, drops that many records as late |
 //!
 //! Evaluation reads the partition and never changes it; each condition comes back with a
 //! sentence saying what the model found, for a live checklist.
@@ -27,6 +28,7 @@ use crate::retention::Verdict;
 use crate::scenario::narrate::Sentence;
 use crate::scenario::time::parse_time;
 use crate::scenario::TimeSpec;
+use crate::stream::StreamConfig;
 use crate::units::{Offset, Timestamp};
 use crate::validation::validate;
 use serde_json::{Map, Value};
@@ -138,6 +140,9 @@ pub enum Goal {
     Accepts(Probe),
     /// A lookup now returns an offset within the bound.
     Lookup(TimeSpec, Option<OffsetSpec>, Bound),
+    /// The stream processor, reading the partition now, drops a number of records within the
+    /// bound as late.
+    LateRecords(StreamConfig, Bound),
 }
 
 /// Every condition key, in the order conditions are evaluated and listed.
@@ -154,6 +159,7 @@ pub const GOAL_KEYS: &[&str] = &[
     "rejects",
     "accepts",
     "lookup",
+    "late_records",
     "any",
 ];
 
@@ -262,6 +268,12 @@ pub(crate) fn resolve_spec(
 impl Goal {
     /// Parses a goal object; the error's field is relative to the goal (`records_present`).
     pub fn parse(v: &Value) -> Result<Goal, FieldError> {
+        Goal::parse_with(v, None)
+    }
+
+    /// Parses a goal object in a lesson whose `stream` section is `stream` (which
+    /// `late_records` needs).
+    pub fn parse_with(v: &Value, stream: Option<&StreamConfig>) -> Result<Goal, FieldError> {
         let Value::Object(m) = v else {
             return Err((String::new(), "expected an object of conditions".into()));
         };
@@ -339,6 +351,12 @@ impl Goal {
                     let (t, s) = lookup_spec(&l).map_err(|(f, r)| (format!("lookup{f}"), r))?;
                     all.push(Goal::Lookup(t, s, bound));
                 }
+                "late_records" => {
+                    let c = stream.ok_or_else(|| {
+                        at("reads the stream processor: give the lesson a top-level \"stream\" section".into())
+                    })?;
+                    all.push(Goal::LateRecords(*c, Bound::parse(x).map_err(at)?));
+                }
                 "any" => {
                     let Value::Array(a) = x else {
                         return Err(at("expected an array of goals".into()));
@@ -348,7 +366,7 @@ impl Goal {
                     }
                     let mut alts = Vec::with_capacity(a.len());
                     for (i, g) in a.iter().enumerate() {
-                        alts.push(Goal::parse(g).map_err(|(f, r)| {
+                        alts.push(Goal::parse_with(g, stream).map_err(|(f, r)| {
                             (
                                 format!("any[{i}]{}{f}", if f.is_empty() { "" } else { "." }),
                                 r,
@@ -609,6 +627,10 @@ impl Goal {
                     s.text(format!(" (needs {b})"));
                 }
                 GoalCheck { met, sentence: s }
+            }
+            Goal::LateRecords(c, b) => {
+                let n = crate::stream::run(c, p).late().count() as i64;
+                number("records dropped as late by the stream processor:", n, b)
             }
         }
     }

@@ -59,6 +59,7 @@ mod play;
 mod question;
 mod score;
 mod sheet;
+mod stream;
 mod target;
 mod task;
 mod variant;
@@ -67,18 +68,23 @@ pub use action::{Action, Batch, ACTION_KINDS};
 pub use check::{check, check_all, CheckSummary};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
-pub use parse::{ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS};
+pub use parse::{
+    ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS, POSTMORTEM_KEYS,
+};
 pub use play::{Acted, Play, PlayError, Reached, Reveal};
 pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
 pub use score::{ItemResult, Outcome, Scorecard, Scoring};
 pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
+pub use stream::STREAM_KEYS;
 pub use target::{Affordance, Affordances, Panel, Target};
 pub use task::{Task, TaskReveal, TASK_KEYS};
 pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};
 
 use crate::partition::Partition;
 use crate::scenario::narrate::{self, Origin, Sentence};
-use crate::scenario::{Scenario, ScenarioError, StepOutcome, StepReport};
+use crate::scenario::{ProduceOutcome, Scenario, ScenarioError, StepOutcome, StepReport};
+use crate::stream::StreamConfig;
+use crate::units::Offset;
 use serde_json::Value;
 
 /// Walkthrough or drill.
@@ -138,6 +144,20 @@ pub struct Meta {
     pub opens_at: usize,
     /// Scoring rules.
     pub scoring: Scoring,
+    /// What happened, why, and the fix: `logtime explain` prints a walkthrough or drill that has
+    /// one as a post-mortem.
+    pub postmortem: Option<Postmortem>,
+}
+
+/// A lesson's post-mortem (`lesson.postmortem`), in markup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Postmortem {
+    /// What happened, in order.
+    pub what_happened: Markup,
+    /// Why Kafka (or the processor downstream) did what it did.
+    pub why: Markup,
+    /// The fix, and what does not fix it.
+    pub fix: Markup,
 }
 
 /// What a step of a lesson is.
@@ -199,6 +219,8 @@ pub struct Concrete {
     pub variant: Variant,
     /// The model steps as a plain scenario: what the explorer replays.
     pub scenario: Scenario,
+    /// The downstream stream processor the lesson's `stream` section configures.
+    pub stream: Option<StreamConfig>,
     /// Every step of the file, in order.
     pub steps: Vec<LessonStep>,
 }
@@ -331,8 +353,49 @@ impl Concrete {
                 origin: Origin::Generated,
                 sentences,
             });
+            if let Some(s) = self.stream_narration(r, p, hidden) {
+                out.push(Narration {
+                    origin: Origin::Generated,
+                    sentences: s,
+                });
+            }
         }
         out
+    }
+
+    /// What the lesson's stream processor did with the records step `report` wrote, read on
+    /// `p` (the partition after the step); `None` without a `stream` section or when the step
+    /// wrote nothing the processor can read. Hidden by [`Affordance::StreamVerdicts`].
+    pub fn stream_narration(
+        &self,
+        report: &StepReport,
+        p: &Partition,
+        hidden: Affordances,
+    ) -> Option<Vec<Sentence>> {
+        let c = self.stream.as_ref()?;
+        let (first, last) = appended(report)?;
+        let rep = crate::stream::run(c, p);
+        let lines = narrate::stream::reads(&rep, first, last);
+        if lines.is_empty() {
+            return None;
+        }
+        if hidden.contains(Affordance::StreamVerdicts) {
+            return Some(vec![Sentence::plain(
+                "the stream processor read the new records (what it did with them is hidden until you answer)",
+            )]);
+        }
+        Some(lines)
+    }
+}
+
+/// The offsets a step appended, first and last.
+pub(crate) fn appended(report: &StepReport) -> Option<(Offset, Offset)> {
+    match &report.outcome {
+        StepOutcome::Produce(ProduceOutcome::Appended(a)) => Some((a.base_offset, a.last_offset)),
+        StepOutcome::Produce(ProduceOutcome::Traffic(t)) if t.records_appended > 0 => {
+            Some((t.first_offset, t.last_offset))
+        }
+        _ => None,
     }
 }
 

@@ -12,16 +12,28 @@ use super::score::Scoring;
 use super::target::{Affordance, Affordances, Target};
 use super::task::{self, Task, TASK_KEYS};
 use super::variant::{Pick, Variants};
-use super::{Concrete, Item, LessonKind, LessonStep, Level, Meta};
+use super::{Concrete, Item, LessonKind, LessonStep, Level, Meta, Postmortem};
 use crate::config::KafkaVersion;
 use crate::scenario::{self, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
+use crate::stream::StreamConfig;
 use serde_json::{Map, Value};
 
 /// The keys a lesson adds to a scenario's top level.
-pub const LESSON_TOP_LEVEL_KEYS: &[&str] = &["lesson", "variants"];
+pub const LESSON_TOP_LEVEL_KEYS: &[&str] = &["lesson", "variants", "stream"];
 
 /// The keys of the `lesson` object.
-pub const LESSON_KEYS: &[&str] = &["kind", "summary", "level", "minutes", "opens_at", "scoring"];
+pub const LESSON_KEYS: &[&str] = &[
+    "kind",
+    "summary",
+    "level",
+    "minutes",
+    "opens_at",
+    "scoring",
+    "postmortem",
+];
+
+/// The keys of a lesson's `postmortem` object, in the order a post-mortem reads.
+pub const POSTMORTEM_KEYS: &[&str] = &["what_happened", "why", "fix"];
 
 /// The step kinds a lesson adds.
 pub const LESSON_STEP_KINDS: &[&str] = &["note", "question", "task"];
@@ -144,7 +156,11 @@ fn sub<T>(field: &str, r: Result<T, FieldError>) -> Result<T, FieldError> {
     })
 }
 
-fn question(v: &Value, scoring: &Scoring) -> Result<Question, FieldError> {
+fn question(
+    v: &Value,
+    scoring: &Scoring,
+    stream: Option<&StreamConfig>,
+) -> Result<Question, FieldError> {
     let m = body(v, QUESTION_KEYS)?;
     let ask =
         sub("ask", markup(m.get("ask").unwrap_or(&Value::Null), true)).map_err(|(f, r)| {
@@ -154,7 +170,7 @@ fn question(v: &Value, scoring: &Scoring) -> Result<Question, FieldError> {
                 (f, "missing: what the learner is asked (markup)".into())
             }
         })?;
-    let kind = Ask::parse(m)?;
+    let kind = Ask::parse(m, stream)?;
     let kafka = match m.get("kafka") {
         None => None,
         Some(Value::String(s)) => Some(KafkaVersion::parse(s).ok_or_else(|| {
@@ -203,7 +219,7 @@ fn question(v: &Value, scoring: &Scoring) -> Result<Question, FieldError> {
     })
 }
 
-fn task(v: &Value, scoring: &Scoring) -> Result<Task, FieldError> {
+fn task(v: &Value, scoring: &Scoring, stream: Option<&StreamConfig>) -> Result<Task, FieldError> {
     let m = body(v, TASK_KEYS)?;
     let ask = match m.get("ask") {
         None => {
@@ -221,7 +237,7 @@ fn task(v: &Value, scoring: &Scoring) -> Result<Task, FieldError> {
                 "missing: the condition that says the task is done".into(),
             ))
         }
-        Some(g) => sub("goal", super::goal::Goal::parse(g))?,
+        Some(g) => sub("goal", super::goal::Goal::parse_with(g, stream))?,
     };
     let solution = match m.get("solution") {
         None => return Err(("solution".into(), "missing: the actions that reach the goal (shown on reveal and checked by logtime check)".into())),
@@ -303,6 +319,36 @@ fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
             .ok_or_else(|| e(".opens_at", format!("expected a step index, got {n}")))?
             as usize;
     }
+    if let Some(p) = m.get("postmortem") {
+        let Value::Object(o) = p else {
+            return Err(e(
+                ".postmortem",
+                "expected {\"what_happened\", \"why\", \"fix\"}, each in markup".into(),
+            ));
+        };
+        if let Some(k) = o.keys().find(|k| !POSTMORTEM_KEYS.contains(&k.as_str())) {
+            return Err(e(
+                &format!(".postmortem.{k}"),
+                format!("unknown key (expected: {})", POSTMORTEM_KEYS.join(", ")),
+            ));
+        }
+        let mut parts = Vec::with_capacity(3);
+        for k in POSTMORTEM_KEYS {
+            let text = o.get(*k).ok_or_else(|| {
+                e(
+                    &format!(".postmortem.{k}"),
+                    "missing (a post-mortem says what happened, why, and the fix)".into(),
+                )
+            })?;
+            parts.push(markup(text, true).map_err(|(_, r)| e(&format!(".postmortem.{k}"), r))?);
+        }
+        let mut parts = parts.into_iter();
+        meta.postmortem = Some(Postmortem {
+            what_happened: parts.next().expect("three parts"),
+            why: parts.next().expect("three parts"),
+            fix: parts.next().expect("three parts"),
+        });
+    }
     if let Some(s) = m.get("scoring") {
         let Value::Object(o) = s else {
             return Err(e(
@@ -377,6 +423,20 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
         unreachable!("checked by root()")
     };
     let (meta, declared) = meta(top.get("lesson"))?;
+    let stream = match top.get("stream") {
+        None => None,
+        Some(v) => Some(super::stream::parse(v, None).map_err(|(f, r)| {
+            err(
+                None,
+                if f.is_empty() {
+                    "stream".to_string()
+                } else {
+                    format!("stream.{f}")
+                },
+                r,
+            )
+        })?),
+    };
     let steps_is_array = top.get("steps").is_some_and(Value::is_array);
     let raw_steps = match top.remove("steps") {
         Some(Value::Array(a)) => a,
@@ -468,10 +528,11 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
                 Item::Note
             }
             "question" => Item::Question(Box::new(
-                question(v, &meta.scoring).map_err(|fe| item_err(i, "question", fe))?,
+                question(v, &meta.scoring, stream.as_ref())
+                    .map_err(|fe| item_err(i, "question", fe))?,
             )),
             "task" => Item::Task(Box::new(
-                task(v, &meta.scoring).map_err(|fe| item_err(i, "task", fe))?,
+                task(v, &meta.scoring, stream.as_ref()).map_err(|fe| item_err(i, "task", fe))?,
             )),
             k if STEP_KINDS.contains(&k) => {
                 let kind = kind.clone();
@@ -524,7 +585,8 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
     }
     Ok(Concrete {
         meta,
-        is_lesson: declared || annotated || !variants.variables().is_empty(),
+        is_lesson: declared || annotated || stream.is_some() || !variants.variables().is_empty(),
+        stream,
         variant,
         scenario,
         steps,

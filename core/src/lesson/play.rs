@@ -164,6 +164,8 @@ fn question_takes(q: &Question, a: &Answer) -> Result<(), &'static str> {
             | (Ask::Pinning, Answer::Segment(_))
             | (Ask::Choose { .. }, Answer::Value(_))
             | (Ask::Error(_), Answer::ErrorCode(_))
+            | (Ask::Late(_), Answer::Records(_))
+            | (Ask::Closes(..), Answer::Offset(_))
     );
     if ok {
         return Ok(());
@@ -175,6 +177,8 @@ fn question_takes(q: &Question, a: &Answer) -> Result<(), &'static str> {
         Ask::Pinning => "a segment",
         Ask::Choose { .. } => "a config value",
         Ask::Error(_) => "an error code",
+        Ask::Late(_) => "a set of records",
+        Ask::Closes(..) => "an offset",
     })
 }
 

@@ -11,6 +11,8 @@
 //! | pinning | `"pinning": {}` | picks a segment | the first segment retention keeps, when it keeps a future stamp or expired segments behind it |
 //! | choose | `"choose": {"config": name, "accept": batch, "reject": batch}` | sets a value | every value that accepts the first batch and rejects the second |
 //! | error | `"error": {"produce": batch}` or `{"delete_records": {...}}` | picks an error code | the broker's code, `0` when it accepts |
+//! | late | `"late": {}` | strikes records | the records the lesson's stream processor drops as late ([`crate::stream`]) |
+//! | closes | `"closes": {"window": T}` | clicks a record | the record whose read closes the window holding `T` (`-1`: still open) |
 
 use super::action::{Action, Batch, FieldError};
 use super::goal::{lookup_spec, resolve_spec, Probe};
@@ -22,6 +24,7 @@ use crate::partition::{Command, Partition};
 use crate::retention::{RetentionReport, Verdict};
 use crate::scenario::narrate::{self, Sentence};
 use crate::scenario::{ProduceOutcome, Runner, StepOutcome, StepReport, TimeSpec};
+use crate::stream::{self, StreamConfig, StreamReport, Window};
 use crate::units::{Offset, Timestamp};
 use crate::validation::{validate, ErrorCode};
 use serde_json::Value;
@@ -49,6 +52,10 @@ pub enum Ask {
     },
     /// The error code the broker answers to an action.
     Error(Action),
+    /// The records the stream processor drops as late.
+    Late(StreamConfig),
+    /// The record whose read closes the window holding an instant.
+    Closes(StreamConfig, TimeSpec),
 }
 
 /// An answer: a learner's, an author's `expect`, or the model's.
@@ -179,6 +186,13 @@ pub enum Evidence {
         /// The broker's answer to it at `max + 1` (when valid): why a higher value is wrong.
         reject_above: Option<Result<(), crate::validation::ProduceError>>,
     },
+    /// The stream processor's run over the partition, and the window asked about.
+    Stream {
+        /// The run.
+        report: Box<StreamReport>,
+        /// The window a `closes` question asks about.
+        window: Option<Window>,
+    },
     /// What the action did, and the config in force after it (on the copy the action ran on,
     /// which a question's `kafka` preset may have switched): the narrator words the report by
     /// it.
@@ -223,12 +237,12 @@ pub struct Question {
 }
 
 /// The question kinds, for error messages.
-pub const QUESTION_KINDS: &str = "strike, lookup, pinning, choose, error";
+pub const QUESTION_KINDS: &str = "strike, lookup, pinning, choose, error, late, closes";
 
 /// Every key of a question.
 pub const QUESTION_KEYS: &[&str] = &[
-    "title", "ask", "strike", "lookup", "pinning", "choose", "error", "kafka", "hints", "reveal",
-    "expect", "points", "hide",
+    "title", "ask", "strike", "lookup", "pinning", "choose", "error", "late", "closes", "stream",
+    "kafka", "hints", "reveal", "expect", "points", "hide",
 ];
 
 /// Configs whose larger values accept more batches, so that "accept one, reject the other" is a
@@ -251,12 +265,18 @@ fn offsets(v: &Value) -> Option<Vec<Offset>> {
 }
 
 impl Ask {
-    /// Parses the kind key of a question body.
-    pub(crate) fn parse(m: &serde_json::Map<String, Value>) -> Result<Ask, FieldError> {
-        let kinds: Vec<&str> = ["strike", "lookup", "pinning", "choose", "error"]
-            .into_iter()
-            .filter(|k| m.contains_key(*k))
-            .collect();
+    /// Parses the kind key of a question body; `stream` is the lesson's `stream` section, which a
+    /// question's own `stream` object overrides.
+    pub(crate) fn parse(
+        m: &serde_json::Map<String, Value>,
+        stream: Option<&StreamConfig>,
+    ) -> Result<Ask, FieldError> {
+        let kinds: Vec<&str> = [
+            "strike", "lookup", "pinning", "choose", "error", "late", "closes",
+        ]
+        .into_iter()
+        .filter(|k| m.contains_key(*k))
+        .collect();
         let [k] = kinds[..] else {
             return Err((
                 String::new(),
@@ -272,6 +292,35 @@ impl Ask {
         };
         let v = &m[k];
         let at = |r: &str| (k.to_string(), r.to_string());
+        let reads_stream = matches!(k, "late" | "closes");
+        if m.contains_key("stream") && !reads_stream {
+            return Err((
+                "stream".into(),
+                "only late and closes questions read the stream processor".into(),
+            ));
+        }
+        let stream = if reads_stream {
+            Some(match (m.get("stream"), stream) {
+                (Some(o), base) => super::stream::parse(o, base).map_err(|(f, r)| {
+                    (
+                        if f.is_empty() {
+                            "stream".to_string()
+                        } else {
+                            format!("stream.{f}")
+                        },
+                        r,
+                    )
+                })?,
+                (None, Some(base)) => *base,
+                (None, None) => {
+                    return Err(at(
+                        "this question reads the stream processor: give the lesson a top-level \"stream\" section (or the question a \"stream\" object with a window)",
+                    ))
+                }
+            })
+        } else {
+            None
+        };
         Ok(match k {
             "strike" => match v.as_str() {
                 Some("segments") => Ask::StrikeSegments,
@@ -353,6 +402,40 @@ impl Ask {
                 }
                 Ask::Error(a)
             }
+            "late" => match v {
+                Value::Object(o) if o.is_empty() => {
+                    Ask::Late(stream.expect("read above for stream questions"))
+                }
+                _ => return Err(at("expected {}")),
+            },
+            "closes" => {
+                let Value::Object(c) = v else {
+                    return Err(at(
+                        "expected {\"window\": T}, T an instant inside the window",
+                    ));
+                };
+                if let Some(x) = c.keys().find(|x| x.as_str() != "window") {
+                    return Err((
+                        format!("closes.{x}"),
+                        "unknown key (expected: window)".into(),
+                    ));
+                }
+                let t =
+                    match c.get("window") {
+                        Some(Value::Number(n)) => TimeSpec::Absolute(n.as_i64().ok_or((
+                            "closes.window".to_string(),
+                            format!("{n} is not a 64-bit integer"),
+                        ))?),
+                        Some(Value::String(s)) => crate::scenario::parse_time(s)
+                            .map_err(|r| ("closes.window".to_string(), r))?,
+                        _ => return Err((
+                            "closes.window".into(),
+                            "missing: an instant inside the window, like \"2027-03-12T10:00:00Z\""
+                                .into(),
+                        )),
+                    };
+                Ask::Closes(stream.expect("read above for stream questions"), t)
+            }
             _ => unreachable!("filtered above"),
         })
     }
@@ -368,6 +451,8 @@ impl Ask {
                 format!("Choose {config} to accept one batch and reject the other")
             }
             Ask::Error(_) => "Predict the broker's error code".into(),
+            Ask::Late(_) => "Strike the records the stream processor drops as late".into(),
+            Ask::Closes(..) => "Click the record that closes the window".into(),
         }
     }
 
@@ -381,6 +466,7 @@ impl Ask {
             Ask::Lookup(..) => &[LookupTrace, AnswerPanel],
             Ask::Choose { .. } => &[Remedies, AnswerPanel],
             Ask::Error(_) => &[AnswerPanel],
+            Ask::Late(_) | Ask::Closes(..) => &[StreamVerdicts, AnswerPanel],
         })
     }
 
@@ -390,7 +476,7 @@ impl Ask {
             Ask::StrikeSegments => offsets(v)
                 .map(Answer::segments)
                 .ok_or_else(|| "expected an array of segment base offsets, like [0, 10000]".into()),
-            Ask::StrikeRecords => {
+            Ask::StrikeRecords | Ask::Late(_) => {
                 let Value::Array(a) = v else {
                     return Err("expected an array of offsets and [first, last] ranges".into());
                 };
@@ -413,6 +499,11 @@ impl Ask {
                 .filter(|n| *n >= -1)
                 .map(|n| Answer::Offset(Offset(n)))
                 .ok_or_else(|| "expected an offset (-1: the lookup finds nothing)".into()),
+            Ask::Closes(..) => v
+                .as_i64()
+                .filter(|n| *n >= -1)
+                .map(|n| Answer::Offset(Offset(n)))
+                .ok_or_else(|| "expected an offset (-1: no record read closes it)".into()),
             Ask::Pinning => v
                 .as_i64()
                 .filter(|n| *n >= 0)
@@ -630,6 +721,37 @@ impl Question {
                     },
                 })
             }
+            Ask::Late(c) => {
+                let report = stream::run(c, p);
+                let answer = Answer::records(report.late().map(|r| (r.offset, r.offset)).collect());
+                Ok(Solved {
+                    answer,
+                    evidence: Evidence::Stream {
+                        report: Box::new(report),
+                        window: None,
+                    },
+                })
+            }
+            Ask::Closes(c, t) => {
+                let at = t
+                    .resolve(now.0)
+                    .ok_or("the instant overflows a 64-bit long")?;
+                let w = c.window_of(Timestamp(at)).ok_or_else(|| {
+                    format!(
+                        "{} is in no window of the processor (a negative stamp under Kafka Streams, or a window ending past Long.MAX)",
+                        crate::human::rfc3339(at)
+                    )
+                })?;
+                let report = stream::run(c, p);
+                let by = report.closing_of(w).map_or(Offset(-1), |cl| cl.by);
+                Ok(Solved {
+                    answer: Answer::Offset(by),
+                    evidence: Evidence::Stream {
+                        report: Box::new(report),
+                        window: Some(w),
+                    },
+                })
+            }
             Ask::Error(_) => unreachable!("answered above"),
         }
     }
@@ -751,6 +873,15 @@ impl Question {
                     .append(narrate::batch_answer(reject_at_max));
                 feedback.push(r);
             }
+            Evidence::Stream { report, window } => {
+                feedback.extend(stream_feedback(
+                    report,
+                    *window,
+                    &solved.answer,
+                    given,
+                    correct,
+                ));
+            }
             Evidence::Outcome { report, config } => {
                 if !correct {
                     feedback.push(Sentence::plain(format!(
@@ -763,4 +894,50 @@ impl Question {
         }
         Grade { correct, feedback }
     }
+}
+
+/// Feedback on a stream question from the processor's run: for `late`, the right set and the
+/// fate of every record the learner got wrong (at most five); for `closes`, when the window closes
+/// and what reading the picked record did.
+fn stream_feedback(
+    report: &StreamReport,
+    window: Option<Window>,
+    right: &Answer,
+    given: &Answer,
+    correct: bool,
+) -> Vec<Sentence> {
+    use narrate::stream as ns;
+    let mut out = Vec::new();
+    match (window, given) {
+        (None, Answer::Records(g)) => {
+            let mut s = Sentence::plain(if correct { "right: " } else { "" });
+            s.append(ns::late_records(report));
+            out.push(s);
+            let struck = |o: Offset| g.iter().any(|(a, b)| *a <= o && o <= *b);
+            let wrong = report
+                .reads
+                .iter()
+                .filter(|r| struck(r.offset) != r.fate.is_late())
+                .take(5);
+            out.extend(wrong.map(|r| ns::fate(r, report)));
+            if correct {
+                out.extend(report.late().take(3).map(|r| ns::fate(r, report)));
+            }
+        }
+        (Some(w), Answer::Offset(o)) => {
+            if !correct {
+                out.push(Sentence::plain(format!("the answer is {right}")));
+                if let Some(r) = report.read_of(*o) {
+                    let mut s = Sentence::plain("after record ");
+                    s.offset(r.offset)
+                        .text(": ")
+                        .append(ns::progress(report.config(), r.after));
+                    out.push(s);
+                }
+            }
+            out.push(ns::window_closing(w, report));
+        }
+        _ => out.push(Sentence::plain(format!("the answer is {right}"))),
+    }
+    out
 }

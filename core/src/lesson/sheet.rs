@@ -39,6 +39,9 @@ pub enum LineKind {
     Hides,
     /// The partition at the end.
     End,
+    /// A section of a post-mortem: `Timeline`, `What happened`, `Why`, `The fix`, `Answer
+    /// sheet`.
+    Section,
 }
 
 /// One line of the sheet.
@@ -84,6 +87,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
     if let Some(note) = narrate::compaction_note(&c.scenario.config) {
         out.push(line(LineKind::Fact, note));
     }
+    if let Some(sc) = &c.stream {
+        out.push(line(LineKind::Fact, narrate::stream::setting(sc)));
+    }
     if !c.variant.label().is_empty() {
         out.push(plain(
             LineKind::Fact,
@@ -109,9 +115,14 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             ),
         ));
     }
+    let postmortem = c.meta.postmortem.as_ref();
+    if postmortem.is_some() {
+        out.push(plain(LineKind::Section, "Timeline"));
+    }
     let mut play = Play::open_at(c.clone(), 0)?;
     let mut previous = c.scenario.start;
     let mut number = 0;
+    let mut key = Vec::new();
     let fail = |at: usize, e: PlayError| match e {
         PlayError::Scenario(e) => e,
         other => ScenarioError {
@@ -154,6 +165,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
                     LineKind::Generated,
                     Sentence::join(narrate::step(&r, p.config()), "; "),
                 ));
+                if let Some(lines) = c.stream_narration(&r, &p, super::Affordances::NONE) {
+                    out.extend(lines.into_iter().map(|s| line(LineKind::Generated, s)));
+                }
             }
             (Reached::Note, _) => {
                 heading.text(" · note");
@@ -196,6 +210,7 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
                         authored,
                     } => {
                         out.push(plain(LineKind::Answer, format!("answer: {answer}")));
+                        key.push(format!("{number}. {} (step {at}): {answer}", q.title));
                         out.extend(feedback.into_iter().map(|s| line(LineKind::Why, s)));
                         out.extend(authored.into_iter().map(|s| line(LineKind::Authored, s)));
                     }
@@ -240,6 +255,11 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
                     LineKind::Solution,
                     format!("solution: {}", steps.join("; ")),
                 ));
+                key.push(format!(
+                    "{number}. {} (step {at}): {}",
+                    t.title,
+                    steps.join("; ")
+                ));
                 if already_met {
                     out.push(plain(LineKind::Goal, "the goal already holds"));
                     continue;
@@ -267,6 +287,25 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
         }
     }
     out.push(line(LineKind::End, narrate::end(&play.partition().state())));
+    if let Some(pm) = postmortem {
+        let end = play.partition();
+        for (title, m) in [
+            ("What happened", &pm.what_happened),
+            ("Why", &pm.why),
+            ("The fix", &pm.fix),
+        ] {
+            out.push(plain(LineKind::Section, title));
+            out.extend(
+                render(m, end)
+                    .into_iter()
+                    .map(|s| line(LineKind::Authored, s)),
+            );
+        }
+    }
+    if !key.is_empty() {
+        out.push(plain(LineKind::Section, "Answer sheet"));
+        out.extend(key.into_iter().map(|k| plain(LineKind::Answer, k)));
+    }
     if c.meta.kind == LessonKind::Drill || c.items().next().is_some() {
         let (_, max) = play.scorecard().total();
         out.push(plain(LineKind::Fact, format!("{} points in all", max)));

@@ -92,16 +92,20 @@ pub enum Affordance {
     LookupTrace,
     /// The panel that shows a question's answer and explanation.
     AnswerPanel,
+    /// What the downstream stream processor did: its late marks, window closings and the
+    /// narration of its reads.
+    StreamVerdicts,
 }
 
 impl Affordance {
     /// Every affordance.
-    pub const ALL: [Affordance; 5] = [
+    pub const ALL: [Affordance; 6] = [
         Affordance::Remedies,
         Affordance::Verdicts,
         Affordance::PinnedBadges,
         Affordance::LookupTrace,
         Affordance::AnswerPanel,
+        Affordance::StreamVerdicts,
     ];
 
     /// The key in lesson files.
@@ -112,6 +116,7 @@ impl Affordance {
             Affordance::PinnedBadges => "pinned_badges",
             Affordance::LookupTrace => "lookup_trace",
             Affordance::AnswerPanel => "answer_panel",
+            Affordance::StreamVerdicts => "stream_verdicts",
         }
     }
 

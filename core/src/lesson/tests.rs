@@ -155,7 +155,8 @@ fn the_future_drill_has_the_numbers_of_the_story() {
 #[test]
 fn a_drill_played_with_wrong_answers_hints_and_a_task_solved_by_acting() {
     let mut play = Play::new(concrete(FUTURE_DRILL)).unwrap();
-    let all = Affordances::of(&Affordance::ALL);
+    // Every affordance but the stream processor's: the drill has no stream section.
+    let all = Affordances::of(&Affordance::ALL[..5]);
     assert_eq!(
         play.hidden(),
         all,
@@ -608,11 +609,11 @@ fn malformed_items_name_the_step_and_field() {
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "pinning": {}, "strike": "segments"}}"#),
-        "step 4: question: a question has exactly one of: strike, lookup, pinning, choose, error (found strike, pinning)"
+        "step 4: question: a question has exactly one of: strike, lookup, pinning, choose, error, late, closes (found strike, pinning)"
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "pinning": {}, "expext": 1}}"#),
-        "step 4: question.expext: unknown key (expected: title, ask, strike, lookup, pinning, choose, error, kafka, hints, reveal, expect, points, hide)"
+        "step 4: question.expext: unknown key (expected: title, ask, strike, lookup, pinning, choose, error, late, closes, stream, kafka, hints, reveal, expect, points, hide)"
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "lookup": {"timestamp": "now"}, "expect": "three"}}"#),
@@ -620,7 +621,7 @@ fn malformed_items_name_the_step_and_field() {
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "pinning": {}, "hide": ["verdict"]}}"#),
-        "step 4: question.hide[0]: unknown affordance \"verdict\" (expected one of: remedies, verdicts, pinned_badges, lookup_trace, answer_panel)"
+        "step 4: question.hide[0]: unknown affordance \"verdict\" (expected one of: remedies, verdicts, pinned_badges, lookup_trace, answer_panel, stream_verdicts)"
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "error": {"retention": {}}}}"#),
@@ -628,7 +629,7 @@ fn malformed_items_name_the_step_and_field() {
     );
     assert_eq!(
         e(r#", {"task": {"ask": "x", "goal": {"log_start": 2}, "solution": [{"retention": {}}]}}"#),
-        "step 4: task.goal.log_start: unknown condition (expected one of: log_start_offset, log_end_offset, high_watermark, segments, records_present, records_gone, no_pinned_segment, no_future_segment, config, rejects, accepts, lookup, any)"
+        "step 4: task.goal.log_start: unknown condition (expected one of: log_start_offset, log_end_offset, high_watermark, segments, records_present, records_gone, no_pinned_segment, no_future_segment, config, rejects, accepts, lookup, late_records, any)"
     );
     assert_eq!(
         e(r#", {"task": {"ask": "x", "goal": {"log_start_offset": 2}}}"#),
@@ -877,5 +878,193 @@ fn a_lesson_starts_from_a_seeded_log_at_real_offsets() {
             "step 1: question.pinning: cannot be answered here: no segment pins retention"
         ),
         "{errors:?}"
+    );
+}
+
+// ---------------------------------------------------------------- the stream processor
+
+/// Records around 10:00, one stamped a day ago (offset 2), one whose producer wrote nanoseconds
+/// (offset 3), then three on-time records; a Kafka Streams processor with five-minute windows
+/// and a one-minute grace reads the partition; `items` follow.
+fn streamed(stream: &str, items: &str) -> String {
+    format!(
+        r#"{{"title": "streamed", "kafka": "3.6", "lesson": {{"kind": "drill"}}, {stream}
+            "start": "2027-03-12T10:00:00Z",
+            "steps": [
+              {{"produce": {{"records": [{{"timestamp": "now"}}]}}}},
+              {{"advance": "30s"}},
+              {{"produce": {{"records": [{{"timestamp": "now"}}]}}}},
+              {{"produce": {{"records": [{{"timestamp": "now-1d"}}]}}}},
+              {{"advance": "30s"}},
+              {{"produce": {{"records": [{{"timestamp": "now", "unit": "ns"}}]}}}},
+              {{"advance": "30s"}},
+              {{"produce": {{"batches": 3, "every": "20s", "records": [{{"timestamp": "now"}}]}}}}{items}
+            ]}}"#
+    )
+}
+
+const STREAM: &str = r#""stream": {"window": "5m", "delay": "1m"},"#;
+
+#[test]
+fn stream_questions_are_answered_by_the_processor() {
+    let json = streamed(
+        STREAM,
+        r#", {"question": {"ask": "Which records are dropped?", "late": {}, "expect": [2, [4, 6]]}},
+            {"question": {"ask": "Which record closes 10:00?", "closes": {"window": "2027-03-12T10:03:00Z"}, "expect": 3}},
+            {"question": {"ask": "And 10:05?", "closes": {"window": "2027-03-12T10:05:00Z"}, "expect": 3}},
+            {"question": {"ask": "With a Flink job?", "late": {}, "stream": {"semantics": "flink"}, "expect": [2, [4, 6]]}},
+            {"question": {"ask": "The ten-minute window holding now+1h?", "closes": {"window": "now+1h"}, "stream": {"window": "10m"}, "expect": 3}}"#,
+    );
+    assert_eq!(check_errors(&json), Vec::<String>::new());
+    let c = concrete(&json);
+    assert_eq!(c.stream.unwrap().window_ms(), 300_000);
+    let mut play = Play::new(c).unwrap();
+    let mut grades = Vec::new();
+    while let Some(step) = play.advance(&mut |_| {}) {
+        if let Reached::Question { item } = step.unwrap() {
+            assert!(play.hidden().contains(Affordance::StreamVerdicts));
+            let given = match item {
+                0 => Answer::Records(vec![(Offset(2), Offset(2)), (Offset(5), Offset(6))]),
+                3 => Answer::records(vec![(Offset(2), Offset(2)), (Offset(4), Offset(6))]),
+                _ => Answer::Offset(Offset(4)),
+            };
+            assert_eq!(
+                play.answer(&Answer::Segment(Offset(0))),
+                Err(PlayError::AnswerKind {
+                    expected: if matches!(item, 0 | 3) {
+                        "a set of records"
+                    } else {
+                        "an offset"
+                    }
+                })
+            );
+            let g = play.answer(&given).unwrap();
+            let text: Vec<String> = g.feedback.iter().map(|s| s.to_string()).collect();
+            grades.push((g.correct, text));
+            if !g.correct {
+                play.reveal(&mut |_| {}).unwrap();
+            }
+        }
+    }
+    assert!(!grades[0].0);
+    assert_eq!(
+        grades[0].1[0],
+        "the processor drops records 2 and 4 to 6 as late"
+    );
+    assert!(
+        grades[0].1[1].starts_with("record 4 (stamped 12 Mar 2027 10:01:30) is dropped as late: its window 12 Mar 2027 10:00–10:05 had closed when record 3 (stamped 1 Mar 57195252 02:40) moved stream time to 1 Mar 57195252 02:40 (close time 1 Mar 57195252 02:39)"),
+        "{:?}",
+        grades[0].1
+    );
+    assert!(!grades[1].0);
+    assert_eq!(grades[1].1[0], "the answer is offset 3");
+    assert!(grades[1].1[2].starts_with(
+        "window 12 Mar 2027 10:00–10:05 closes when record 3 (stamped 1 Mar 57195252 02:40) is read"
+    ));
+    assert!(grades[1].1[2].ends_with("it counted 2 record(s) and dropped 3"));
+    assert!(grades[3].0, "Flink with no lateness drops the same records");
+}
+
+#[test]
+fn a_stream_question_or_goal_without_a_stream_section_is_an_error() {
+    let e = |stream: &str, items: &str| first_error(&streamed(stream, items));
+    assert_eq!(
+        e("", r#", {"question": {"ask": "x", "late": {}}}"#),
+        "step 8: question.late: this question reads the stream processor: give the lesson a top-level \"stream\" section (or the question a \"stream\" object with a window)"
+    );
+    assert_eq!(
+        e("", r#", {"task": {"ask": "x", "goal": {"late_records": 0}, "solution": [{"retention": {}}]}}"#),
+        "step 8: task.goal.late_records: reads the stream processor: give the lesson a top-level \"stream\" section"
+    );
+    assert_eq!(
+        e(
+            STREAM,
+            r#", {"question": {"ask": "x", "pinning": {}, "stream": {"delay": "1h"}}}"#
+        ),
+        "step 8: question.stream: only late and closes questions read the stream processor"
+    );
+    assert_eq!(
+        e(
+            STREAM,
+            r#", {"question": {"ask": "x", "late": {}, "stream": {"delay": "-1m"}}}"#
+        ),
+        "step 8: question.stream.delay: delay -60000 ms is not from 0 to 100 y"
+    );
+    assert_eq!(
+        e(r#""stream": {"window": "5m", "grace": "1m"},"#, ""),
+        "stream.grace: unknown key (expected: window, delay, semantics, allowed_lateness, from)"
+    );
+    assert_eq!(
+        e(STREAM, r#", {"question": {"ask": "x", "closes": {"window": "2027-03-12T10:00:00Z"}, "expect": 4}}"#)
+            .split(": the model's answer")
+            .next()
+            .unwrap(),
+        "step 8: question.expect"
+    );
+    assert_eq!(
+        e(STREAM, r#", {"question": {"ask": "x", "closes": {"window": -5}}}"#),
+        "step 8: question.closes: cannot be answered here: 1969-12-31T23:59:59.995Z is in no window of the processor (a negative stamp under Kafka Streams, or a window ending past Long.MAX)"
+    );
+}
+
+/// A task whose goal counts late records: a bigger grace does not help against a stamp
+/// millions of years ahead, but the goal is reached once DeleteRecords moves the processor's
+/// start past the bad record.
+#[test]
+fn a_late_records_goal_reads_the_processor_on_the_live_partition() {
+    let json = streamed(
+        STREAM,
+        r#", {"task": {"ask": "Leave the processor nothing to drop.", "goal": {"late_records": 0},
+                      "solution": [{"delete_records": {"offset": 4}}]}}"#,
+    );
+    assert_eq!(check_errors(&json), Vec::<String>::new());
+    let mut play = Play::new(concrete(&json)).unwrap();
+    while let Some(step) = play.advance(&mut |_| {}) {
+        if let Reached::Task { already_met, .. } = step.unwrap() {
+            assert!(!already_met);
+            let g = play.goal().unwrap();
+            assert_eq!(
+                g.checks[0].sentence.to_string(),
+                "records dropped as late by the stream processor: 4 (needs 0)"
+            );
+            let now = play.partition().clock();
+            let acted = play
+                .act(now, Command::DeleteRecords { offset: 4 }, &mut |_| {})
+                .unwrap();
+            assert!(acted.solved);
+        }
+    }
+}
+
+#[test]
+fn a_post_mortem_is_printed_after_the_timeline_and_its_targets_are_checked() {
+    let pm = |what: &str| {
+        small("").replace(
+            r#""lesson": {"kind": "walkthrough"}"#,
+            &format!(
+                r#""lesson": {{"kind": "walkthrough", "postmortem": {{"what_happened": "{what}", "why": "Retention stops at the first survivor.", "fix": "DeleteRecords."}}}}"#
+            ),
+        )
+    };
+    let c = concrete(&pm("Segment [1](segment:1) was stamped a year ahead."));
+    let sheet = answer_sheet(&c).unwrap();
+    let sections: Vec<String> = sheet
+        .iter()
+        .filter(|l| l.kind == LineKind::Section)
+        .map(|l| l.sentence.to_string())
+        .collect();
+    assert_eq!(sections, ["Timeline", "What happened", "Why", "The fix"]);
+    assert_eq!(
+        first_error(&pm("Segment [9](segment:9).")),
+        "lesson.postmortem.what_happened: segment:9: no segment with base offset 9 (segments at this step: 0, 1, 2, 3) (post-mortem targets resolve on the partition as the lesson ends)"
+    );
+    let e = parse(&small("").replace(
+        r#""lesson": {"kind": "walkthrough"}"#,
+        r#""lesson": {"postmortem": {"what_happened": "x", "why": "y"}}"#,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "lesson.postmortem.fix: missing (a post-mortem says what happened, why, and the fix)"
     );
 }
