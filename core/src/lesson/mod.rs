@@ -3,7 +3,9 @@
 //!
 //! A lesson file is a scenario file that may add:
 //! * a `lesson` object: `kind` (`walkthrough` or `drill`), a one-sentence `summary`, `level`,
-//!   `minutes`, the step it `opens_at` and the `scoring` rules;
+//!   `minutes`, the step it `opens_at`, the `scoring` rules and a [`Postmortem`];
+//! * `stream`: the downstream stream processor ([`crate::stream`]) that `late` and `closes`
+//!   questions and the `late_records` goal read the partition with;
 //! * `variants`: ranges and choices a seed picks from ([`variant`]);
 //! * on any step, `narration` in a small safe markup ([`markup`]), `show` (what it points at:
 //!   [`Target`]s) and `pause`;

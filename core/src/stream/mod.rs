@@ -22,7 +22,9 @@
 //!    window` (windows are aligned to the epoch; the end is exclusive).
 //! 4. If `end > close time` the record is counted ([`Fate::OnTime`]). Otherwise the window has
 //!    closed and the record is dropped ([`Fate::Late`]: Kafka Streams logs "Skipping record for
-//!    expired window" and counts it in `dropped-records`).
+//!    expired window" and counts it in `dropped-records`). In Kafka's words: the record is
+//!    aggregated iff `windowEnd > observedStreamTime - gracePeriodMs`
+//!    (`KStreamWindowAggregate.process`, after `updateObservedStreamTime`).
 //! 5. A window closes once `close time ≥ end`, i.e. at the first record that moves stream time to
 //!    `end + grace` or beyond. (With `Suppressed.untilWindowCloses` or `EmitStrategy.onWindowClose`
 //!    that is also when its final count is emitted.) A record can never close its own window, so
