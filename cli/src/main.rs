@@ -290,8 +290,11 @@ fn write_report(s: Scenario, out: &mut impl Write) -> Result<(), ReportError> {
     }
     out.write_all(if first { b"]" } else { b"\n  ]" })?;
     out.write_all(b",\n  \"final\": ")?;
-    serde_json::to_writer_pretty(Indent::new(out, b"  "), &runner.partition().state())
-        .map_err(std::io::Error::from)?;
+    serde_json::to_writer_pretty(
+        Indent::new(out, b"  "),
+        &runner.partition().state_serialized(),
+    )
+    .map_err(std::io::Error::from)?;
     out.write_all(b"\n}\n")?;
     Ok(())
 }

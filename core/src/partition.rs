@@ -148,6 +148,29 @@ pub struct SegmentState {
     pub offset_index: Vec<(Offset, Bytes)>,
 }
 
+/// [`Partition::state_serialized`]: [`PartitionState`]'s fields in its order, the segments
+/// streamed.
+struct StateView<'a>(&'a Partition);
+
+impl Serialize for StateView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Segments<'a>(&'a Partition);
+        impl Serialize for Segments<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_seq(self.0.segment_states())
+            }
+        }
+        let p = self.0;
+        let mut st = serializer.serialize_struct("PartitionState", 4)?;
+        st.serialize_field("log_start_offset", &p.log_start_offset)?;
+        st.serialize_field("log_end_offset", &p.log_end_offset())?;
+        st.serialize_field("high_watermark", &p.high_watermark)?;
+        st.serialize_field("segments", &Segments(p))?;
+        st.end()
+    }
+}
+
 /// A snapshot of the whole partition.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionState {
@@ -892,22 +915,30 @@ impl Partition {
             log_start_offset: self.log_start_offset,
             log_end_offset: self.log_end_offset(),
             high_watermark: self.high_watermark,
-            segments: self
-                .segments
-                .iter()
-                .map(|s| SegmentState {
-                    base_offset: s.base_offset(),
-                    next_offset: s.next_offset(),
-                    size_bytes: s.size(),
-                    records: s.record_count(),
-                    largest_timestamp: s.largest_timestamp(),
-                    max_timestamp: s.max_timestamp_so_far(),
-                    last_modified: s.last_modified(),
-                    time_index: s.time_index().entries().collect(),
-                    offset_index: s.offset_index().entries().collect(),
-                })
-                .collect(),
+            segments: self.segment_states().collect(),
         }
+    }
+
+    /// Each segment's [`SegmentState`], oldest first, made one at a time.
+    pub fn segment_states(&self) -> impl ExactSizeIterator<Item = SegmentState> + '_ {
+        self.segments.iter().map(|s| SegmentState {
+            base_offset: s.base_offset(),
+            next_offset: s.next_offset(),
+            size_bytes: s.size(),
+            records: s.record_count(),
+            largest_timestamp: s.largest_timestamp(),
+            max_timestamp: s.max_timestamp_so_far(),
+            last_modified: s.last_modified(),
+            time_index: s.time_index().entries().collect(),
+            offset_index: s.offset_index().entries().collect(),
+        })
+    }
+
+    /// [`Partition::state`] as it serialises, without building it: a writer of a large
+    /// partition's snapshot holds one segment's state at a time. The same JSON as
+    /// `serde_json::to_string(&p.state())`.
+    pub fn state_serialized(&self) -> impl Serialize + '_ {
+        StateView(self)
     }
 
     /// Panics if an invariant does not hold (tests only).
@@ -937,5 +968,41 @@ impl Partition {
         assert!(self.high_watermark <= self.log_end_offset());
         let next = self.next_retention_check();
         assert!(next > self.clock || next.0 == i64::MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed snapshot is the built one, byte for byte, compact and pretty-printed.
+    #[test]
+    fn the_streamed_state_serialises_as_the_built_one() {
+        let mut config = Config::defaults(KafkaVersion::V3_6);
+        config
+            .set("segment.bytes", &ConfigValue::Number(400))
+            .expect("in range for 3.6");
+        config
+            .set("index.interval.bytes", &ConfigValue::Number(100))
+            .expect("in range");
+        let mut p = Partition::new(config, "t-0", Timestamp(1_000), 7);
+        let empty = serde_json::to_string_pretty(&p.state()).unwrap();
+        assert_eq!(
+            serde_json::to_string_pretty(&p.state_serialized()).unwrap(),
+            empty
+        );
+        for i in 0..40 {
+            p.produce_unchecked(Timestamp(1_000 + i), &[Record::at(Timestamp(990 + i))])
+                .unwrap();
+        }
+        assert!(p.segments().len() > 5);
+        assert_eq!(
+            serde_json::to_string(&p.state_serialized()).unwrap(),
+            serde_json::to_string(&p.state()).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_string_pretty(&p.state_serialized()).unwrap(),
+            serde_json::to_string_pretty(&p.state()).unwrap()
+        );
     }
 }
