@@ -93,6 +93,15 @@ pub fn css_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
     )
 }
 
+/// Sets the context's font unless it already has it. Setting a canvas font resolves it against
+/// the page's styles, which forces a style recalculation after every DOM update (13 % of a
+/// 10M-record play); the context keeps its font between frames (until the canvas is resized).
+fn font(c: &CanvasRenderingContext2d, font: &str) {
+    if c.font() != font {
+        c.set_font(font);
+    }
+}
+
 fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas
         .get_context("2d")
@@ -136,7 +145,7 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
         }
     }
     // segment boundaries
-    c.set_font("11px system-ui, sans-serif");
+    font(&c, "11px system-ui, sans-serif");
     let mut last_label = f64::NEG_INFINITY;
     for b in &scene.boundaries {
         c.set_stroke_style_str(if b.active {
@@ -264,7 +273,7 @@ mod charts {
             x: (x.from, x.to),
             y: (y.from, y.to),
         };
-        c.set_font(FONT);
+        font(c, FONT);
         c.set_line_width(1.0);
         c.set_stroke_style_str(p.grid);
         c.set_fill_style_str(p.fg);

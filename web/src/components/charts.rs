@@ -25,7 +25,7 @@ pub struct TimestampChartProps {
 pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
     let canvas = {
         let (replay, lookup, dark) = (p.replay.clone(), p.lookup.clone(), p.dark);
-        use_canvas(move |c, size| {
+        use_canvas(Box::new(move |c, size| {
             let Some(r) = replay.runner() else { return };
             let now = r.now();
             let points = timestamp_points(r.partition(), now);
@@ -40,7 +40,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                 _ => (None, None),
             };
             draw::timestamp_chart(c, size, &points, now, target, answer, dark);
-        })
+        }))
     };
     html! {
         <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset">
@@ -67,7 +67,9 @@ pub struct DiskChartProps {
 pub fn disk_chart(p: &DiskChartProps) -> Html {
     let canvas = {
         let (disk, dark) = (p.disk.clone(), p.dark);
-        use_canvas(move |c, size| draw::disk_chart(c, size, disk.samples(), dark))
+        use_canvas(Box::new(move |c, size| {
+            draw::disk_chart(c, size, disk.samples(), dark)
+        }))
     };
     let last = p
         .disk

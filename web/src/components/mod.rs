@@ -52,15 +52,17 @@ fn random() -> f64 {
     0.5
 }
 
+/// Paints a canvas, given its CSS size.
+pub type Draw = Box<dyn Fn(&web_sys::HtmlCanvasElement, (f64, f64))>;
+
 /// A canvas that `draw` paints, with its CSS size, after every render of the component and
 /// when its size changes (in the browser only: a native build renders the element and draws
 /// nothing). The size is cached from a ResizeObserver, so drawing after a DOM update never
 /// forces a layout (only the first drawing, before the observer reports, reads it).
+///
+/// `draw` is boxed, not generic: one copy of the hook's code serves every canvas.
 #[hook]
-pub fn use_canvas<F>(draw: F) -> NodeRef
-where
-    F: Fn(&web_sys::HtmlCanvasElement, (f64, f64)) + 'static,
-{
+pub fn use_canvas(draw: Draw) -> NodeRef {
     let canvas = use_node_ref();
     let size = use_mut_ref(|| None::<(f64, f64)>);
     let redraw = use_force_update();

@@ -369,7 +369,7 @@ fn bounds(replay: &Replay) -> Option<(i64, i64)> {
 pub fn density_canvas(p: &DensityCanvasProps) -> Html {
     let canvas = {
         let p = p.clone();
-        use_canvas(move |c, size| draw_density(c, size, &p))
+        use_canvas(Box::new(move |c, size| draw_density(c, size, &p)))
     };
     let onclick = {
         let (replay, viewport, cb) = (p.replay.clone(), p.viewport, p.on_viewport.clone());
