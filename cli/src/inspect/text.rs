@@ -1,12 +1,14 @@
 //! The single-partition report: the retention table, future stamps, the DeleteRecords remedy,
 //! the lookup and its trace, import notes; and the same as JSON.
 
-use logtime_core::human::{bytes, date, duration, rfc3339};
-use logtime_core::import::{Imported, IndexCheck, Inspection};
+use logtime_core::human::{bytes, duration, rfc3339};
+use logtime_core::import::{words, Imported, Inspection};
 use logtime_core::scenario::narrate;
-use logtime_core::{Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep, Verdict};
+use logtime_core::{Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
+
+const INTERVAL_HINT: &str = "pass --config index.interval.bytes=N";
 
 pub(super) fn clock_line(now: Timestamp, given: bool) -> String {
     if given {
@@ -24,26 +26,6 @@ fn offsets(from: Offset, to: Offset) -> String {
         format!("{from} (empty)")
     } else {
         format!("{from}–{}", to.0 - 1)
-    }
-}
-
-fn verdict_cell(v: &Verdict) -> String {
-    match v {
-        Verdict::Deleted { pass } => format!("deleted ({})", narrate::pass_name(*pass)),
-        Verdict::NotOldEnough { future: true, .. } => "kept: stamped in the future".into(),
-        // Deletable once `now - largest > retention.ms`: strictly after largest + retention.ms.
-        Verdict::NotOldEnough { eligible_at, .. } => {
-            format!(
-                "kept: old enough after {}",
-                date(eligible_at.0.saturating_sub(1))
-            )
-        }
-        Verdict::KeptBehind { expired: true, .. } => "expired, pinned".into(),
-        Verdict::KeptBehind { expired: false, .. } => "kept (behind)".into(),
-        Verdict::BeyondHighWatermark { .. } => "kept: above high watermark".into(),
-        Verdict::EmptyActive => "kept: empty active".into(),
-        Verdict::NoTimeLimit => "kept: retention.ms -1".into(),
-        Verdict::CompactOnly => "kept: compact only".into(),
     }
 }
 
@@ -74,14 +56,6 @@ pub(super) fn table(rows: &[Vec<String>], right: &[bool]) -> String {
         s.push('\n');
     }
     s
-}
-
-fn age(ms: i64) -> String {
-    if ms < 0 {
-        format!("in {}", duration(-ms))
-    } else {
-        duration(ms)
-    }
 }
 
 pub(super) fn text_single(
@@ -136,8 +110,8 @@ pub(super) fn text_single(
                 rfc3339(row.largest_timestamp.0),
                 if row.record_time { "" } else { " (mtime)" }
             ),
-            age(row.age_ms),
-            verdict_cell(&row.verdict),
+            words::age(row.age_ms),
+            words::verdict_cell(&row.verdict),
             row.pinned_by.map(|b| b.to_string()).unwrap_or_default(),
             match row.deletable_from {
                 Some(t) if t <= r.now => "now".into(),
@@ -257,7 +231,7 @@ pub(super) fn text_single(
             }
         }
     }
-    let notes = import_notes(imported);
+    let notes = words::import_notes(imported, INTERVAL_HINT);
     if !notes.is_empty() {
         s.push_str("\nImport notes:\n");
         for n in notes {
@@ -374,119 +348,6 @@ fn trace_line(step: &TraceStep) -> String {
     }
 }
 
-fn index_note(kind: &str, check: &IndexCheck) -> Option<String> {
-    match check {
-        IndexCheck::Matches { .. } => None,
-        IndexCheck::Missing => Some(format!("no {kind} file: Kafka's rules rebuilt it")),
-        IndexCheck::Differs {
-            slot,
-            on_disk,
-            expected,
-            interval_range,
-            used,
-            unusable,
-        } => {
-            let e = |x: &Option<(i64, i64)>| {
-                x.map_or("nothing".to_string(), |(a, b)| format!("({a}, {b})"))
-            };
-            let mut s = format!(
-                "{kind} differs from Kafka's rules with this index.interval.bytes at entry {slot}: {} on disk, {} expected",
-                e(on_disk),
-                e(expected)
-            );
-            if let Some((lo, hi)) = interval_range {
-                let _ = write!(s, "; the file matches index.interval.bytes {lo}–{hi} (pass --config index.interval.bytes=N)");
-            }
-            if *used {
-                s.push_str("; the on-disk entries are used");
-            } else if let Some(u) = unusable {
-                let _ = write!(
-                    s,
-                    "; not consistent with the batches ({u}), so Kafka's rules are used"
-                );
-            }
-            Some(s)
-        }
-    }
-}
-
-/// When every index that differs from the rules is explained by one other
-/// `index.interval.bytes` range, one note says so instead of one per file.
-fn common_interval(imported: &Imported) -> Option<(i64, i64)> {
-    let mut range: Option<(i64, i64)> = None;
-    for seg in &imported.segments {
-        for check in [&seg.offset_index, &seg.time_index] {
-            match check {
-                IndexCheck::Differs {
-                    interval_range: Some((lo, hi)),
-                    ..
-                } => {
-                    let (a, b) = range.unwrap_or((*lo, *hi));
-                    range = Some((a.max(*lo), b.min(*hi)));
-                }
-                IndexCheck::Differs { .. } => return None,
-                _ => {}
-            }
-        }
-    }
-    range.filter(|(lo, hi)| lo <= hi)
-}
-
-fn import_notes(imported: &Imported) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut assumed = 0;
-    let common = common_interval(imported);
-    if let Some((lo, hi)) = common {
-        out.push(format!(
-            "the on-disk indexes are what Kafka's rules give with index.interval.bytes {} (not the {} assumed here), and are used as they are (pass --config index.interval.bytes=N to match)",
-            if lo == hi { lo.to_string() } else { format!("between {lo} and {hi}") },
-            imported.partition.config().topic.index_interval_bytes
-        ));
-    }
-    for seg in &imported.segments {
-        let b = seg.base_offset;
-        if let Some(d) = &seg.damage {
-            out.push(format!(
-                "segment {b}: {d}; Kafka's recovery keeps the first {} of {} bytes",
-                seg.valid_bytes, seg.file_bytes
-            ));
-        }
-        for u in &seg.unexpanded {
-            out.push(format!(
-                "segment {b}: batch {}–{} at byte {}: {}",
-                u.base_offset, u.last_offset, u.position, u.why
-            ));
-        }
-        if common.is_none() {
-            if let Some(n) = index_note(".index", &seg.offset_index) {
-                out.push(format!("segment {b}: {n}"));
-            }
-            if let Some(n) = index_note(".timeindex", &seg.time_index) {
-                out.push(format!("segment {b}: {n}"));
-            }
-        }
-        for (k, n) in &seg.index_notes {
-            out.push(format!("segment {b}: {}: {n}", k.suffix()));
-        }
-        if seg.last_modified_assumed {
-            assumed += 1;
-        }
-        if seg.formats.by_magic[0] + seg.formats.by_magic[1] > 0 {
-            out.push(format!(
-                "segment {b}: {} v0 and {} v1 message batches (read-only formats)",
-                seg.formats.by_magic[0], seg.formats.by_magic[1]
-            ));
-        }
-    }
-    if assumed > 0 {
-        out.push(format!(
-            "{assumed} segment{} without a known .log modification time: the clock stands in for it",
-            if assumed == 1 { "" } else { "s" }
-        ));
-    }
-    out
-}
-
 pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool) -> Value {
     let p = &imported.partition;
     let lookup = r.lookup.as_ref().map(|l| match &l.result {
@@ -512,6 +373,6 @@ pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool
         "lookup": lookup,
         "delete_records": r.delete_records,
         "import": imported.segments,
-        "notes": import_notes(imported),
+        "notes": words::import_notes(imported, INTERVAL_HINT),
     })
 }

@@ -50,6 +50,7 @@ mod log_file;
 mod rebuild;
 pub mod seed;
 mod wire;
+pub mod words;
 
 pub use codec::CODECS_AVAILABLE;
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
