@@ -14,6 +14,7 @@ use crate::components::clock_bar::{Clock, ClockBar};
 use crate::components::config_panel::ConfigPanel;
 use crate::components::confirm_bar::ConfirmBar;
 use crate::components::error_box::ErrorBox;
+use crate::components::import_panel::{ImportPanel, ImportRequest};
 use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
 use crate::components::partition_view::PartitionView;
@@ -22,6 +23,7 @@ use crate::components::rebuild_bar::rebuild_bar;
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
 use crate::embed::{self, ScenarioSource};
+use crate::model::import;
 use crate::model::moment::{self, SourceParam};
 use crate::model::timeline;
 use crate::options::{self, Context, Options, Panel, Panels, Theme};
@@ -299,6 +301,11 @@ pub fn app(props: &AppProps) -> Html {
         .as_ref()
         .filter(|(n, _)| *n == state.replay.source.len())
         .map(|(_, z)| z.clone());
+    // A scenario too large to carry in a link (an imported partition) is refused with a reason.
+    let link_refused = packed_z
+        .as_ref()
+        .and_then(|z| import::link_refusal(z.len()));
+    let packed_z = packed_z.filter(|_| link_refused.is_none());
     // The link to this moment, for the standalone page's URL and the copy button.
     let moment_query = {
         let replay = &state.replay;
@@ -328,7 +335,16 @@ pub fn app(props: &AppProps) -> Html {
         let last_url = last_url.clone();
         let standalone = opts.context == Context::Standalone;
         let playing = state.playback.playing;
-        use_effect_with(moment_query.clone(), move |q| {
+        let refused = link_refused.is_some();
+        use_effect_with((moment_query.clone(), refused), move |(q, refused)| {
+            #[cfg(target_arch = "wasm32")]
+            if let (true, true, Some(w)) = (standalone, *refused, web_sys::window()) {
+                let path = w.location().pathname().unwrap_or_default();
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+                }
+                *last_url.borrow_mut() = String::new();
+            }
             #[cfg(target_arch = "wasm32")]
             if let (true, Some(q)) = (standalone, q) {
                 if let Some(w) = web_sys::window() {
@@ -350,7 +366,7 @@ pub fn app(props: &AppProps) -> Html {
                 }
             }
             #[cfg(not(target_arch = "wasm32"))]
-            let _ = (standalone, playing, q, last_url);
+            let _ = (standalone, playing, q, refused, last_url);
         });
     }
     // standalone: back and forward rebuild the moment the URL names
@@ -569,6 +585,37 @@ pub fn app(props: &AppProps) -> Html {
             _ => d.dispatch(Action::Confirm),
         })
     };
+    // Imports: the running one's worker (dropping it stops the worker: a cancel, or a newer
+    // import superseding it).
+    let import_worker = use_mut_ref(|| None::<crate::glue::Worker>);
+    let import_jobs = use_mut_ref(|| 0u64);
+    let on_import = {
+        let d = state.dispatcher();
+        let load = {
+            let source = source.clone();
+            Callback::from(move |json: String| source.set(ScenarioSource::Inline(json)))
+        };
+        Callback::from(move |req: ImportRequest| {
+            let job = {
+                let mut n = import_jobs.borrow_mut();
+                *n += 1;
+                *n
+            };
+            let (files, paste, rules, now) = match req {
+                ImportRequest::Cancel => {
+                    import_worker.borrow_mut().take();
+                    d.dispatch(Action::ImportCancel);
+                    return;
+                }
+                ImportRequest::Paste(text, rules, now) => {
+                    (Default::default(), Some(text), rules, now)
+                }
+                ImportRequest::Files(files, rules, now) => (files, None, rules, now),
+            };
+            let w = crate::importer::start(files, paste, rules, now, job, d.clone(), load.clone());
+            *import_worker.borrow_mut() = Some(w);
+        })
+    };
     let on_dismiss = use_callback(state.dispatcher(), |(), d| d.dispatch(Action::Dismiss));
     let on_cancel_rebuild = use_callback(state.dispatcher(), |(), d| {
         d.dispatch(Action::CancelRebuild)
@@ -576,11 +623,16 @@ pub fn app(props: &AppProps) -> Html {
     let on_copy = {
         let link = link.clone();
         let query = moment_query.clone();
+        let refused = link_refused.clone();
         let page = match opts.context {
             Context::Standalone => None,
             Context::Embed => Some(opts.page.clone().unwrap_or_else(|| "index.html".into())),
         };
         Callback::from(move |()| {
+            if let Some(r) = &refused {
+                link.set(Some((AttrValue::from(r.clone()), false)));
+                return;
+            }
             let Some(q) = &query else { return };
             let url = match &page {
                 None => absolute(q),
@@ -659,6 +711,9 @@ pub fn app(props: &AppProps) -> Html {
             }
             if let Some(p) = &st.pending {
                 <ConfirmBar pending={p.clone()} standalone={opts.context == Context::Standalone} {on_confirm} {on_dismiss} />
+            }
+            if show(Panel::Import) {
+                <ImportPanel state={st.import.clone()} replay={replay.clone()} {on_import} on_action={on_action.clone()} />
             }
             <ClockBar {clock} on_action={on_action.clone()} {on_copy} link={(*link).clone()} />
             <div class={classes!("lt-main", single.then_some("lt-single"))}>

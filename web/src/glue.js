@@ -153,3 +153,98 @@ export function watchSize(el, changed) {
 export function unwatchSize(observer) {
   observer.disconnect();
 }
+
+// Importing a partition: the files of a picker or a drop (folders walked), and the worker that
+// reads them.
+
+function picked(file, path) {
+  return { file, name: file.name, path: path || file.webkitRelativePath || file.name, size: file.size, modified: file.lastModified };
+}
+
+/** The files an `<input type=file>` holds (a folder picker gives their paths in it). */
+export function filesOfInput(input) {
+  return Array.from(input.files || [], (f) => picked(f));
+}
+
+function entries(dir) {
+  const reader = dir.createReader();
+  return new Promise((resolve, reject) => {
+    const all = [];
+    const next = () => reader.readEntries((batch) => {
+      if (batch.length === 0) resolve(all);
+      else { all.push(...batch); next(); }
+    }, reject);
+    next();
+  });
+}
+
+async function walk(entry, out) {
+  if (entry.isFile) {
+    const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+    out.push(picked(file, entry.fullPath.replace(/^\//, '')));
+  } else if (entry.isDirectory) {
+    for (const e of await entries(entry)) await walk(e, out);
+  }
+}
+
+/**
+ * The files of a drop, folders walked (their entries must be taken while the event runs, so
+ * this is called from the handler and the walk finishes later).
+ */
+export function filesOfDrop(event) {
+  event.preventDefault();
+  const dt = event.dataTransfer;
+  if (!dt) return Promise.resolve([]);
+  const items = Array.from(dt.items || []).filter((i) => i.kind === 'file');
+  const roots = items.map((i) => (i.webkitGetAsEntry ? i.webkitGetAsEntry() : null));
+  if (roots.length === 0 || roots.some((e) => !e)) return Promise.resolve(Array.from(dt.files || [], (f) => picked(f)));
+  return (async () => {
+    const out = [];
+    for (const e of roots) await walk(e, out);
+    return out;
+  })();
+}
+
+/**
+ * Starts reading `files` (or `paste`, kafka-dump-log text) in the import worker, which sits next
+ * to the module in dist/ (this snippet is dist/snippets/CRATE/src/glue.js). `onMessage` gets
+ * its {type: 'progress' | 'done' | 'error'} messages. Returns the worker: stopping it cancels.
+ */
+export function importStart(files, paste, rules, now, onMessage) {
+  let worker;
+  try {
+    worker = new Worker(new URL('../../../logtime-import-worker.js', import.meta.url));
+  } catch (e) {
+    setTimeout(() => onMessage({ type: 'error', message: `the import could not start: ${e.message}` }));
+    return null;
+  }
+  worker.onmessage = (e) => {
+    // Done or failed: free the worker's memory (a large import's can be large).
+    if (e.data.type !== 'progress') worker.terminate();
+    onMessage(e.data);
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    onMessage({ type: 'error', message: `the import stopped: ${e.message || 'its worker could not be loaded'}` });
+  };
+  worker.postMessage({ files, paste: paste ?? undefined, rules, now });
+  return worker;
+}
+
+/** Stops an import's worker. */
+export function importStop(worker) {
+  if (worker) worker.terminate();
+}
+
+/** Offers text as a file download. */
+export function download(text, name) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

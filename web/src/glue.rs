@@ -1,7 +1,7 @@
 //! The browser-side helpers in `glue.js` (a wasm-bindgen snippet): the stopped-instance guard,
 //! packing a scenario for a link (the browser's `CompressionStream`, deflate-raw, then
-//! base64url), the clipboard, an iframe's height and elements' sizes. Off the browser they do
-//! nothing.
+//! base64url), the clipboard, an iframe's height, elements' sizes, and the files of an import
+//! (a picker's or a drop's, folders walked) and its worker. Off the browser they do nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod js {
@@ -27,6 +27,22 @@ mod js {
         pub fn watch_size(el: &web_sys::Element, changed: &js_sys::Function) -> JsValue;
         #[wasm_bindgen(js_name = unwatchSize)]
         pub fn unwatch_size(observer: &JsValue);
+        #[wasm_bindgen(js_name = filesOfInput)]
+        pub fn files_of_input(input: &JsValue) -> js_sys::Array;
+        #[wasm_bindgen(js_name = filesOfDrop)]
+        pub fn files_of_drop(event: &JsValue) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = importStart)]
+        pub fn import_start(
+            files: &js_sys::Array,
+            paste: Option<String>,
+            rules: &str,
+            now: f64,
+            on_message: &js_sys::Function,
+        ) -> JsValue;
+        #[wasm_bindgen(js_name = importStop)]
+        pub fn import_stop(worker: &JsValue);
+        #[wasm_bindgen(js_name = download)]
+        pub fn download(text: &str, name: &str);
     }
 }
 
@@ -145,4 +161,136 @@ pub fn watch_size(el: &web_sys::Element, changed: impl FnMut(f64, f64) + 'static
         let _ = (el, changed);
         SizeWatch {}
     }
+}
+
+/// Files picked or dropped for an import: each a JS object `{file, name, path, size, modified}`.
+#[derive(Clone, Debug, Default)]
+pub struct Files(pub Vec<wasm_bindgen::JsValue>);
+
+impl Files {
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// An import running in the import worker; dropping it stops the worker (a cancel).
+pub struct Worker {
+    #[cfg(target_arch = "wasm32")]
+    worker: wasm_bindgen::JsValue,
+    #[cfg(target_arch = "wasm32")]
+    _on_message: wasm_bindgen::closure::Closure<dyn FnMut(wasm_bindgen::JsValue)>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        js::import_stop(&self.worker);
+    }
+}
+
+/// What the import worker says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkerMessage {
+    /// `(bytes read, bytes in all, file being read)`.
+    Progress(u64, u64, String),
+    /// The imported partition.
+    Done(crate::model::import::Done),
+    /// Why the import failed.
+    Error(String),
+}
+
+/// Starts an import in the worker: `files`, or `paste` (dump text), under the `rules` preset at
+/// broker time `now`; `on_message` hears from it until the returned handle is dropped.
+pub fn import_start(
+    files: &Files,
+    paste: Option<String>,
+    rules: &str,
+    now: i64,
+    on_message: impl FnMut(WorkerMessage) + 'static,
+) -> Worker {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let mut on_message = on_message;
+        let cb = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
+            move |m: wasm_bindgen::JsValue| {
+                let get = |k: &str| js_sys::Reflect::get(&m, &k.into()).unwrap_or_default();
+                let text = |k: &str| get(k).as_string().unwrap_or_default();
+                let num = |k: &str| get(k).as_f64().unwrap_or(0.0) as u64;
+                on_message(match text("type").as_str() {
+                    "progress" => WorkerMessage::Progress(num("done"), num("total"), text("file")),
+                    "done" => {
+                        let list = |k: &str| {
+                            js_sys::Array::from(&get(k))
+                                .iter()
+                                .filter_map(|v| v.as_string())
+                                .collect()
+                        };
+                        WorkerMessage::Done(crate::model::import::Done {
+                            scenario: text("scenario"),
+                            notes: list("notes"),
+                            skipped: list("skipped"),
+                            segments: num("segments") as usize,
+                            bytes: num("bytes"),
+                        })
+                    }
+                    _ => WorkerMessage::Error(text("message")),
+                });
+            },
+        );
+        let list: js_sys::Array = files.0.iter().collect();
+        let worker = js::import_start(&list, paste, rules, now as f64, cb.as_ref().unchecked_ref());
+        Worker {
+            worker,
+            _on_message: cb,
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (files, paste, rules, now, on_message);
+        Worker {}
+    }
+}
+
+/// The files of an `<input type=file>`.
+pub fn files_of_input(input: &wasm_bindgen::JsValue) -> Files {
+    #[cfg(target_arch = "wasm32")]
+    return Files(js::files_of_input(input).to_vec());
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = input;
+        Files::default()
+    }
+}
+
+/// The files of a drop event, folders walked: the entries are taken now (they are gone once the
+/// event handler returns), the walk finishes when the future does.
+pub fn files_of_drop(event: &wasm_bindgen::JsValue) -> impl std::future::Future<Output = Files> {
+    #[cfg(target_arch = "wasm32")]
+    let walk = wasm_bindgen_futures::JsFuture::from(js::files_of_drop(event));
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = event;
+    async move {
+        #[cfg(target_arch = "wasm32")]
+        return match walk.await {
+            Ok(v) => Files(js_sys::Array::from(&v).to_vec()),
+            Err(_) => Files::default(),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        Files::default()
+    }
+}
+
+/// Offers `text` as a download named `name`.
+pub fn download(text: &str, name: &str) {
+    #[cfg(target_arch = "wasm32")]
+    js::download(text, name);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (text, name);
 }

@@ -23,6 +23,7 @@ pub mod components;
 pub mod draw;
 pub mod embed;
 pub mod glue;
+pub mod importer;
 pub mod model;
 pub mod options;
 pub mod state;

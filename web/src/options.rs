@@ -134,6 +134,8 @@ pub enum Panel {
     Chart,
     /// Disk usage over time.
     Disk,
+    /// Importing a real partition, and the inspection of an imported one.
+    Import,
 }
 
 /// The documented panel names, in display order.
@@ -146,6 +148,7 @@ pub const PANEL_NAMES: &[(&str, Panel)] = &[
     ("config", Panel::Config),
     ("chart", Panel::Chart),
     ("disk", Panel::Disk),
+    ("import", Panel::Import),
 ];
 
 /// A set of panels.
@@ -552,7 +555,7 @@ mod tests {
         let e = |p: &[(&str, &str)]| embed(p).unwrap_err().to_string();
         assert_eq!(
             e(&[("panels", "partition charts")]),
-            "invalid `panels` value \"partition charts\": unknown panel \"charts\" (expected names from: partition, lookup, retention, log, producer, config, chart, disk, or all)"
+            "invalid `panels` value \"partition charts\": unknown panel \"charts\" (expected names from: partition, lookup, retention, log, producer, config, chart, disk, import, or all)"
         );
         assert_eq!(
             e(&[("panels", " ")]),

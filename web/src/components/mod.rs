@@ -6,6 +6,7 @@ pub mod clock_bar;
 pub mod config_panel;
 pub mod confirm_bar;
 pub mod error_box;
+pub mod import_panel;
 pub mod live_region;
 pub mod lookup_panel;
 pub mod partition_view;

@@ -7,6 +7,7 @@ pub mod chart;
 pub mod density;
 pub mod disk;
 pub mod format;
+pub mod import;
 pub mod marks;
 pub mod moment;
 pub mod producer;

@@ -15,7 +15,9 @@ mod replay;
 mod tests;
 
 pub use log::Log;
-pub use panels::{ConfigState, Disk, LookupState, Marks, Playback, ProducerState, RetentionState};
+pub use panels::{
+    ConfigState, Disk, ImportState, LookupState, Marks, Playback, ProducerState, RetentionState,
+};
 pub use replay::Replay;
 
 use std::ops::Deref;
@@ -32,6 +34,7 @@ use logtime_core::{
 };
 use yew::Reducible;
 
+use crate::model::import::Done;
 use crate::model::producer::BatchSpec;
 use crate::model::timeline;
 use crate::model::viewport::Viewport;
@@ -164,6 +167,8 @@ pub struct Explorer {
     pub pending: Option<Pending>,
     /// A rebuild still running (more chunks to come).
     pub rebuild: Option<Rebuild>,
+    /// Importing a real partition.
+    pub import: Shared<ImportState>,
 }
 
 /// What can happen.
@@ -240,6 +245,33 @@ pub enum Action {
     RebuildChunk(i64),
     /// Stop the rebuild in progress where it is.
     CancelRebuild,
+    /// Import `job` starts reading `total` bytes (a later job supersedes earlier ones).
+    ImportStart {
+        /// The job.
+        job: u64,
+        /// Bytes to read.
+        total: u64,
+    },
+    /// Import `job` has read `done` of `total` bytes and is reading `file`.
+    ImportProgress {
+        /// The job.
+        job: u64,
+        /// Bytes read.
+        done: u64,
+        /// Bytes in all.
+        total: u64,
+        /// The file being read.
+        file: String,
+    },
+    /// Import `job` ended: the partition as a scenario (loaded next, by the caller), or why not.
+    ImportEnd {
+        /// The job.
+        job: u64,
+        /// The import, or why it failed.
+        result: Result<Rc<Done>, String>,
+    },
+    /// The reader cancelled the import being read.
+    ImportCancel,
 }
 
 impl Explorer {
@@ -269,8 +301,18 @@ impl Explorer {
             ..self.viewport
         };
         let token = self.load_token;
+        // An import's findings stay while its own scenario is the one loaded.
+        let mut import = self.import.clone();
+        if import
+            .done
+            .as_ref()
+            .is_some_and(|d| json != Ok(d.scenario.as_str()))
+        {
+            import.make_mut().done = None;
+        }
         *self = Explorer::default();
         self.load_token = token;
+        self.import = import;
         self.playback.speed = speed;
         self.viewport = viewport;
         let replay = match json {
@@ -947,6 +989,46 @@ impl Reducible for Explorer {
                     return self;
                 }
                 s.cancel_rebuild();
+            }
+            Action::ImportStart { job, total } => {
+                let i = s.import.make_mut();
+                i.job = job;
+                i.error = None;
+                i.progress = Some((0, total, String::new()));
+            }
+            Action::ImportProgress {
+                job,
+                done,
+                total,
+                file,
+            } => {
+                if job != s.import.job || !s.import.busy() {
+                    return self;
+                }
+                s.import.make_mut().progress = Some((done, total, file));
+            }
+            Action::ImportEnd { job, result } => {
+                if job != s.import.job || !s.import.busy() {
+                    return self;
+                }
+                let i = s.import.make_mut();
+                i.progress = None;
+                match result {
+                    Ok(done) => {
+                        i.done = Some(done);
+                        i.error = None;
+                    }
+                    Err(e) => i.error = Some(e),
+                }
+            }
+            Action::ImportCancel => {
+                if !s.import.busy() {
+                    return self;
+                }
+                let i = s.import.make_mut();
+                i.job = 0;
+                i.progress = None;
+                s.say(Sentence::plain("Import cancelled."));
             }
         }
         Rc::new(s)

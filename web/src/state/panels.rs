@@ -7,6 +7,7 @@ use logtime_core::scenario::ProduceOutcome;
 use logtime_core::{Bytes, Lookup, LookupError, Offset, RetentionReport, RollReason, Timestamp};
 
 use crate::model::disk;
+use crate::model::import::Done;
 
 /// Playing or paused, and how fast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,5 +180,26 @@ impl Disk {
     /// The newest sample.
     pub fn last(&self) -> Option<(Timestamp, Bytes)> {
         self.samples.last().copied()
+    }
+}
+
+/// The import panel: a partition being read, why the last import failed, and what the last one
+/// found (kept while its scenario is the one loaded).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ImportState {
+    /// The import being read (0: none); messages of any other are stale.
+    pub job: u64,
+    /// `(bytes read, bytes in all, file being read)` while reading.
+    pub progress: Option<(u64, u64, String)>,
+    /// Why the last import failed.
+    pub error: Option<String>,
+    /// The last import, while its scenario is loaded.
+    pub done: Option<Rc<Done>>,
+}
+
+impl ImportState {
+    /// Whether a file is being read.
+    pub fn busy(&self) -> bool {
+        self.progress.is_some()
     }
 }

@@ -686,3 +686,95 @@ fn a_saved_moment_rebuilds_the_partition() {
         .contains("this scenario has 4 steps"));
     assert!(at.lookup.result.is_some());
 }
+
+fn imported_done(scenario: &str) -> Rc<Done> {
+    Rc::new(Done {
+        scenario: scenario.to_string(),
+        notes: vec!["a note".into()],
+        skipped: Vec::new(),
+        segments: 1,
+        bytes: 10,
+    })
+}
+
+#[test]
+fn import_progress_of_a_superseded_or_cancelled_job_is_ignored() {
+    let s = loaded(LOOKUP_SCAN);
+    let s = act(&s, Action::ImportStart { job: 1, total: 100 });
+    let s = act(&s, Action::ImportStart { job: 2, total: 50 });
+    let stale = act(
+        &s,
+        Action::ImportProgress {
+            job: 1,
+            done: 10,
+            total: 100,
+            file: "a.log".into(),
+        },
+    );
+    assert!(Rc::ptr_eq(&stale, &s));
+    let s = act(
+        &s,
+        Action::ImportProgress {
+            job: 2,
+            done: 25,
+            total: 50,
+            file: "b.log".into(),
+        },
+    );
+    assert_eq!(s.import.progress, Some((25, 50, "b.log".into())));
+    let s = act(&s, Action::ImportCancel);
+    assert!(!s.import.busy());
+    assert_eq!(last_line(&s), "Import cancelled.");
+    // The cancelled job's end arrives late: nothing changes, the scenario stays.
+    let late = act(
+        &s,
+        Action::ImportEnd {
+            job: 2,
+            result: Err("boom".into()),
+        },
+    );
+    assert!(Rc::ptr_eq(&late, &s));
+    assert!(s.replay.is_running());
+}
+
+#[test]
+fn a_failed_import_says_why_and_keeps_the_loaded_scenario() {
+    let s = stepped(LOOKUP_SCAN, 2);
+    let s = act(&s, Action::ImportStart { job: 3, total: 10 });
+    let s = act(
+        &s,
+        Action::ImportEnd {
+            job: 3,
+            result: Err("x.txt: not kafka-dump-log output: line 1: …".into()),
+        },
+    );
+    assert!(s.import.error.as_deref().unwrap().contains("line 1"));
+    assert_eq!(s.replay.done, 2);
+    // The next import clears the error.
+    let s = act(&s, Action::ImportStart { job: 4, total: 10 });
+    assert_eq!(s.import.error, None);
+}
+
+#[test]
+fn an_imports_findings_stay_while_its_scenario_is_loaded() {
+    let json = builtins::find(LOOKUP_SCAN).unwrap();
+    let s = Rc::new(Explorer::default());
+    let s = act(&s, Action::ImportStart { job: 1, total: 10 });
+    let s = act(
+        &s,
+        Action::ImportEnd {
+            job: 1,
+            result: Ok(imported_done(json)),
+        },
+    );
+    let s = act(&s, load(Ok(json.into())));
+    assert!(s.replay.is_running());
+    assert_eq!(
+        s.import.done.as_ref().unwrap().notes,
+        vec!["a note".to_string()]
+    );
+    // Another scenario drops them.
+    let other = builtins::find(NANOSECONDS).unwrap();
+    let s = act(&s, load(Ok(other.into())));
+    assert!(s.import.done.is_none());
+}
