@@ -154,6 +154,13 @@ async fn fetch_text(url: &str) -> Result<String, embed::FetchFailure> {
     let text = JsFuture::from(resp.text().map_err(|_| FetchFailure::Body)?)
         .await
         .map_err(|_| FetchFailure::Body)?;
+    // Measured while the text is still a JS string: copying a file of hundreds of megabytes into
+    // the wasm memory could be what kills the instance. UTF-16 units never outnumber UTF-8 bytes,
+    // so a text refused here is over the limit either way; core's parser checks the exact size.
+    let units = u64::from(js_sys::JsString::from(text.clone()).length());
+    if units > logtime_core::scenario::MAX_SCENARIO_BYTES {
+        return Err(FetchFailure::TooLarge(units));
+    }
     text.as_string().ok_or(FetchFailure::Body)
 }
 

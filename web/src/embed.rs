@@ -163,6 +163,8 @@ pub enum FetchFailure {
     Status(u16),
     /// The body could not be read as text.
     Body,
+    /// The body is longer than a scenario may be (this many characters).
+    TooLarge(u64),
 }
 
 /// One sentence for people about a scenario that could not be fetched from `url` (shown as the
@@ -182,6 +184,11 @@ pub fn fetch_message(url: &str, failure: &FetchFailure) -> String {
         ),
         FetchFailure::Body => format!(
             "Could not load the scenario from {url}: the response could not be read as text."
+        ),
+        FetchFailure::TooLarge(n) => format!(
+            "Could not load the scenario from {url}: it is {n} characters long, more than the {} MiB \
+             a scenario may be, so the explorer did not open it.",
+            logtime_core::scenario::MAX_SCENARIO_BYTES >> 20
         ),
     }
 }
@@ -394,6 +401,8 @@ mod tests {
         assert!(!m.contains("JsValue") && !m.contains('\n'));
         assert!(fetch_message("u", &FetchFailure::Status(404)).contains("404 (not found)"));
         assert!(fetch_message("u", &FetchFailure::Status(500)).contains("HTTP 500"));
+        assert!(fetch_message("u", &FetchFailure::TooLarge(20_000_000))
+            .contains("more than the 16 MiB"));
         assert_eq!(
             not_a_scenario("http://h/x.json", "line 1, column 1: json syntax error: expected value"),
             "The file at http://h/x.json is not a Logtime scenario: it is not JSON (line 1, column 1: json syntax error: expected value)."

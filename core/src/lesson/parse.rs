@@ -376,6 +376,7 @@ fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
 
 /// Parses the JSON text into a value, with the scenario parser's errors for syntax.
 pub(crate) fn root(json: &str) -> R<Value> {
+    scenario::check_size(json)?;
     let v: Value = match serde_json::from_str(json) {
         Ok(v) => v,
         // The scenario parser words syntax errors with line and column.

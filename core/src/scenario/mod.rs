@@ -22,6 +22,7 @@ mod budget;
 pub mod narrate;
 mod outcome;
 mod parse;
+pub(crate) use parse::check_size;
 mod replay;
 #[cfg(feature = "report")]
 mod report;

@@ -54,7 +54,12 @@ pub(super) fn err(
 
 /// Parses a scenario file. Every error names the step index (if any), the field and the reason;
 /// JSON syntax errors carry line and column.
+///
+/// A text longer than [`MAX_SCENARIO_BYTES`](super::MAX_SCENARIO_BYTES) is refused before it is
+/// read as JSON: its syntax tree alone would take tens of times its size, and in the browser that
+/// is the difference between a clear message and a dead page.
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    check_size(json)?;
     let root: Value = serde_json::from_str(json).map_err(|e| {
         let text = e.to_string();
         let reason = match text.rfind(" at line ") {
@@ -69,6 +74,22 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         }
     })?;
     parse_value(root)
+}
+
+/// Refuses a text longer than [`MAX_SCENARIO_BYTES`](super::MAX_SCENARIO_BYTES), naming its size.
+pub(crate) fn check_size(json: &str) -> Result<(), ScenarioError> {
+    if json.len() as u64 > super::MAX_SCENARIO_BYTES {
+        return Err(err(
+            None,
+            "",
+            format!(
+                "the scenario is {} bytes, larger than the {} MiB a scenario may be",
+                json.len(),
+                super::MAX_SCENARIO_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// [`parse`] of a scenario already read as JSON.
@@ -247,6 +268,18 @@ mod tests {
     }
 
     const HEAD: &str = r#""start": "2027-03-12T09:00:00Z""#;
+
+    #[test]
+    fn a_text_over_the_size_limit_is_refused_before_it_is_read() {
+        // Padding with spaces keeps the JSON valid, so only the size can be the reason.
+        let big = format!("{{{HEAD}, \"steps\": []}}{}", " ".repeat(16 << 20));
+        let msg = e(&big);
+        assert!(
+            msg.contains("larger than the 16 MiB a scenario may be"),
+            "{msg}"
+        );
+        assert!(crate::lesson::parse(&big).is_err());
+    }
 
     fn with_steps(steps: &str) -> String {
         format!("{{{HEAD}, \"steps\": [{steps}]}}")
