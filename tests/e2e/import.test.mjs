@@ -62,6 +62,19 @@ async function linkedScenario(page) {
   return { url, scenario: JSON.parse(zlib.inflateRawSync(Buffer.from(z, 'base64url')).toString('utf8')) };
 }
 
+// A copy of a fixture's partition folder whose .log modification times are the ones Kafka's
+// replay had: Kafka reads them as the largest timestamp of a segment without record stamps, and
+// the browser passes them on as File.lastModified.
+function withMtimes(src, segments) {
+  const dst = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'logtime-import-')), 'clicks-0');
+  fs.cpSync(src, dst, { recursive: true });
+  for (const s of segments) {
+    const t = new Date(s.largest_timestamp);
+    fs.utimesSync(path.join(dst, `${String(s.base_offset).padStart(20, '0')}.log`), t, t);
+  }
+  return dst;
+}
+
 const segFiles = (dir) => fs.readdirSync(dir).sort().map((n) => path.join(dir, n));
 
 for (const [name, which] of [
@@ -69,13 +82,15 @@ for (const [name, which] of [
   ['lookup-out-of-order', 'closed'],
   ['far-offsets', 'live'],
   ['log-append-time', 'live'],
+  ['many-small-segments', 'live'],
+  ['no-timestamp-and-keys', 'closed'],
 ]) {
   test(`${name} (${which}): the imported partition is what Kafka reported`, async () => {
     const report = json('kafka', name, 'report.json');
     const scenario = json('kafka', name, 'scenario.json');
     const now = report.steps.at(-1).now;
     const fin = report.final;
-    const dir = path.join(FIXTURES, 'kafka', name, which, 'clicks-0');
+    const dir = withMtimes(path.join(FIXTURES, 'kafka', name, which, 'clicks-0'), fin.segments);
     await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {
       await ready(page);
       await settings(page, now, scenario.kafka);
