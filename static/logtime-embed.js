@@ -27,7 +27,7 @@
 
 const TAG = 'logtime-explorer';
 /** The attributes the element passes on (web/src/options.rs OPTION_NAMES, less `inline`). */
-const OPTIONS = ['scenario', 'src', 'z', 'panels', 'menu', 'theme', 'mode', 'step', 'lookup', 'moment', 'page'];
+const OPTIONS = ['scenario', 'src', 'z', 'panels', 'menu', 'theme', 'mode', 'seed', 'step', 'lookup', 'moment', 'page'];
 
 function moduleUrl() {
   const meta = document.querySelector('meta[name="logtime-module"]');

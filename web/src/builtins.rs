@@ -1,5 +1,8 @@
-//! Built-in scenarios, compiled into the wasm (`static/scenarios/*.json`) so the page works
-//! offline from `dist/` and loads without extra requests. Read-only data shared by instances.
+//! Built-in scenarios and lessons, compiled into the wasm (`static/scenarios/*.json`,
+//! `static/lessons/*.json`) so the page works offline from `dist/` and loads without extra
+//! requests. Read-only data shared by instances.
+//!
+//! The menu shows them in [`GROUPS`]; a new group (the incident library) is one more entry there.
 
 /// `(name, menu label, JSON)`, in menu order.
 pub const BUILTINS: &[(&str, &str, &str)] = &[
@@ -35,21 +38,52 @@ pub const BUILTINS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Built-in lessons: `(name, menu label, JSON)`, each story's walkthrough before its drill.
+pub const LESSONS: &[(&str, &str, &str)] = &[
+    (
+        "future-walkthrough",
+        "Walkthrough: timestamps from the future",
+        include_str!("../../static/lessons/future-walkthrough.json"),
+    ),
+    (
+        "future-drill",
+        "Drill: find and fix the pinned segment",
+        include_str!("../../static/lessons/future-drill.json"),
+    ),
+    (
+        "two-kinds-walkthrough",
+        "Walkthrough: two kinds of timestamp",
+        include_str!("../../static/lessons/two-kinds-walkthrough.json"),
+    ),
+    (
+        "two-kinds-drill",
+        "Drill: predict where a lookup lands",
+        include_str!("../../static/lessons/two-kinds-drill.json"),
+    ),
+    (
+        "kip937-drill",
+        "Drill: KIP-937 windows, 3.x and 4.x",
+        include_str!("../../static/lessons/kip937-drill.json"),
+    ),
+];
+
+/// The menu's groups, in order: `(group label, entries)`. An empty group is not shown.
+pub const GROUPS: &[(&str, &[(&str, &str, &str)])] =
+    &[("Scenarios", BUILTINS), ("Lessons", LESSONS)];
+
+/// Every built-in, in menu order.
+pub fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    GROUPS.iter().flat_map(|(_, entries)| entries.iter())
+}
+
 /// The JSON of a built-in by name.
 pub fn find(name: &str) -> Option<&'static str> {
-    BUILTINS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, _, j)| *j)
+    all().find(|(n, _, _)| *n == name).map(|(_, _, j)| *j)
 }
 
 /// The names, for error messages.
 pub fn names() -> String {
-    BUILTINS
-        .iter()
-        .map(|(n, _, _)| *n)
-        .collect::<Vec<_>>()
-        .join(", ")
+    all().map(|(n, _, _)| *n).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -70,7 +104,12 @@ mod tests {
                 "{name} has steps"
             );
         }
+        for (name, _, json) in LESSONS {
+            let l = logtime_core::lesson::parse(json).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(l.default_variant().is_lesson, "{name} is a lesson");
+        }
         assert!(find("million").is_some());
+        assert!(find("future-drill").is_some());
         assert!(find("nope").is_none());
         assert!(names().contains("lookup-scan"));
     }

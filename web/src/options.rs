@@ -11,7 +11,8 @@
 //! | `panels` | names from [`PANEL_NAMES`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
 //! | `menu` | `true`/`false` (a bare attribute is `true`) | `true` standalone, `false` embedded |
 //! | `theme` | `light`, `dark`, `auto` | `auto` standalone; embedded, the host page's declared `color-scheme` |
-//! | `mode` | `explorer` | `explorer` |
+//! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter` | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
+//! | `seed` | a lesson's variant: a whole number (the same seed gives the same numbers) | the lesson's default variant |
 //! | `step` | steps to run on load (0 to the scenario's length) | 0 |
 //! | `lookup` | a lookup to run after them: a time (`now-1h`, RFC 3339, ms) or `earliest`, `latest`, `max-timestamp` | |
 //! | `moment` | a saved moment: the journal's compact form (`logtime_core::scenario::session`) | |
@@ -79,39 +80,54 @@ impl Theme {
     }
 }
 
-/// What the explorer is for. Walkthrough and drill modes come with the lessons; adding one is
-/// a variant here and an arm in [`Mode::parse`].
+/// What the explorer is for.
+///
+/// A lesson file opens in its own kind's mode unless `mode` says otherwise; a plain scenario opens
+/// in the explorer. Any scenario can be walked through (its narration is the narrator's), and a
+/// lesson can be opened in the explorer (its partition, free to play with, questions left out).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Free exploration.
     Explorer,
+    /// Narrated steps beside the partition, with pauses, highlights and tasks.
+    Walkthrough,
+    /// Questions one at a time, answered in the partition view, scored.
+    Drill,
+    /// A walkthrough for a room: larger text, pauses honoured.
+    Presenter,
 }
 
-/// Every mode name the option may take, and whether this build has it.
-const MODES: &[(&str, Option<Mode>)] = &[
-    ("explorer", Some(Mode::Explorer)),
-    ("walkthrough", None),
-    ("drill", None),
+/// Every mode name the option may take.
+const MODES: &[(&str, Mode)] = &[
+    ("explorer", Mode::Explorer),
+    ("walkthrough", Mode::Walkthrough),
+    ("drill", Mode::Drill),
+    ("presenter", Mode::Presenter),
 ];
 
 impl Mode {
     fn parse(v: &str) -> Result<Mode, String> {
-        let available: Vec<&str> = MODES
+        MODES
             .iter()
-            .filter(|(_, m)| m.is_some())
-            .map(|(n, _)| *n)
-            .collect();
-        match MODES.iter().find(|(n, _)| *n == v) {
-            Some((_, Some(m))) => Ok(*m),
-            Some((n, None)) => Err(format!(
-                "mode {n:?} is not available in this build of Logtime (available: {})",
-                available.join(", ")
-            )),
-            None => Err(format!(
-                "unknown mode (expected one of: {})",
-                available.join(", ")
-            )),
-        }
+            .find(|(n, _)| *n == v)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| {
+                let names: Vec<&str> = MODES.iter().map(|(n, _)| *n).collect();
+                format!("unknown mode (expected one of: {})", names.join(", "))
+            })
+    }
+
+    /// The option's value for this mode.
+    pub fn name(self) -> &'static str {
+        MODES
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("explorer", |(n, _)| n)
+    }
+
+    /// Whether the mode plays a lesson (narration pane, questions, score).
+    pub fn is_lesson(self) -> bool {
+        self != Mode::Explorer
     }
 }
 
@@ -290,8 +306,10 @@ pub struct Options {
     pub menu: bool,
     /// The colour theme.
     pub theme: Theme,
-    /// What the explorer is for.
-    pub mode: Mode,
+    /// What the explorer is for (`None`: a lesson's own kind, else the explorer).
+    pub mode: Option<Mode>,
+    /// A lesson's variant (`None`: the default variant).
+    pub seed: Option<u64>,
     /// Steps to run on load.
     pub step: Option<usize>,
     /// A lookup to run on load.
@@ -311,7 +329,8 @@ impl Options {
             panels: None,
             menu: context == Context::Standalone,
             theme: Theme::Auto,
-            mode: Mode::Explorer,
+            mode: None,
+            seed: None,
             step: None,
             lookup: None,
             moment: None,
@@ -328,8 +347,8 @@ impl Options {
 /// Every option name, as attributes and URL parameters spell them (logtime-embed.js observes
 /// the attributes by these names).
 pub const OPTION_NAMES: &[&str] = &[
-    "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "step", "lookup",
-    "moment", "page",
+    "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "seed", "step",
+    "lookup", "moment", "page",
 ];
 
 /// How the page gave the options, which decides how errors name them and what is tolerated.
@@ -397,7 +416,12 @@ pub fn parse(
                     _ => return Err(bad("expected light, dark or auto".into())),
                 }
             }
-            "mode" => o.mode = Mode::parse(v).map_err(bad)?,
+            "mode" => o.mode = Some(Mode::parse(v).map_err(bad)?),
+            "seed" => {
+                o.seed = Some(v.parse::<u64>().map_err(|_| {
+                    bad("expected a whole number from 0 to 18446744073709551615".into())
+                })?)
+            }
             "step" => {
                 o.step = Some(v.parse::<usize>().map_err(|_| {
                     bad("expected a whole number of steps (0 for the start)".into())
@@ -480,7 +504,8 @@ mod tests {
         let e = embed(&[]).unwrap();
         assert!(!e.menu);
         assert_eq!(e.panels, None);
-        assert_eq!(e.mode, Mode::Explorer);
+        assert_eq!(e.mode, None);
+        assert_eq!(e.seed, None);
     }
 
     #[test]
@@ -513,7 +538,8 @@ mod tests {
             ("panels", "partition, lookup log"),
             ("menu", ""),
             ("theme", "light"),
-            ("mode", "explorer"),
+            ("mode", "drill"),
+            ("seed", "42"),
             ("step", "3"),
             ("lookup", "now-1h"),
             ("page", "https://example.com/logtime/"),
@@ -531,6 +557,11 @@ mod tests {
         assert_eq!(panels.names(), "partition lookup log");
         assert!(o.menu);
         assert_eq!(o.step, Some(3));
+        assert_eq!(o.mode, Some(Mode::Drill));
+        assert_eq!(o.seed, Some(42));
+        for m in ["explorer", "walkthrough", "drill", "presenter"] {
+            assert_eq!(embed(&[("mode", m)]).unwrap().mode.map(Mode::name), Some(m));
+        }
         assert_eq!(
             o.lookup,
             Some(LookupTarget::Time(TimeSpec::Now(-3_600_000)))
@@ -566,12 +597,12 @@ mod tests {
             "invalid `theme` value \"sepia\": expected light, dark or auto"
         );
         assert_eq!(
-            e(&[("mode", "walkthrough")]),
-            "invalid `mode` value \"walkthrough\": mode \"walkthrough\" is not available in this build of Logtime (available: explorer)"
+            e(&[("mode", "quiz")]),
+            "invalid `mode` value \"quiz\": unknown mode (expected one of: explorer, walkthrough, drill, presenter)"
         );
         assert_eq!(
-            e(&[("mode", "quiz")]),
-            "invalid `mode` value \"quiz\": unknown mode (expected one of: explorer)"
+            e(&[("seed", "-3")]),
+            "invalid `seed` value \"-3\": expected a whole number from 0 to 18446744073709551615"
         );
         assert_eq!(
             e(&[("step", "-1")]),

@@ -39,6 +39,11 @@ pub fn confirm_bar(p: &ConfirmBarProps) -> Html {
             },
             undone,
         ),
+        Pending::LessonBack { undone } => (
+            "Going back to the previous step takes back what you did since:".to_string(),
+            "Go back (keep my work to return to)",
+            undone,
+        ),
         Pending::Switch { undone, .. } => (
             "Switching scenario drops what you did in this one:".to_string(),
             "Drop them and switch",

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use crate::builtins::BUILTINS;
+use crate::builtins::GROUPS;
 
 /// The scenario menu's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -43,11 +43,15 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
             </div>
             if p.menu {
             <label class="lt-menu" for={id.clone()}>
-                <span>{ "Scenario" }</span>
+                <span>{ "Scenario or lesson" }</span>
                 <select id={id.clone()} data-testid="scenario-menu" {onchange}>
                     if p.current.is_none() { <option value="" selected=true>{ "(from the page)" }</option> }
-                    { for BUILTINS.iter().map(|(name, label, _)| html!{
-                        <option value={*name} selected={cur.as_str() == *name}>{ *label }</option>
+                    { for GROUPS.iter().filter(|(_, e)| !e.is_empty()).map(|(group, entries)| html!{
+                        <optgroup label={*group}>
+                        { for entries.iter().map(|(name, label, _)| html!{
+                            <option value={*name} selected={cur.as_str() == *name}>{ *label }</option>
+                        }) }
+                        </optgroup>
                     }) }
                 </select>
             </label>

@@ -36,6 +36,20 @@ impl Viewport {
         }
     }
 
+    /// A window on offsets `first..=last` of the log `[lo, hi)`, with a few records either side
+    /// (a lesson's step pointing at records brings them into view as tiles).
+    pub fn focus(first: i64, last: i64, lo: i64, hi: i64) -> Viewport {
+        let (first, last) = (first.min(last), first.max(last));
+        let pad = 4.0;
+        let span = ((last - first + 1) as f64 + 2.0 * pad).max(MIN_SPAN);
+        Viewport {
+            start: first as f64 - pad,
+            span,
+            follow: false,
+        }
+        .clamped(lo, hi)
+    }
+
     /// Keeps the window inside `[lo, hi)`; a following view refits.
     pub fn clamped(self, lo: i64, hi: i64) -> Viewport {
         if self.follow {

@@ -8,9 +8,12 @@
 //! did not change compares equal and is not rendered again. The [`Runner`] (and its partition,
 //! which can hold millions of records) is shared behind `Rc<RefCell<_>>` and never copied.
 
+mod lesson;
 mod log;
 mod panels;
 mod replay;
+#[cfg(test)]
+mod lesson_tests;
 #[cfg(test)]
 mod tests;
 
@@ -19,6 +22,8 @@ pub use panels::{
     ConfigState, Disk, ImportState, LookupState, Marks, Playback, ProducerState, RetentionState,
 };
 pub use replay::Replay;
+pub use lesson::{ItemView, LessonView, Takes};
+pub use replay::{LessonRun, Op};
 
 use std::ops::Deref;
 use std::rc::Rc;
@@ -38,7 +43,8 @@ use crate::model::import::Done;
 use crate::model::producer::BatchSpec;
 use crate::model::timeline;
 use crate::model::viewport::Viewport;
-use crate::options::LookupTarget;
+use crate::options::{LookupTarget, Mode};
+use logtime_core::lesson::{self as core_lesson, Item, Outcome, Reached, Reveal};
 
 /// A moment to rebuild once a scenario has loaded: a saved journal, or `step` and `lookup`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -61,6 +67,11 @@ pub enum Pending {
         /// Play from there.
         play: bool,
         /// What it undoes, for people.
+        undone: Vec<String>,
+    },
+    /// Go back to the previous stop of a lesson, keeping this work as a branch to return to.
+    LessonBack {
+        /// What it takes back, for people.
         undone: Vec<String>,
     },
     /// Switch to another built-in scenario, dropping these actions.
@@ -169,6 +180,25 @@ pub struct Explorer {
     pub rebuild: Option<Rebuild>,
     /// Importing a real partition.
     pub import: Shared<ImportState>,
+    /// How the next load is shown: `(mode, seed)` from the page's options.
+    pub wanted: (Option<Mode>, Option<u64>),
+    /// The lesson pane, when a lesson is played.
+    pub lesson: Shared<LessonView>,
+    /// What the reader opened the details of.
+    pub inspect: Option<Inspect>,
+}
+
+/// Something whose details the reader opened (a click or Enter on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inspect {
+    /// A record, by offset.
+    Record(Offset),
+    /// A segment, by base offset.
+    Segment(Offset),
+    /// The `n`-th time-index entry of a segment.
+    IndexEntry(Offset, usize),
+    /// The `n`-th line of the lookup trace.
+    Trace(usize),
 }
 
 /// What can happen.
@@ -272,6 +302,24 @@ pub enum Action {
     },
     /// The reader cancelled the import being read.
     ImportCancel,
+    /// How the next load is shown: a mode and a lesson variant's seed.
+    Want(Option<Mode>, Option<u64>),
+    /// A lesson: on to the next stop.
+    LessonNext,
+    /// A lesson: the learner clicked this segment or record (for the open question).
+    Select(Offset),
+    /// A lesson: answer the open question with the selection, or with this typed value.
+    LessonAnswer(Option<i64>),
+    /// A lesson: the open item's next hint.
+    LessonHint,
+    /// A lesson: reveal the open item.
+    LessonReveal,
+    /// A lesson: return to the work kept when going back.
+    LessonReturn,
+    /// A lesson: start again, with this variant's seed (`None`: the same one).
+    LessonRestart(Option<u64>),
+    /// Open (or close, with `None`) the details of something.
+    Inspect(Option<Inspect>),
 }
 
 impl Explorer {
@@ -313,10 +361,15 @@ impl Explorer {
         *self = Explorer::default();
         self.load_token = token;
         self.import = import;
+        let wanted = self.wanted;
+        *self = Explorer::default();
+        self.load_token = token;
+        self.wanted = wanted;
         self.playback.speed = speed;
         self.viewport = viewport;
+        let (mode, seed) = wanted;
         let replay = match json {
-            Ok(json) => Replay::load(json, origin),
+            Ok(json) => Replay::load_as(json, origin, mode.map(Mode::is_lesson), seed, None),
             Err(e) => Replay::failed(e.to_string()),
         };
         let line = match &replay.error {
@@ -341,12 +394,24 @@ impl Explorer {
         if let Some(note) = note {
             self.say(note);
         }
+        if self.replay.is_lesson() {
+            self.lesson_begin(Vec::new());
+        }
     }
 
     /// Rebuilds a saved moment of the loaded scenario. A moment that cannot be rebuilt leaves
     /// the scenario at its start with a notice saying why.
     fn restore(&mut self, r: &Restore) {
         if !self.replay.is_loaded() {
+            return;
+        }
+        if self.replay.is_lesson() {
+            // A lesson opens at a step (with the steps before it applied); moments and
+            // lookups are the explorer's.
+            if let Some(k) = r.step {
+                let seed = self.lesson.seed;
+                self.lesson_start(seed, Some(k), Vec::new());
+            }
             return;
         }
         let source = self.replay.source.clone();
@@ -835,6 +900,470 @@ impl Action {
     }
 }
 
+/// Lessons: core's [`Play`](logtime_core::lesson::Play) drives; these record what it said.
+impl Explorer {
+    /// Starts a lesson run afresh (variant `seed`, opened at `open_at`, or where the lesson
+    /// says), keeping the pane's mode, the speed and the view, then replays `ops`.
+    fn lesson_start(&mut self, seed: Option<u64>, open_at: Option<usize>, ops: Vec<Op>) {
+        let Some((lesson, opened_at)) = self
+            .replay
+            .lesson()
+            .map(|l| (l.lesson.clone(), l.opened_at))
+        else {
+            return;
+        };
+        let run = match LessonRun::start(lesson, seed, open_at.or(Some(opened_at))) {
+            Ok(run) => run,
+            Err(e) => {
+                self.lesson.make_mut().error = Some(e);
+                return;
+            }
+        };
+        let replay = self.replay.with_run(run);
+        let (speed, viewport, token, wanted) = (
+            self.playback.speed,
+            self.viewport,
+            self.load_token,
+            self.wanted,
+        );
+        let branch = self.lesson.branch.clone();
+        *self = Explorer::default();
+        self.playback.speed = speed;
+        self.viewport = Viewport {
+            follow: true,
+            ..viewport
+        };
+        self.load_token = token;
+        self.wanted = wanted;
+        self.replay = Shared::new(replay);
+        self.sample_disk();
+        self.lesson_begin(ops);
+        if self.lesson.branch != branch {
+            self.lesson.make_mut().branch = branch;
+        }
+    }
+
+    /// Fills the pane for a freshly started run, takes the first stop, then replays `ops`
+    /// (its first `Next` being that stop).
+    fn lesson_begin(&mut self, ops: Vec<Op>) {
+        let Some(view) = self.replay.lesson().map(|l| {
+            let c = l.play.lesson();
+            let p = l.play.partition();
+            LessonView {
+                mode: Some(match self.wanted.0 {
+                    Some(m) if m.is_lesson() => m,
+                    _ => match c.meta.kind {
+                        core_lesson::LessonKind::Drill => Mode::Drill,
+                        core_lesson::LessonKind::Walkthrough => Mode::Walkthrough,
+                    },
+                }),
+                kind: c.meta.kind,
+                summary: c
+                    .meta
+                    .summary
+                    .as_ref()
+                    .map(|m| core_lesson::render(m, p))
+                    .unwrap_or_default(),
+                authored: c.is_lesson,
+                seed: l.seed,
+                variant: c.variant.label(),
+                has_variants: l.lesson.variant_count() > 1,
+                steps: c.steps.len(),
+                hidden: l.play.hidden(),
+                card: Some(l.play.scorecard()),
+                ..LessonView::default()
+            }
+        }) else {
+            return;
+        };
+        self.lesson = Shared::new(view);
+        let replaying = !ops.is_empty();
+        let mut ops = ops.into_iter();
+        if replaying {
+            // The first op is the opening stop.
+            ops.next();
+        }
+        self.lesson_next();
+        for op in ops {
+            match op {
+                Op::Next => {
+                    self.lesson_next();
+                }
+                Op::Act(at, command) => {
+                    let _ = self.apply(at, command);
+                    self.lesson_after_act();
+                }
+                Op::Answer(a) => self.lesson_answer_with(a),
+                Op::Hint => self.lesson_hint(),
+                Op::Reveal => self.lesson_reveal(),
+            }
+        }
+        if replaying {
+            self.finish_walks();
+        }
+    }
+
+    /// Refreshes what depends on the play after any operation: hidden affordances, the score,
+    /// whether it is finished, the step counter.
+    fn lesson_sync(&mut self) {
+        let Some((hidden, card, finished, next)) = self.replay.lesson().map(|l| {
+            (
+                l.play.hidden(),
+                l.play.scorecard(),
+                l.play.is_done(),
+                l.play.next_step(),
+            )
+        }) else {
+            return;
+        };
+        if self.replay.done != next {
+            self.replay.make_mut().done = next;
+        }
+        let v = self.lesson.make_mut();
+        v.hidden = hidden;
+        v.card = Some(card);
+        v.finished = finished;
+    }
+
+    /// The item view of item `k` as the play holds it now.
+    fn item_view(&self, k: usize) -> Option<ItemView> {
+        let l = self.replay.lesson()?;
+        let c = l.play.lesson();
+        let (step, item) = c.items().nth(k)?;
+        let p = l.play.partition();
+        let card = l.play.scorecard();
+        let result = card.items.get(k)?;
+        let (takes, title, ask, points) = match item {
+            Item::Question(q) => (Takes::of(&q.kind), &q.title, &q.ask, q.points),
+            Item::Task(t) => (Takes::Task, &t.title, &t.ask, t.points),
+            _ => return None,
+        };
+        Some(ItemView {
+            index: k,
+            of: card.items.len(),
+            step,
+            takes,
+            title: title.clone(),
+            ask: core_lesson::render(ask, p),
+            hints: Vec::new(),
+            hints_left: l.play.hints_left(),
+            costs: (card.scoring.hint_cost, card.scoring.wrong_cost),
+            points,
+            feedback: None,
+            revealed: None,
+            goal: l.play.goal(),
+            outcome: result.outcome,
+        })
+    }
+
+    /// On to the next stop: runs the lesson's steps until one worth stopping at. `false` when
+    /// nothing moved (an item is open, or the lesson is over).
+    fn lesson_next(&mut self) -> bool {
+        let blocked = self
+            .replay
+            .lesson()
+            .is_none_or(|l| l.play.open_item().is_some() || l.play.is_done());
+        if blocked {
+            return false;
+        }
+        self.inspect = None;
+        let mut passed = Vec::new();
+        let mut stop = None;
+        loop {
+            let mut marks = MarksUpdate::default();
+            let previous = self.now();
+            let Some((step, stops_here)) = self.replay.lesson().map(|l| {
+                let c = l.play.lesson();
+                let at = l.play.next_step();
+                (at, is_stop_at(c, at))
+            }) else {
+                break;
+            };
+            let reached = self
+                .replay
+                .with_lesson(|l| l.play.advance(&mut |e| marks.see(e.event)))
+                .flatten();
+            let reached = match reached {
+                None => break,
+                Some(Err(e)) => {
+                    self.lesson.make_mut().error = Some(e.to_string());
+                    break;
+                }
+                Some(Ok(r)) => r,
+            };
+            match reached {
+                Reached::Model(report) => {
+                    self.absorb(marks, &report);
+                    let heading = narrate::heading(report.index, report.now, previous);
+                    if !self.lesson.hidden.is_empty() {
+                        // The log would give a hidden verdict away: the pane's narration
+                        // (which core words with what is hidden) is the record.
+                        let mut h = heading;
+                        h.capitalize();
+                        self.say(h);
+                    } else {
+                        self.narrate(heading, &report);
+                    }
+                    if stops_here {
+                        stop = Some((step, Some(*report), None));
+                        break;
+                    }
+                    let words = self.replay.lesson().map(|l| {
+                        l.play
+                            .narration(step, Some(&report))
+                            .into_iter()
+                            .flat_map(|n| n.sentences)
+                            .collect::<Vec<_>>()
+                    });
+                    passed.push(Sentence::join(words.unwrap_or_default(), "; "));
+                }
+                Reached::Note => {
+                    stop = Some((step, None, None));
+                    break;
+                }
+                Reached::Question { item } | Reached::Task { item, .. } => {
+                    stop = Some((step, None, Some(item)));
+                    break;
+                }
+            }
+        }
+        self.replay.with_lesson(|l| l.ops.push(Op::Next));
+        let ops = self.replay.lesson().map_or(0, |l| l.ops.len());
+        let Some((step, report, item)) = stop else {
+            let v = self.lesson.make_mut();
+            v.passed = passed;
+            v.stops.push(ops);
+            self.lesson_sync();
+            return true;
+        };
+        let (narration, show, pause) = self
+            .replay
+            .lesson()
+            .map(|l| {
+                let s = l.play.lesson().steps.get(step);
+                (
+                    l.play.narration(step, report.as_ref()),
+                    s.map(|s| s.show.clone()).unwrap_or_default(),
+                    s.is_some_and(|s| s.pause),
+                )
+            })
+            .unwrap_or_default();
+        let item = item.and_then(|k| self.item_view(k));
+        // the view follows what the step points at
+        let focus = focus_of(&show);
+        let v = self.lesson.make_mut();
+        v.at = Some(step);
+        v.narration = narration;
+        v.passed = passed;
+        v.show = show;
+        v.pause = pause;
+        v.item = item;
+        v.selection.clear();
+        v.error = None;
+        v.stops.push(ops);
+        if let (Some((a, b)), Some((lo, hi))) = (focus, self.bounds()) {
+            self.viewport = Viewport::focus(a, b, lo, hi);
+        }
+        self.lesson_sync();
+        true
+    }
+
+    /// The partition's offsets `[first segment's base, log end)`.
+    fn bounds(&self) -> Option<(i64, i64)> {
+        let r = self.replay.runner()?;
+        let p = r.partition();
+        let lo = p.segments().first().map_or(0, |s| s.base_offset().0);
+        Some((lo, p.log_end_offset().0.max(lo + 1)))
+    }
+
+    /// After a learner's command: the open task's goal, and "done" when it holds.
+    fn lesson_after_act(&mut self) {
+        let Some((goal, solved)) = self.replay.lesson().map(|l| (l.last_goal.clone(), l.solved))
+        else {
+            return;
+        };
+        if let Some(item) = self.lesson.make_mut().item.as_mut() {
+            if item.takes == Takes::Task && item.outcome == Outcome::Open {
+                if goal.is_some() {
+                    item.goal = goal;
+                }
+                if solved {
+                    item.outcome = Outcome::Done;
+                }
+            }
+        }
+        self.lesson_sync();
+    }
+
+    fn lesson_select(&mut self, o: Offset) {
+        let v = self.lesson.make_mut();
+        let Some(item) = v.item.as_ref().filter(|i| i.outcome == Outcome::Open) else {
+            return;
+        };
+        v.selection = item.takes.select(&v.selection, o);
+        v.error = None;
+    }
+
+    fn lesson_answer(&mut self, value: Option<i64>) {
+        let Some(item) = self.lesson.open().cloned() else {
+            return;
+        };
+        match item.takes.answer(&self.lesson.selection, value) {
+            Ok(a) => self.lesson_answer_with(a),
+            Err(e) => self.lesson.make_mut().error = Some(e.to_string()),
+        }
+    }
+
+    fn lesson_answer_with(&mut self, a: core_lesson::Answer) {
+        let graded = self.replay.with_lesson(|l| {
+            let g = l.play.answer(&a);
+            if g.is_ok() {
+                l.ops.push(Op::Answer(a.clone()));
+            }
+            g
+        });
+        let Some(graded) = graded else { return };
+        let v = self.lesson.make_mut();
+        match graded {
+            Ok(g) => {
+                v.error = None;
+                if let Some(item) = v.item.as_mut() {
+                    if g.correct {
+                        item.outcome = Outcome::Done;
+                    }
+                    item.feedback = Some((g.correct, g.feedback));
+                }
+                if g.correct {
+                    v.selection.clear();
+                }
+            }
+            Err(e) => v.error = Some(e.to_string()),
+        }
+        self.lesson_sync();
+    }
+
+    fn lesson_hint(&mut self) {
+        let hint = self.replay.with_lesson(|l| {
+            let h = l.play.hint();
+            if let Ok(Some(_)) = &h {
+                l.ops.push(Op::Hint);
+            }
+            (h, l.play.hints_left())
+        });
+        let Some((hint, left)) = hint else { return };
+        let v = self.lesson.make_mut();
+        match hint {
+            Ok(Some(h)) => {
+                if let Some(item) = v.item.as_mut() {
+                    item.hints.push(h);
+                    item.hints_left = left;
+                }
+            }
+            Ok(None) => {}
+            Err(e) => v.error = Some(e.to_string()),
+        }
+        self.lesson_sync();
+    }
+
+    fn lesson_reveal(&mut self) {
+        let mut marks = MarksUpdate::default();
+        let revealed = self.replay.with_lesson(|l| {
+            let r = l.play.reveal(&mut |e| marks.see(e.event));
+            if r.is_ok() {
+                l.ops.push(Op::Reveal);
+            }
+            r
+        });
+        let Some(revealed) = revealed else { return };
+        let words = match revealed {
+            Ok(Reveal::Question {
+                feedback, authored, ..
+            }) => feedback.into_iter().chain(authored).collect::<Vec<_>>(),
+            Ok(Reveal::Task(t)) => {
+                for r in &t.reports {
+                    let mut heading = Sentence::plain("at ");
+                    heading.time(r.now);
+                    self.narrate(heading, r);
+                }
+                if let Some(r) = t.reports.last() {
+                    self.absorb(marks, r);
+                }
+                if let Some(item) = self.lesson.make_mut().item.as_mut() {
+                    item.goal = Some(t.goal.clone());
+                }
+                t.narration.into_iter().chain(t.authored).collect()
+            }
+            Err(e) => {
+                self.lesson.make_mut().error = Some(e.to_string());
+                return;
+            }
+        };
+        let v = self.lesson.make_mut();
+        if let Some(item) = v.item.as_mut() {
+            item.outcome = Outcome::Revealed;
+            item.revealed = Some(words);
+        }
+        v.selection.clear();
+        self.lesson_sync();
+    }
+
+    /// Back to the previous stop, asking first when that takes back the learner's work (which
+    /// is then kept as a branch).
+    fn lesson_back(&mut self, confirmed: bool) {
+        let Some(ops) = self.replay.lesson().map(|l| l.ops.clone()) else {
+            return;
+        };
+        let stops = &self.lesson.stops;
+        if stops.len() < 2 {
+            return;
+        }
+        let keep = stops[stops.len() - 2];
+        let undone: Vec<String> = ops[keep..]
+            .iter()
+            .filter(|o| o.is_work())
+            .map(Op::describe)
+            .collect();
+        if !undone.is_empty() && !confirmed {
+            self.playback.playing = false;
+            self.pending = Some(Pending::LessonBack { undone });
+            return;
+        }
+        if !undone.is_empty() {
+            self.lesson.make_mut().branch = Some(ops.clone());
+        }
+        let seed = self.lesson.seed;
+        self.lesson_start(seed, None, ops[..keep].to_vec());
+    }
+
+    /// Back to the work kept as a branch.
+    fn lesson_return(&mut self) {
+        let Some(ops) = self.lesson.branch.clone() else {
+            return;
+        };
+        let seed = self.lesson.seed;
+        self.lesson.make_mut().branch = None;
+        self.lesson_start(seed, None, ops);
+        if self.lesson.branch.is_some() {
+            self.lesson.make_mut().branch = None;
+        }
+    }
+}
+
+/// Whether the play stops at file step `at`.
+fn is_stop_at(c: &core_lesson::Concrete, at: usize) -> bool {
+    lesson::is_stop(&c.steps, at, c.is_lesson)
+}
+
+/// The offsets a stop points at, to bring into view: records and ranges first.
+fn focus_of(show: &[core_lesson::Target]) -> Option<(i64, i64)> {
+    use core_lesson::Target;
+    show.iter().find_map(|t| match t {
+        Target::Offset(o) | Target::SegmentOf(o) => Some((o.0, o.0)),
+        Target::Offsets { first, last } => Some((first.0, last.0)),
+        _ => None,
+    })
+}
+
 /// What the events of one step or command change in the partition view and retention panel.
 #[derive(Default)]
 struct MarksUpdate {
@@ -861,6 +1390,28 @@ impl MarksUpdate {
     }
 }
 
+/// Whether an action is a command on the partition (which a lesson's open task checks).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ActionKind {
+    Command,
+    Other,
+}
+
+impl ActionKind {
+    fn of(a: &Action) -> ActionKind {
+        match a {
+            Action::Advance(_)
+            | Action::Produce(_)
+            | Action::SetConfig(..)
+            | Action::SetVersion(_)
+            | Action::RunRetention
+            | Action::DeleteRecords { .. }
+            | Action::Remedy { .. } => ActionKind::Command,
+            _ => ActionKind::Other,
+        }
+    }
+}
+
 impl Reducible for Explorer {
     type Action = Action;
 
@@ -871,6 +1422,7 @@ impl Reducible for Explorer {
             return self;
         }
         let mut s = (*self).clone();
+        let action_kind = ActionKind::of(&action);
         match action {
             Action::Loading(token) => {
                 s.load_token = token;
@@ -904,7 +1456,11 @@ impl Reducible for Explorer {
             }
             Action::Confirm => {
                 // Switching scenario is the caller's (it owns the source).
-                if let Some(Pending::Rewind { steps, play, .. }) = s.pending.take() {
+                let pending = s.pending.take();
+                if let Some(Pending::LessonBack { .. }) = pending {
+                    s.lesson_back(true);
+                }
+                if let Some(Pending::Rewind { steps, play, .. }) = pending {
                     s.seek(steps);
                     if play {
                         s.playback.playing = s.replay.is_running();
@@ -912,6 +1468,19 @@ impl Reducible for Explorer {
                 }
             }
             Action::Dismiss => s.pending = None,
+            Action::Step if s.replay.is_lesson() => {
+                if !s.lesson_next() {
+                    s.playback.playing = false;
+                    return Rc::new(s);
+                }
+                if s.lesson.pause || s.lesson.open().is_some() || s.lesson.finished {
+                    s.playback.playing = false;
+                }
+            }
+            Action::Back if s.replay.is_lesson() => {
+                s.playback.playing = false;
+                s.lesson_back(false);
+            }
             Action::Step => {
                 if !s.replay.is_running() {
                     return self;
@@ -1030,6 +1599,39 @@ impl Reducible for Explorer {
                 i.progress = None;
                 s.say(Sentence::plain("Import cancelled."));
             }
+            Action::Want(mode, seed) => s.wanted = (mode, seed),
+            Action::LessonNext => {
+                s.playback.playing = false;
+                s.lesson_next();
+            }
+            Action::Select(o) => s.lesson_select(o),
+            Action::LessonAnswer(v) => s.lesson_answer(v),
+            Action::LessonHint => s.lesson_hint(),
+            Action::LessonReveal => s.lesson_reveal(),
+            Action::LessonReturn => s.lesson_return(),
+            Action::LessonRestart(seed) => {
+                let seed = seed.or(s.lesson.seed);
+                let branch = s.lesson.branch.is_some();
+                s.lesson_start(seed, None, Vec::new());
+                if branch {
+                    s.lesson.make_mut().branch = None;
+                }
+            }
+            Action::Inspect(i) => {
+                if s.inspect == i {
+                    return self;
+                }
+                s.inspect = i;
+            }
+        }
+        // A learner's command in a lesson: the open task's goal, checked live.
+        if s.replay.is_lesson()
+            && matches!(
+                action_kind,
+                ActionKind::Command
+            )
+        {
+            s.lesson_after_act();
         }
         Rc::new(s)
     }

@@ -1,5 +1,5 @@
-//! The loaded scenario and its replay: the session (runner and journal), how far it has run, and
-//! why it stopped.
+//! The loaded scenario and its replay: the session (runner and journal) or, for a lesson, core's
+//! [`Play`] and the learner's operations on it; how far it has run, and why it stopped.
 
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
@@ -8,14 +8,104 @@ use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Source,
     StepReport, TimedEvent,
 };
+use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
+
+/// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
+/// it exactly (core's play is deterministic), which is how going back and branches work.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// "Next": the steps up to the next stop (see `state::lesson`).
+    Next,
+    /// A command in the explorer at a broker time.
+    Act(Timestamp, Command),
+    /// An answer to the open question.
+    Answer(lesson::Answer),
+    /// A hint taken.
+    Hint,
+    /// The open item revealed.
+    Reveal,
+}
+
+impl Op {
+    /// Whether the learner did this (as opposed to moving on).
+    pub fn is_work(&self) -> bool {
+        !matches!(self, Op::Next)
+    }
+
+    /// A few words for people.
+    pub fn describe(&self) -> String {
+        match self {
+            Op::Next => "moved on".into(),
+            Op::Act(at, command) => Entry::Command {
+                at: *at,
+                command: command.clone(),
+            }
+            .describe(),
+            Op::Answer(_) => "answered a question".into(),
+            Op::Hint => "took a hint".into(),
+            Op::Reveal => "revealed an answer".into(),
+        }
+    }
+}
+
+/// A lesson being played: the parsed lesson (to start again or pick another variant), the
+/// variant's seed, core's play, and what the learner did.
+#[derive(Clone, Debug)]
+pub struct LessonRun {
+    /// The lesson as parsed.
+    pub lesson: lesson::Lesson,
+    /// The variant's seed (`None`: the default variant).
+    pub seed: Option<u64>,
+    /// The step it opened at.
+    pub opened_at: usize,
+    /// Core's play.
+    pub play: Play,
+    /// What the learner did, in order.
+    pub ops: Vec<Op>,
+    /// The open task's goal after the learner's latest command.
+    pub last_goal: Option<GoalStatus>,
+    /// Whether the latest command solved the open task.
+    pub solved: bool,
+}
+
+impl LessonRun {
+    /// A fresh play of `lesson`'s variant `seed`, opened at `open_at` (default: where the
+    /// lesson says).
+    pub fn start(
+        lesson: lesson::Lesson,
+        seed: Option<u64>,
+        open_at: Option<usize>,
+    ) -> Result<LessonRun, String> {
+        let pick = seed.map_or(Pick::Default, Pick::Seed);
+        let concrete = lesson.instantiate(pick).map_err(|e| e.to_string())?;
+        let at = open_at.unwrap_or(concrete.meta.opens_at);
+        let play = Play::open_at(concrete, at).map_err(|e| e.to_string())?;
+        Ok(LessonRun {
+            lesson,
+            seed,
+            opened_at: at,
+            play,
+            ops: Vec::new(),
+            last_goal: None,
+            solved: false,
+        })
+    }
+}
+
+/// What a replay runs: a scenario with its journal, or a lesson.
+#[derive(Clone, Debug)]
+enum Backing {
+    Session(Session),
+    Lesson(Box<LessonRun>),
+}
 
 /// A scenario being replayed (or the reason it is not).
 ///
 /// The session is shared, never copied: a copy of a `Replay` replays the same partition.
 #[derive(Clone)]
 pub struct Replay {
-    session: Option<Rc<RefCell<Session>>>,
+    session: Option<Rc<RefCell<Backing>>>,
     /// The scenario's JSON, to rebuild from the start when stepping back.
     pub source: Rc<str>,
     /// Where the scenario came from (for the journal and moment links).
@@ -67,11 +157,115 @@ impl Replay {
                 r.title = Rc::from(sc.title.as_deref().unwrap_or("Untitled scenario"));
                 r.description = Rc::from(sc.description.as_deref().unwrap_or(""));
                 r.total = sc.steps.len();
-                r.session = Some(Rc::new(RefCell::new(Session::new(origin, sc))));
+                r.session = Some(Rc::new(RefCell::new(Backing::Session(Session::new(
+                    origin, sc,
+                )))));
             }
             Err(e) => r.error = Some(e.to_string()),
         }
         r
+    }
+
+    /// Loads `json` as the explorer shows it: a lesson in a lesson `mode` (a plain scenario
+    /// too: its narration is the narrator's), or a lesson file's partition in the explorer
+    /// (variant `seed`), or a plain scenario. `open_at` opens a lesson at that file step.
+    pub fn load_as(
+        json: &str,
+        origin: Source,
+        lesson_mode: Option<bool>,
+        seed: Option<u64>,
+        open_at: Option<usize>,
+    ) -> Replay {
+        // A plain scenario in the explorer takes the plain path (and its error messages).
+        if lesson_mode != Some(true) && scenario::parse(json).is_ok() {
+            return Replay::load(json, origin);
+        }
+        let parsed = match lesson::parse(json) {
+            Ok(l) => l,
+            Err(e) => {
+                let mut r = Replay::load(json, origin);
+                if r.error.is_none() {
+                    r.error = Some(e.to_string());
+                }
+                return r;
+            }
+        };
+        let mut r = Replay {
+            source: Rc::from(json),
+            origin: Rc::new(origin.clone()),
+            loading: false,
+            ..Replay::default()
+        };
+        if lesson_mode == Some(false) {
+            // The lesson's partition, free to explore: its variant's plain scenario.
+            let pick = seed.map_or(Pick::Default, Pick::Seed);
+            match parsed.instantiate(pick) {
+                Ok(c) => {
+                    r.title = Rc::from(c.title());
+                    r.description =
+                        Rc::from(c.scenario.description.as_deref().unwrap_or_default());
+                    r.total = c.scenario.steps.len();
+                    r.session = Some(Rc::new(RefCell::new(Backing::Session(Session::new(
+                        origin, c.scenario,
+                    )))));
+                }
+                Err(e) => r.error = Some(e.to_string()),
+            }
+            return r;
+        }
+        match LessonRun::start(parsed, seed, open_at) {
+            Ok(run) => {
+                let c = run.play.lesson();
+                r.title = Rc::from(c.title());
+                r.description = Rc::from(c.scenario.description.as_deref().unwrap_or_default());
+                r.total = c.steps.len();
+                r.done = run.play.next_step();
+                r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
+            }
+            Err(e) => r.error = Some(e),
+        }
+        r
+    }
+
+    /// A replay of an already started lesson run (rebuilding after going back).
+    pub fn with_run(&self, run: LessonRun) -> Replay {
+        let mut r = Replay {
+            source: self.source.clone(),
+            origin: self.origin.clone(),
+            title: self.title.clone(),
+            description: self.description.clone(),
+            loading: false,
+            total: run.play.lesson().steps.len(),
+            done: run.play.next_step(),
+            ..Replay::default()
+        };
+        r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
+        r
+    }
+
+    /// The lesson being played, when this replay is one.
+    pub fn lesson(&self) -> Option<Ref<'_, LessonRun>> {
+        let s = self.session.as_ref()?;
+        Ref::filter_map(s.borrow(), |b| match b {
+            Backing::Lesson(l) => Some(&**l),
+            Backing::Session(_) => None,
+        })
+        .ok()
+    }
+
+    /// Runs `f` on the lesson being played (`None` when this replay is not one).
+    pub fn with_lesson<T>(&self, f: impl FnOnce(&mut LessonRun) -> T) -> Option<T> {
+        let s = self.session.as_ref()?;
+        let mut b = s.borrow_mut();
+        match &mut *b {
+            Backing::Lesson(l) => Some(f(l)),
+            Backing::Session(_) => None,
+        }
+    }
+
+    /// Whether a lesson is being played.
+    pub fn is_lesson(&self) -> bool {
+        self.lesson().is_some()
     }
 
     /// A scenario that could not be fetched.
@@ -85,16 +279,22 @@ impl Replay {
 
     /// The runner, to read the partition, when a scenario is loaded.
     pub fn runner(&self) -> Option<Ref<'_, Runner>> {
-        self.session
-            .as_ref()
-            .map(|s| Ref::map(s.borrow(), Session::runner))
+        self.session.as_ref().map(|s| {
+            Ref::map(s.borrow(), |b| match b {
+                Backing::Session(s) => s.runner(),
+                Backing::Lesson(l) => l.play.runner(),
+            })
+        })
     }
 
     /// The journal of everything done since the scenario loaded.
     pub fn journal(&self) -> Option<Ref<'_, Journal>> {
-        self.session
-            .as_ref()
-            .map(|s| Ref::map(s.borrow(), Session::journal))
+        let s = self.session.as_ref()?;
+        Ref::filter_map(s.borrow(), |b| match b {
+            Backing::Session(s) => Some(s.journal()),
+            Backing::Lesson(_) => None,
+        })
+        .ok()
     }
 
     /// Journal entries so far (changes whenever the moment does).
@@ -138,9 +338,10 @@ impl Replay {
         on_event: &mut dyn FnMut(&Event),
     ) -> Option<Result<StepReport, ScenarioError>> {
         let session = self.session.clone()?;
-        let result = session
-            .borrow_mut()
-            .step(&mut |e: TimedEvent<'_>| on_event(e.event))?;
+        let result = match &mut *session.borrow_mut() {
+            Backing::Session(s) => s.step(&mut |e: TimedEvent<'_>| on_event(e.event))?,
+            Backing::Lesson(_) => return None,
+        };
         if let Ok(report) = &result {
             self.done = report.index + 1;
         }
@@ -155,16 +356,31 @@ impl Replay {
         on_event: &mut dyn FnMut(&Event),
     ) -> Option<Result<StepReport, Error>> {
         let session = self.session.clone()?;
-        let result = session
-            .borrow_mut()
-            .apply(now, command, &mut |e: TimedEvent<'_>| on_event(e.event));
+        let result = match &mut *session.borrow_mut() {
+            Backing::Session(s) => s.apply(now, command, &mut |e: TimedEvent<'_>| on_event(e.event)),
+            Backing::Lesson(l) => {
+                let op = Op::Act(now, command.clone());
+                let acted = l
+                    .play
+                    .act(now, command, &mut |e: TimedEvent<'_>| on_event(e.event));
+                acted.map(|Acted { report, goal, solved }| {
+                    l.ops.push(op);
+                    l.last_goal = goal;
+                    l.solved = solved;
+                    report
+                })
+            }
+        };
         Some(result)
     }
 
     /// A consumer's lookup now, journaled. `None` when no scenario is loaded.
     pub fn lookup(&mut self, spec: OffsetSpec) -> Option<Result<Lookup, LookupError>> {
         let session = self.session.clone()?;
-        let result = session.borrow_mut().lookup(spec);
+        let result = match &mut *session.borrow_mut() {
+            Backing::Session(s) => s.lookup(spec),
+            Backing::Lesson(l) => l.play.partition().lookup(spec),
+        };
         Some(result)
     }
 
@@ -176,9 +392,12 @@ impl Replay {
         on_event: &mut dyn FnMut(&Event),
     ) -> Option<Result<Replayed, JournalError>> {
         let session = self.session.clone()?;
-        let result = session
-            .borrow_mut()
-            .replay_entry(index, entry, &mut |e: TimedEvent<'_>| on_event(e.event));
+        let result = match &mut *session.borrow_mut() {
+            Backing::Session(s) => {
+                s.replay_entry(index, entry, &mut |e: TimedEvent<'_>| on_event(e.event))
+            }
+            Backing::Lesson(_) => return None,
+        };
         if let Ok(Replayed::Step(Ok(report))) = &result {
             self.done = report.index + 1;
         }
