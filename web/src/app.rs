@@ -13,10 +13,13 @@ use crate::components::charts::{DiskChart, TimestampChart};
 use crate::components::clock_bar::{Clock, ClockBar};
 use crate::components::config_panel::ConfigPanel;
 use crate::components::confirm_bar::ConfirmBar;
+use crate::components::details_panel::DetailsPanel;
 use crate::components::error_box::ErrorBox;
 use crate::components::import_panel::{ImportPanel, ImportRequest};
+use crate::components::lesson_pane::LessonPane;
 use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
+use crate::components::partition_view::LessonMarks;
 use crate::components::partition_view::PartitionView;
 use crate::components::producer_panel::ProducerPanel;
 use crate::components::rebuild_bar::rebuild_bar;
@@ -25,9 +28,11 @@ use crate::components::scenario_menu::ScenarioMenu;
 use crate::embed::{self, ScenarioSource};
 use crate::model::import;
 use crate::model::moment::{self, SourceParam};
+use crate::model::progress::{self, Progress};
 use crate::model::timeline;
-use crate::options::{self, Context, Options, Panel, Panels, Theme};
-use crate::state::{self, Action, Explorer, Pending, Restore};
+use crate::options::{self, Context, Mode, Options, Panel, Panels, Theme};
+use crate::state::{self, Action, Explorer, Pending, Restore, Shared};
+use logtime_core::lesson::Affordance;
 use logtime_core::scenario::Source;
 
 /// The explorer's props.
@@ -128,7 +133,7 @@ fn load(
                 let json = fetch_text(&url)
                     .await
                     .map_err(|f| embed::fetch_message(&shown, &f))
-                    .and_then(|text| match logtime_core::scenario::parse(&text) {
+                    .and_then(|text| match logtime_core::lesson::parse(&text) {
                         Ok(_) => Ok(text),
                         Err(e) => Err(embed::not_a_scenario(&shown, &e.to_string())),
                     });
@@ -278,15 +283,19 @@ pub fn app(props: &AppProps) -> Html {
         let d = state.dispatcher();
         let tokens = tokens.clone();
         let restore_next = restore_next.clone();
-        use_effect_with((*source).clone(), move |s| {
-            let token = {
-                let mut t = tokens.borrow_mut();
-                *t += 1;
-                *t
-            };
-            let restore = restore_next.borrow_mut().take().unwrap_or_default();
-            load(s, token, restore, d);
-        });
+        use_effect_with(
+            ((*source).clone(), opts.mode, opts.seed),
+            move |(s, mode, seed)| {
+                d.dispatch(Action::Want(*mode, *seed));
+                let token = {
+                    let mut t = tokens.borrow_mut();
+                    *t += 1;
+                    *t
+                };
+                let restore = restore_next.borrow_mut().take().unwrap_or_default();
+                load(s, token, restore, d);
+            },
+        );
     }
     // an inline scenario is packed once for links
     {
@@ -664,6 +673,72 @@ pub fn app(props: &AppProps) -> Html {
         ScenarioSource::Builtin(n) => Some(AttrValue::from(n.clone())),
         _ => None,
     };
+    let on_inspect = use_callback(state.dispatcher(), |i, d| {
+        d.dispatch(Action::Inspect(Some(i)))
+    });
+    let on_pick_answer = use_callback(state.dispatcher(), |o, d| d.dispatch(Action::Select(o)));
+    // a lesson's progress on this device, by its built-in name (or title)
+    let progress_key = progress::key(
+        current
+            .as_deref()
+            .unwrap_or_else(|| state.replay.title.as_ref()),
+    );
+    let best = use_state(|| None::<Progress>);
+    {
+        let best = best.clone();
+        use_effect_with(progress_key.clone(), move |k| {
+            best.set(crate::glue::progress_get(k).and_then(|t| Progress::parse(&t)));
+        });
+    }
+    {
+        let best = best.clone();
+        let card = state.lesson.card.clone();
+        let finished = state.lesson.finished && card.as_ref().is_some_and(|c| !c.items.is_empty());
+        use_effect_with((progress_key.clone(), finished), move |(k, finished)| {
+            if let (true, Some(card)) = (*finished, card) {
+                let (got, max) = card.total();
+                let before = crate::glue::progress_get(k)
+                    .and_then(|t| Progress::parse(&t))
+                    .unwrap_or_default();
+                let now = before.finished(got, max);
+                crate::glue::progress_set(k, Some(now.to_text()));
+                best.set(Some(now));
+            }
+        });
+    }
+    let best_text = best.map(|b| AttrValue::from(b.describe()));
+    let on_reset_progress = {
+        let best = best.clone();
+        let k = progress_key.clone();
+        Callback::from(move |()| {
+            crate::glue::progress_set(&k, None);
+            best.set(None);
+        })
+    };
+    let copied = use_state(|| None::<bool>);
+    let on_copy_summary = {
+        let copied = copied.clone();
+        Callback::from(move |text: String| {
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(Some(crate::glue::copy_text(&text).await));
+            });
+        })
+    };
+    let on_new_variant = {
+        let d = state.dispatcher();
+        let seed = state.lesson.seed;
+        let copied = copied.clone();
+        Callback::from(move |()| {
+            copied.set(None);
+            // a fresh seed, never the one in use
+            let mut next = (crate::components::random() * 1e9) as u64;
+            if Some(next) == seed {
+                next += 1;
+            }
+            d.dispatch(Action::LessonRestart(Some(next)));
+        })
+    };
     let st = &*state;
     let replay = &st.replay;
     let title = if replay.loading && replay.title.is_empty() {
@@ -690,7 +765,43 @@ pub fn app(props: &AppProps) -> Html {
     };
     drop(runner);
     let show = |p: Panel| panels.has(p);
-    let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config);
+    let lesson_on = replay.is_lesson() && st.lesson.mode.is_some();
+    let lv = &st.lesson;
+    let hidden = if lesson_on {
+        lv.hidden
+    } else {
+        logtime_core::lesson::Affordances::NONE
+    };
+    let retention_shown = if hidden.contains(Affordance::Verdicts) {
+        Shared::default()
+    } else {
+        st.retention.clone()
+    };
+    let lookup_shown = if hidden.contains(Affordance::LookupTrace) {
+        Shared::default()
+    } else {
+        st.lookup.clone()
+    };
+    let lesson_marks = lesson_on.then(|| {
+        let (segments, ranges, _) = lv.highlights();
+        let open = lv.open();
+        LessonMarks {
+            segments,
+            ranges,
+            picked: lv.selection.clone(),
+            picks_segments: open.is_some_and(|i| i.takes.picks_segments()),
+            picks_records: open.is_some_and(|i| i.takes.picks_records()),
+            hide_pinned: hidden.contains(Affordance::PinnedBadges)
+                || hidden.contains(Affordance::Verdicts),
+        }
+    });
+    let config_highlight = if lesson_on {
+        lv.highlights().2
+    } else {
+        Vec::new()
+    };
+    let presenter = lesson_on && lv.mode == Some(Mode::Presenter);
+    let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config) || lesson_on;
     let wide = show(Panel::Partition)
         || show(Panel::Retention)
         || show(Panel::Lookup)
@@ -700,7 +811,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         // One landmark per explorer, named by its scenario (the panels inside are groups, so
         // several explorers on a page do not repeat landmark names).
-        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"))} onkeydown={onkeydown} tabindex="-1"
+        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} onkeydown={onkeydown} tabindex="-1"
              data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
                           describe={opts.context == Context::Standalone} />
@@ -722,28 +833,35 @@ pub fn app(props: &AppProps) -> Html {
             if show(Panel::Import) {
                 <ImportPanel state={st.import.clone()} replay={replay.clone()} {on_import} on_action={on_action.clone()} />
             }
-            <ClockBar {clock} on_action={on_action.clone()} {on_copy} link={(*link).clone()} />
+            if !lesson_on {
+                <ClockBar {clock} on_action={on_action.clone()} {on_copy} link={(*link).clone()} />
+            }
             <div class={classes!("lt-main", single.then_some("lt-single"))}>
                 if wide {
                 <div class="lt-col-wide">
                     if show(Panel::Partition) {
-                        <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={st.lookup.clone()}
-                                       retention={st.retention.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport} />
+                        <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()}
+                                       retention={retention_shown.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport}
+                                       lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
+                    }
+                    if let Some(i) = st.inspect {
+                        <DetailsPanel inspect={i} replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
                     }
                     if show(Panel::Retention) || show(Panel::Lookup) {
                     <div class="lt-grid-2">
                         if show(Panel::Retention) {
-                            <RetentionPanel replay={replay.clone()} state={st.retention.clone()} {reduced_motion} on_action={on_action.clone()} />
+                            <RetentionPanel replay={replay.clone()} state={retention_shown.clone()} {reduced_motion} on_action={on_action.clone()}
+                                            remedies={!hidden.contains(Affordance::Remedies)} />
                         }
                         if show(Panel::Lookup) {
-                            <LookupPanel replay={replay.clone()} state={st.lookup.clone()} {reduced_motion} {on_lookup} />
+                            <LookupPanel replay={replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
                         }
                     </div>
                     }
                     if show(Panel::Chart) || show(Panel::Disk) {
                     <div class="lt-grid-2">
                         if show(Panel::Chart) {
-                            <TimestampChart replay={replay.clone()} lookup={st.lookup.clone()} {dark} />
+                            <TimestampChart replay={replay.clone()} lookup={lookup_shown.clone()} {dark} />
                         }
                         if show(Panel::Disk) {
                             <DiskChart disk={st.disk.clone()} {dark} />
@@ -754,16 +872,23 @@ pub fn app(props: &AppProps) -> Html {
                 }
                 if side {
                 <div class="lt-col-side" role="group" aria-label="Narration and controls">
+                    if lesson_on {
+                        <LessonPane view={st.lesson.clone()} now={clock.now} playing={st.playback.playing} best={best_text}
+                                    copied={*copied} on_action={on_action.clone()} on_copy={on_copy_summary} on_reset={on_reset_progress}
+                                    on_new_variant={on_new_variant} />
+                    }
                     if show(Panel::Log) { <LiveRegion log={st.log.clone()} /> }
                     if show(Panel::Producer) {
                         <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
                     }
-                    if show(Panel::Config) { <ConfigPanel {config} state={st.config.clone()} {on_action} /> }
+                    if show(Panel::Config) { <ConfigPanel {config} state={st.config.clone()} {on_action} highlight={config_highlight} /> }
                 </div>
                 }
             </div>
-            if opts.context == Context::Standalone {
-                <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed" }</p>
+            if opts.context == Context::Standalone && lesson_on {
+                <p class="lt-keys lt-muted">{ "Keys: → next · ← back · space play/pause · Tab to a record or segment, Enter for its details (and to pick it in a question)" }</p>
+            } else if opts.context == Context::Standalone {
+                <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed · Enter on a record or segment for its details" }</p>
             }
         </div>
     }

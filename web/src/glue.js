@@ -248,3 +248,23 @@ export function download(text, name) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/** A lesson's stored progress (localStorage; null when absent or storage is off). */
+export function progressGet(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Stores (or, with null, forgets) a lesson's progress; false when storage is off. */
+export function progressSet(key, value) {
+  try {
+    if (value === null || value === undefined) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+    return true;
+  } catch {
+    return false;
+  }
+}

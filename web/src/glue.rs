@@ -43,6 +43,10 @@ mod js {
         pub fn import_stop(worker: &JsValue);
         #[wasm_bindgen(js_name = download)]
         pub fn download(text: &str, name: &str);
+        #[wasm_bindgen(js_name = progressGet)]
+        pub fn progress_get(key: &str) -> Option<String>;
+        #[wasm_bindgen(js_name = progressSet)]
+        pub fn progress_set(key: &str, value: Option<String>) -> bool;
     }
 }
 
@@ -293,4 +297,23 @@ pub fn download(text: &str, name: &str) {
     js::download(text, name);
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (text, name);
+}
+
+/// A lesson's stored progress, by key (`None` off the browser, or when storage is off).
+pub fn progress_get(key: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    return js::progress_get(key);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = key;
+        None
+    }
+}
+
+/// Stores a lesson's progress (`None` forgets it).
+pub fn progress_set(key: &str, value: Option<String>) {
+    #[cfg(target_arch = "wasm32")]
+    let _ = js::progress_set(key, value);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (key, value);
 }

@@ -347,8 +347,8 @@ impl Options {
 /// Every option name, as attributes and URL parameters spell them (logtime-embed.js observes
 /// the attributes by these names).
 pub const OPTION_NAMES: &[&str] = &[
-    "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "seed", "step",
-    "lookup", "moment", "page",
+    "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "seed", "step", "lookup",
+    "moment", "page",
 ];
 
 /// How the page gave the options, which decides how errors name them and what is tolerated.

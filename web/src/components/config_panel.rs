@@ -26,6 +26,9 @@ pub struct ConfigPanelProps {
     pub state: Shared<ConfigState>,
     /// Config and version changes.
     pub on_action: Callback<Action>,
+    /// Config rows a lesson points at, by Kafka name.
+    #[prop_or_default]
+    pub highlight: Vec<String>,
 }
 
 /// The Kafka version preset and every topic config under its Kafka name.
@@ -65,7 +68,7 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
             },
         };
         html! {
-            <div class={classes!("lt-config-row", err.is_some().then_some("invalid"))}>
+            <div class={classes!("lt-config-row", err.is_some().then_some("invalid"), p.highlight.iter().any(|h| h == k.name).then_some("lt-hl"))}>
                 <label for={id.clone()}><code>{ k.name }</code>{ if k.broker { " (broker)" } else { "" } }</label>
                 { input }
                 <span class="lt-reading">{ reading(k.unit, &value) }</span>

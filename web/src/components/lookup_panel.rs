@@ -23,6 +23,9 @@ pub struct LookupPanelProps {
     pub reduced_motion: bool,
     /// A lookup to run.
     pub on_lookup: Callback<OffsetSpec>,
+    /// Open a trace line's details.
+    #[prop_or_default]
+    pub on_inspect: Callback<crate::state::Inspect>,
 }
 
 /// Enter a time (or earliest / latest / max-timestamp); watch the broker find the offset.
@@ -80,9 +83,15 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
             <div class="lt-lookup-result">
                 <p class="lt-muted">{ "ListOffsets for " }{ sentence(&narrate::lookup_target(l.spec)) }</p>
                 <ol class="lt-trace">
-                    { for l.trace.iter().take(shown).enumerate().map(|(i, s)| html!{
-                        <li class={classes!((i + 1 == shown && !finished).then_some("current"))}>{ sentence(&narrate::trace_step(s, l.spec)) }</li>
-                    }) }
+                    { for l.trace.iter().take(shown).enumerate().map(|(i, s)| {
+                        let what = crate::state::Inspect::Trace(i);
+                        let (a, b) = (p.on_inspect.clone(), p.on_inspect.clone());
+                        let onclick = Callback::from(move |_: MouseEvent| a.emit(what));
+                        let onkeydown = Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" { e.prevent_default(); b.emit(what) });
+                        html!{
+                        <li class={classes!("lt-trace-line", (i + 1 == shown && !finished).then_some("current"))} tabindex="0" {onclick} {onkeydown}
+                            data-testid={format!("trace-{i}")}>{ sentence(&narrate::trace_step(s, l.spec)) }</li>
+                    } }) }
                 </ol>
                 if finished {
                     <p class="lt-answer" data-testid="lookup-answer">

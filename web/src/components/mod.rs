@@ -5,8 +5,10 @@ pub mod charts;
 pub mod clock_bar;
 pub mod config_panel;
 pub mod confirm_bar;
+pub mod details_panel;
 pub mod error_box;
 pub mod import_panel;
+pub mod lesson_pane;
 pub mod live_region;
 pub mod lookup_panel;
 pub mod partition_view;
@@ -15,7 +17,7 @@ pub mod rebuild_bar;
 pub mod retention_panel;
 pub mod scenario_menu;
 
-use logtime_core::scenario::narrate::{Mention, Sentence, Span};
+use logtime_core::scenario::narrate::{Mention, Sentence, Span, Style};
 use yew::prelude::*;
 
 /// Reads an `<input>`/`<select>` value from an event.
@@ -44,12 +46,14 @@ pub fn use_uid(prefix: &'static str) -> String {
     (*id).clone()
 }
 
+/// A random number in `[0, 1)` (0.5 off the browser).
 #[cfg(target_arch = "wasm32")]
-fn random() -> f64 {
+pub fn random() -> f64 {
     js_sys::Math::random()
 }
+/// A random number in `[0, 1)` (0.5 off the browser).
 #[cfg(not(target_arch = "wasm32"))]
-fn random() -> f64 {
+pub fn random() -> f64 {
     0.5
 }
 
@@ -106,13 +110,20 @@ pub fn sentence(s: &Sentence) -> Html {
 }
 
 fn span(s: &Span) -> Html {
-    // Generated narration is plain text (its spans carry no `Style`): what a span mentions is
-    // the only markup.
-    let inner = html! { { s.text.clone() } };
+    // Generated narration is plain text; authored narration (lessons) adds `code`, **bold** and
+    // links, never raw HTML.
+    let inner = match s.style {
+        Style::Code => html! { <code>{ s.text.clone() }</code> },
+        Style::Strong => html! { <strong>{ s.text.clone() }</strong> },
+        _ => html! { { s.text.clone() } },
+    };
     let Some(m) = &s.mention else {
         return inner;
     };
     let (kind, value) = match m {
+        Mention::Link(url) if !url.is_empty() => {
+            return html! { <a href={url.clone()} target="_blank" rel="noopener noreferrer">{ inner }</a> }
+        }
         Mention::Segment(o) => ("segment", o.to_string()),
         Mention::Offset(o) => ("offset", o.to_string()),
         Mention::Offsets { first, last } => ("offsets", format!("{first}-{last}")),

@@ -12,7 +12,42 @@ use crate::model::format::{self, AgeClass};
 use crate::model::marks::LookupMarks;
 use crate::model::scene::{build, SceneInput};
 use crate::model::viewport::Viewport;
-use crate::state::{LookupState, Marks, Replay, RetentionState, Shared};
+use crate::state::{Inspect, LookupState, Marks, Replay, RetentionState, Shared};
+
+/// What a lesson marks in the partition view: the step's targets, the learner's picks, and
+/// what a click picks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LessonMarks {
+    /// Segments outlined, by base offset.
+    pub segments: Vec<Offset>,
+    /// Offset ranges outlined.
+    pub ranges: Vec<(Offset, Offset)>,
+    /// The learner's picks for the open question.
+    pub picked: Vec<Offset>,
+    /// A click on a segment picks it.
+    pub picks_segments: bool,
+    /// A click on a record picks it.
+    pub picks_records: bool,
+    /// The "pinned" badges are hidden until the question is answered.
+    pub hide_pinned: bool,
+}
+
+impl LessonMarks {
+    fn outlines(&self, o: Offset) -> bool {
+        self.ranges.iter().any(|(a, b)| *a <= o && o <= *b)
+    }
+}
+
+/// Enter or space on a focusable element acts as a click.
+fn on_enter(cb: Callback<()>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            e.stop_propagation();
+            cb.emit(());
+        }
+    })
+}
 
 /// The partition view's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -35,6 +70,15 @@ pub struct PartitionViewProps {
     pub dark: bool,
     /// Zoom and pan.
     pub on_viewport: Callback<Viewport>,
+    /// A lesson's highlights and picks.
+    #[prop_or_default]
+    pub lesson: Option<LessonMarks>,
+    /// Open the details of a record, a segment or a time-index entry.
+    #[prop_or_default]
+    pub on_inspect: Callback<Inspect>,
+    /// A lesson's pick (a segment's base offset or a record's offset).
+    #[prop_or_default]
+    pub on_pick: Callback<Offset>,
 }
 
 /// What a segment card shows of a segment's lookup and retention marks.
@@ -79,6 +123,13 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
             .map(|v| v.verdict)
     };
     let marks = lookup_marks(&p.lookup);
+    let lm = p.lesson.clone().unwrap_or_default();
+    let act = Act {
+        inspect: p.on_inspect.clone(),
+        pick: p.on_pick.clone(),
+        picks_segments: lm.picks_segments,
+        picks_records: lm.picks_records,
+    };
 
     let zoom = |factor: f64| {
         let cb = p.on_viewport.clone();
@@ -120,6 +171,8 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
             time_index: s.time_index().entries().collect(),
             marks: &marks,
             partial,
+            lesson: &lm,
+            act: &act,
         }
     };
 
@@ -134,7 +187,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                     let tiles: Html = (from..to).map(|o| {
                         let t = Timestamp(ts.get((o - base) as usize).copied().unwrap_or(-1));
                         let tile = Tile { offset: Offset(o), ts: t, now, retention_ms, lso: Offset(lso) };
-                        tile.render(p.marks.landed, &marks, p.reduced_motion)
+                        tile.render(p.marks.landed, &marks, p.reduced_motion, &lm, &act)
                     }).collect();
                     segment_card(info(s, from > base || to < s.next_offset().0), tiles)
                 }) }
@@ -212,6 +265,27 @@ fn legend() -> Html {
     }
 }
 
+/// What clicks in the partition do.
+struct Act {
+    inspect: Callback<Inspect>,
+    pick: Callback<Offset>,
+    picks_segments: bool,
+    picks_records: bool,
+}
+
+impl Act {
+    /// Opens the details of `what`; in a question that picks it, picks `o` too.
+    fn click(&self, what: Inspect, o: Offset, picks: bool) -> Callback<()> {
+        let (inspect, pick) = (self.inspect.clone(), self.pick.clone());
+        Callback::from(move |()| {
+            if picks {
+                pick.emit(o);
+            }
+            inspect.emit(what);
+        })
+    }
+}
+
 /// One record as a tile: what it is and where it stands.
 struct Tile {
     offset: Offset,
@@ -227,8 +301,12 @@ impl Tile {
         landed: Option<(Offset, Offset)>,
         marks: &LookupMarks,
         reduced_motion: bool,
+        lesson: &LessonMarks,
+        act: &Act,
     ) -> Html {
         let (o, t) = (self.offset, self.ts);
+        let outlined = lesson.outlines(o);
+        let picked = lesson.picks_records && lesson.picked.contains(&o);
         let class = AgeClass::of(t.0, self.now.0, self.retention_ms);
         let below = o < self.lso;
         let landing = !reduced_motion && landed.is_some_and(|(a, b)| o >= a && o <= b);
@@ -251,13 +329,27 @@ impl Tile {
         if late {
             words.push("after the answer but stamped before T".into());
         }
+        if picked {
+            words.push("your pick".into());
+        }
+        if outlined {
+            words.push("pointed at by the lesson".into());
+        }
+        let (day, time) = format::tile_time(t.0, self.now.0);
+        let click = act.click(Inspect::Record(o), o, act.picks_records);
+        let onclick = {
+            let c = click.clone();
+            Callback::from(move |_: MouseEvent| c.emit(()))
+        };
         html! {
-            <div role="listitem"
+            <div role="listitem" tabindex="0" onclick={onclick} onkeydown={on_enter(click)}
                  class={classes!("lt-tile", format!("age-{}", class.css()), landing.then_some("landing"),
-                        scanned.then_some("scanned"), answer.then_some("answer"), late.then_some("late"), below.then_some("below-start"))}
+                        scanned.then_some("scanned"), answer.then_some("answer"), late.then_some("late"), below.then_some("below-start"),
+                        outlined.then_some("lt-hl"), picked.then_some("picked"))}
                  data-testid={format!("record-{o}")} title={words.join(", ")} aria-label={words.join(", ")}>
                 <span class="lt-tile-off">{ o.0 }</span>
-                <span class="lt-tile-ts">{ format::stamp(t.0, self.now.0) }</span>
+                if let Some(day) = &day { <span class="lt-tile-day">{ day.clone() }</span> }
+                <span class="lt-tile-ts">{ time }</span>
                 <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t.0 == -1 { String::new() } else { format::relative(t.0 - self.now.0) } }</span>
                 if answer { <span class="lt-tile-badge">{ "answer" }</span> }
                 else if late { <span class="lt-tile-badge">{ "↩ < T" }</span> }
@@ -281,16 +373,25 @@ struct SegmentInfo<'a> {
     time_index: Vec<(Timestamp, Offset)>,
     marks: &'a LookupMarks,
     partial: bool,
+    lesson: &'a LessonMarks,
+    act: &'a Act,
 }
 
 fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     let future = s.largest > s.now;
-    let pinned = matches!(s.verdict, Some(Verdict::NotOldEnough { future: true, .. }));
+    let pinned = !s.lesson.hide_pinned
+        && matches!(s.verdict, Some(Verdict::NotOldEnough { future: true, .. }));
+    let outlined = s.lesson.segments.contains(&s.base);
+    let picked = s.lesson.picks_segments && s.lesson.picked.contains(&s.base);
+    let click = s
+        .act
+        .click(Inspect::Segment(s.base), s.base, s.act.picks_segments);
+    let onclick = Callback::from(move |_: MouseEvent| click.emit(()));
     let chained = match s.verdict {
         Some(Verdict::KeptBehind {
             blocker,
             expired: true,
-        }) => Some(blocker),
+        }) if !s.lesson.hide_pinned => Some(blocker),
         _ => None,
     };
     let passed = s.marks.passed.contains(&s.base);
@@ -299,9 +400,12 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     html! {
         <div role="listitem" data-testid={format!("segment-{}", s.base)}
                  class={classes!("lt-seg", s.active.then_some("active"), pinned.then_some("pinned"), future.then_some("future"),
-                        passed.then_some("passed"), chosen.then_some("chosen"), chained.map(|_| "chained"))}
-                 aria-label={format!("segment {}", s.base)}>
-            <header class="lt-seg-head">
+                        passed.then_some("passed"), chosen.then_some("chosen"), chained.map(|_| "chained"),
+                        outlined.then_some("lt-hl"), picked.then_some("picked"))}
+                 aria-label={format!("segment {}{}", s.base, if picked { ", your pick" } else { "" })}>
+            <button type="button" class="lt-seg-head" {onclick} data-testid={format!("segment-head-{}", s.base)}
+                    aria-label={format!("Segment {}: {}", s.base, if s.act.picks_segments { "pick it and show its details" } else { "show its details" })}
+                    aria-pressed={s.act.picks_segments.then(|| if picked { "true" } else { "false" })}>
                 <strong>{ format!("Segment {}", format::count(s.base.0)) }</strong>
                 if s.active { <span class="lt-badge lt-badge-active">{ "▶ active" }</span> }
                 if pinned { <span class="lt-badge lt-badge-pinned">{ "⚓ pinned" }</span> }
@@ -309,7 +413,8 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                 if future && !pinned { <span class="lt-badge lt-badge-future">{ "▲ future" }</span> }
                 if chosen { <span class="lt-badge lt-badge-lookup">{ "◎ searched" }</span> }
                 else if passed { <span class="lt-badge">{ "passed over" }</span> }
-            </header>
+                if picked { <span class="lt-badge lt-badge-picked">{ "✎ your pick" }</span> }
+            </button>
             <p class="lt-seg-meta">
                 { format!("{} · {} records · {}", offset_range(s.base.0, s.next.0, s.active), format::count(s.records), human::bytes(s.size)) }
             </p>
@@ -328,8 +433,12 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                 { for s.time_index.iter().enumerate().take(shown_ti).map(|(i, (t, o))| {
                     let probed = s.marks.probed.contains(&(s.base, i as u32));
                     let found = chosen && s.marks.found_entry == Some((*t, *o));
-                    html!{ <span class={classes!("lt-ti-entry", probed.then_some("probed"), found.then_some("found"))}>
-                        { format!("{} → {}", format::stamp(t.0, s.now.0), o) }</span> }
+                    let inspect = s.act.inspect.clone();
+                    let what = Inspect::IndexEntry(s.base, i);
+                    let onclick = Callback::from(move |_: MouseEvent| inspect.emit(what));
+                    html!{ <button type="button" class={classes!("lt-ti-entry", probed.then_some("probed"), found.then_some("found"))} {onclick}
+                        data-testid={format!("ti-{}-{i}", s.base)}>
+                        { format!("{} → {}", format::stamp(t.0, s.now.0), o) }</button> }
                 }) }
                 if s.time_index.len() > shown_ti { <span class="lt-muted">{ format!("+{} more", s.time_index.len() - shown_ti) }</span> }
             </div>

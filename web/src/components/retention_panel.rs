@@ -21,6 +21,9 @@ pub struct RetentionPanelProps {
     pub reduced_motion: bool,
     /// Checks and remedies.
     pub on_action: Callback<Action>,
+    /// Show the remedies (a lesson hides them until its question is answered).
+    #[prop_or(true)]
+    pub remedies: bool,
 }
 
 /// A verdict's icon (never colour alone) and class.
@@ -128,6 +131,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                     if next_check == i64::MAX { "never".to_string() } else { human::date(next_check) }) }
             </p>
             { walk.unwrap_or_else(|| html!{ <p class="lt-muted">{ "No retention check has run yet in this scenario." }</p> }) }
+            if p.remedies {
             <details class="lt-remedies" open=true>
                 <summary>{ "Remedies" }</summary>
                 <div class="lt-remedy">
@@ -148,6 +152,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                 </div>
                 if let Some(e) = &p.state.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
             </details>
+            }
         </section>
     }
 }

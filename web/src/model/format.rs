@@ -80,6 +80,21 @@ pub fn stamp(ts: i64, now: i64) -> String {
     }
 }
 
+/// A tile's time: the full time of day to the millisecond (`09:00:00.123`) and, when it is not
+/// the broker's day, the day too (`14 Mar 2030`), on its own line; `-1` has none.
+pub fn tile_time(ts: i64, now: i64) -> (Option<String>, String) {
+    if ts == -1 {
+        return (None, "no timestamp".into());
+    }
+    let tod = format!("{}.{:03}", human::time_of_day(ts), ts.rem_euclid(1000));
+    if ts.div_euclid(DAY) == now.div_euclid(DAY) {
+        return (None, tod);
+    }
+    let date = human::date(ts);
+    let day: Vec<&str> = date.split(' ').take(3).collect();
+    (Some(day.join(" ")), tod)
+}
+
 /// Thousands separators: `1000000` → `1,000,000`.
 pub fn count(n: i64) -> String {
     let s = n.unsigned_abs().to_string();
@@ -168,6 +183,17 @@ impl AgeClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tile_times_are_full_times_of_day() {
+        let now = 1_804_842_000_000; // 2027-03-12T09:00:00Z
+        assert_eq!(tile_time(now + 123, now), (None, "09:00:00.123".into()));
+        assert_eq!(
+            tile_time(1_899_717_600_000, now),
+            (Some("14 Mar 2030".into()), "11:20:00.000".into())
+        );
+        assert_eq!(tile_time(-1, now), (None, "no timestamp".into()));
+    }
 
     #[test]
     fn css_percentages() {

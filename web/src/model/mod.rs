@@ -11,6 +11,7 @@ pub mod import;
 pub mod marks;
 pub mod moment;
 pub mod producer;
+pub mod progress;
 pub mod scene;
 pub mod timeline;
 pub mod viewport;

@@ -58,13 +58,15 @@ impl Takes {
         matches!(self, Takes::Records | Takes::Offset)
     }
 
-    /// The answer the selection (or the typed `value`) gives, or why there is none yet.
+    /// The answer the selection (or the typed `value`) gives, or why there is none yet. A
+    /// single offset or segment may be typed instead of clicked (a partition of millions of
+    /// records, a keyboard); a typed one wins over a click.
     pub fn answer(&self, selection: &[Offset], value: Option<i64>) -> Result<Answer, &'static str> {
         let need_one = || {
-            selection
-                .last()
-                .copied()
-                .ok_or("click one in the partition first")
+            value
+                .map(Offset)
+                .or_else(|| selection.last().copied())
+                .ok_or("click one in the partition first (or type it)")
         };
         match self {
             Takes::Segments => Ok(Answer::segments(selection.to_vec())),
@@ -218,15 +220,16 @@ impl LessonView {
 }
 
 /// Whether the lesson should stop at `step` on the way forward.
-pub(super) fn is_stop(steps: &[logtime_core::lesson::LessonStep], step: usize, authored: bool) -> bool {
+pub(super) fn is_stop(
+    steps: &[logtime_core::lesson::LessonStep],
+    step: usize,
+    authored: bool,
+) -> bool {
     let Some(s) = steps.get(step) else {
         return true;
     };
     if !authored || step + 1 == steps.len() {
         return true;
     }
-    s.narration.is_some()
-        || s.pause
-        || !s.show.is_empty()
-        || !matches!(s.item, Item::Model { .. })
+    s.narration.is_some() || s.pause || !s.show.is_empty() || !matches!(s.item, Item::Model { .. })
 }

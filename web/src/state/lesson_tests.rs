@@ -30,7 +30,12 @@ fn lesson(name: &str, mode: Option<Mode>, seed: Option<u64>) -> Rc<Explorer> {
 /// The model's answer to the open question.
 fn solved(s: &Explorer) -> Answer {
     let l = s.replay.lesson().expect("a lesson");
-    l.play.solved().expect("a question is open").clone().expect("answerable").answer
+    l.play
+        .solved()
+        .expect("a question is open")
+        .clone()
+        .expect("answerable")
+        .answer
 }
 
 /// Answers the open question right, the way the learner does: clicks, or types a value.
@@ -104,7 +109,10 @@ fn a_wrong_answer_and_a_hint_cost_points_and_feedback_comes_from_the_model() {
     assert_eq!(item.takes, Takes::Segment, "pick the pinning segment");
     // nothing picked yet: a clear refusal, nothing counted
     s = act(&s, Action::LessonAnswer(None));
-    assert_eq!(s.lesson.error.as_deref(), Some("click one in the partition first"));
+    assert_eq!(
+        s.lesson.error.as_deref(),
+        Some("click one in the partition first (or type it)")
+    );
     let right = match solved(&s) {
         Answer::Segment(o) => o,
         a => panic!("{a:?}"),
@@ -127,7 +135,11 @@ fn a_wrong_answer_and_a_hint_cost_points_and_feedback_comes_from_the_model() {
     s = act(&s, Action::LessonHint);
     assert_eq!(s.lesson.item.as_ref().unwrap().hints.len(), 1);
     s = act(&s, Action::Select(right));
-    assert_eq!(s.lesson.selection, vec![right], "a single pick replaces the last");
+    assert_eq!(
+        s.lesson.selection,
+        vec![right],
+        "a single pick replaces the last"
+    );
     s = act(&s, Action::LessonAnswer(None));
     let item = s.lesson.item.as_ref().unwrap();
     assert_eq!(item.outcome, Outcome::Done);
@@ -142,7 +154,10 @@ fn hidden_affordances_stay_hidden_until_answered() {
     let s = lesson("future-drill", None, None);
     assert!(!s.lesson.hidden.is_empty(), "the drill hides something");
     let s = play_through(s);
-    assert!(s.lesson.hidden.is_empty(), "everything settled shows everything");
+    assert!(
+        s.lesson.hidden.is_empty(),
+        "everything settled shows everything"
+    );
 }
 
 /// Walks the future walkthrough to its task.
@@ -168,7 +183,10 @@ fn a_task_is_solved_by_acting_in_the_explorer_and_checked_live() {
     let item = s.lesson.item.as_ref().unwrap();
     assert_eq!(item.outcome, Outcome::Open);
     let g = item.goal.clone().unwrap();
-    assert!(!g.met && g.checks.iter().any(|c| c.met), "one check holds now");
+    assert!(
+        !g.met && g.checks.iter().any(|c| c.met),
+        "one check holds now"
+    );
     s = act(
         &s,
         Action::DeleteRecords {
@@ -199,7 +217,10 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
         "{:?}",
         s.pending
     );
-    assert_eq!(s.lesson.at, at, "nothing changed before the learner answers");
+    assert_eq!(
+        s.lesson.at, at,
+        "nothing changed before the learner answers"
+    );
     // keeping the work: nothing happens
     let kept = act(&s, Action::Dismiss);
     assert_eq!(kept.lesson.at, at);
@@ -216,7 +237,10 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
     assert_eq!(s.lesson.at, at);
     assert!(s.lesson.branch.is_none());
     let c = s.replay.runner().unwrap().partition().config().clone();
-    assert_eq!(c.topic.message_timestamp_after_max_ms, 3_600_000, "the work is back");
+    assert_eq!(
+        c.topic.message_timestamp_after_max_ms, 3_600_000,
+        "the work is back"
+    );
 }
 
 #[test]
@@ -238,7 +262,8 @@ fn a_seed_picks_a_variant_and_the_same_seed_gives_the_same_numbers() {
     assert!(a.lesson.has_variants);
     assert_eq!(a.lesson.variant, b.lesson.variant);
     assert_eq!(a.lesson.seed, Some(7));
-    let differs = (8..40).any(|k| lesson("future-drill", None, Some(k)).lesson.variant != a.lesson.variant);
+    let differs =
+        (8..40).any(|k| lesson("future-drill", None, Some(k)).lesson.variant != a.lesson.variant);
     assert!(differs, "other seeds give other numbers");
     // retrying with a new seed
     let r = act(&a, Action::LessonRestart(Some(8)));
@@ -248,13 +273,18 @@ fn a_seed_picks_a_variant_and_the_same_seed_gives_the_same_numbers() {
 #[test]
 fn modes_decide_how_a_file_is_shown() {
     // a lesson in its own kind's mode by default
-    assert_eq!(lesson("future-drill", None, None).lesson.mode, Some(Mode::Drill));
+    assert_eq!(
+        lesson("future-drill", None, None).lesson.mode,
+        Some(Mode::Drill)
+    );
     assert_eq!(
         lesson("future-walkthrough", None, None).lesson.mode,
         Some(Mode::Walkthrough)
     );
     assert_eq!(
-        lesson("future-walkthrough", Some(Mode::Presenter), None).lesson.mode,
+        lesson("future-walkthrough", Some(Mode::Presenter), None)
+            .lesson
+            .mode,
         Some(Mode::Presenter)
     );
     // a lesson in the explorer: its partition, no lesson pane
@@ -293,11 +323,20 @@ fn selecting_toggles_a_set_and_replaces_a_single_pick() {
     assert_eq!(Takes::Segments.select(&[a], b), vec![a, b]);
     assert_eq!(Takes::Segments.select(&[a, b], a), vec![b]);
     assert_eq!(Takes::Offset.select(&[a], b), vec![b]);
+    // a typed offset wins over a click; -1 is "the lookup finds nothing"
+    assert_eq!(
+        Takes::Offset.answer(&[a], Some(-1)),
+        Ok(Answer::Offset(Offset(-1)))
+    );
+    assert_eq!(Takes::Segment.answer(&[a], None), Ok(Answer::Segment(a)));
     assert_eq!(
         Takes::Records.answer(&[a, b], None),
         Ok(Answer::Records(vec![(a, b)]))
     );
-    assert_eq!(Takes::Segments.answer(&[], None), Ok(Answer::Segments(vec![])));
+    assert_eq!(
+        Takes::Segments.answer(&[], None),
+        Ok(Answer::Segments(vec![]))
+    );
     assert_eq!(
         Takes::ErrorCode.answer(&[], Some(40000)),
         Err("an error code is a number from -32768 to 32767")

@@ -9,21 +9,20 @@
 //! which can hold millions of records) is shared behind `Rc<RefCell<_>>` and never copied.
 
 mod lesson;
+#[cfg(test)]
+mod lesson_tests;
 mod log;
 mod panels;
 mod replay;
 #[cfg(test)]
-mod lesson_tests;
-#[cfg(test)]
 mod tests;
 
+pub use lesson::{ItemView, LessonView, Takes};
 pub use log::Log;
 pub use panels::{
     ConfigState, Disk, ImportState, LookupState, Marks, Playback, ProducerState, RetentionState,
 };
-pub use replay::Replay;
-pub use lesson::{ItemView, LessonView, Takes};
-pub use replay::{LessonRun, Op};
+pub use replay::{LessonRun, Op, Replay};
 
 use std::ops::Deref;
 use std::rc::Rc;
@@ -1178,7 +1177,10 @@ impl Explorer {
 
     /// After a learner's command: the open task's goal, and "done" when it holds.
     fn lesson_after_act(&mut self) {
-        let Some((goal, solved)) = self.replay.lesson().map(|l| (l.last_goal.clone(), l.solved))
+        let Some((goal, solved)) = self
+            .replay
+            .lesson()
+            .map(|l| (l.last_goal.clone(), l.solved))
         else {
             return;
         };
@@ -1503,6 +1505,13 @@ impl Reducible for Explorer {
                 s.playback.playing = false;
                 s.seek_or_ask(k.min(s.replay.total), false);
             }
+            Action::Play(_) | Action::TogglePlay if s.replay.is_lesson() => {
+                let want = match action {
+                    Action::Play(p) => p,
+                    _ => !self.playback.playing,
+                };
+                s.playback.playing = want && !s.lesson.finished && s.lesson.open().is_none();
+            }
             Action::Play(p) => s.play(p),
             Action::TogglePlay => s.play(!self.playback.playing),
             Action::SetSpeed(v) => {
@@ -1625,12 +1634,7 @@ impl Reducible for Explorer {
             }
         }
         // A learner's command in a lesson: the open task's goal, checked live.
-        if s.replay.is_lesson()
-            && matches!(
-                action_kind,
-                ActionKind::Command
-            )
-        {
+        if s.replay.is_lesson() && matches!(action_kind, ActionKind::Command) {
             s.lesson_after_act();
         }
         Rc::new(s)

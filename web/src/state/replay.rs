@@ -4,11 +4,11 @@
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
+use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
 use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Source,
     StepReport, TimedEvent,
 };
-use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
 
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
@@ -202,8 +202,7 @@ impl Replay {
             match parsed.instantiate(pick) {
                 Ok(c) => {
                     r.title = Rc::from(c.title());
-                    r.description =
-                        Rc::from(c.scenario.description.as_deref().unwrap_or_default());
+                    r.description = Rc::from(c.scenario.description.as_deref().unwrap_or_default());
                     r.total = c.scenario.steps.len();
                     r.session = Some(Rc::new(RefCell::new(Backing::Session(Session::new(
                         origin, c.scenario,
@@ -357,18 +356,26 @@ impl Replay {
     ) -> Option<Result<StepReport, Error>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
-            Backing::Session(s) => s.apply(now, command, &mut |e: TimedEvent<'_>| on_event(e.event)),
+            Backing::Session(s) => {
+                s.apply(now, command, &mut |e: TimedEvent<'_>| on_event(e.event))
+            }
             Backing::Lesson(l) => {
                 let op = Op::Act(now, command.clone());
                 let acted = l
                     .play
                     .act(now, command, &mut |e: TimedEvent<'_>| on_event(e.event));
-                acted.map(|Acted { report, goal, solved }| {
-                    l.ops.push(op);
-                    l.last_goal = goal;
-                    l.solved = solved;
-                    report
-                })
+                acted.map(
+                    |Acted {
+                         report,
+                         goal,
+                         solved,
+                     }| {
+                        l.ops.push(op);
+                        l.last_goal = goal;
+                        l.solved = solved;
+                        report
+                    },
+                )
             }
         };
         Some(result)
