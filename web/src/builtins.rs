@@ -67,12 +67,14 @@ pub const LESSONS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// A built-in: `(name, menu label, JSON)`.
+pub type Builtin = (&'static str, &'static str, &'static str);
+
 /// The menu's groups, in order: `(group label, entries)`. An empty group is not shown.
-pub const GROUPS: &[(&str, &[(&str, &str, &str)])] =
-    &[("Scenarios", BUILTINS), ("Lessons", LESSONS)];
+pub const GROUPS: &[(&str, &[Builtin])] = &[("Scenarios", BUILTINS), ("Lessons", LESSONS)];
 
 /// Every built-in, in menu order.
-pub fn all() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+pub fn all() -> impl Iterator<Item = &'static Builtin> {
     GROUPS.iter().flat_map(|(_, entries)| entries.iter())
 }
 

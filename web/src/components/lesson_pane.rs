@@ -310,7 +310,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 // the variant's values can name an answer: the score card says them at the end
                 <p class="lt-muted lt-small" data-testid="variant">{ format!("Variant {seed}") }</p>
             }
-            <div class="lt-narration" data-testid="narration" tabindex="0" aria-label="Narration">
+            <div class="lt-narration" data-testid="narration" tabindex="0" role="group" aria-label="Narration">
                 if !v.passed.is_empty() {
                     <details class="lt-passed">
                         <summary>{ format!("{} step{} ran on the way", v.passed.len(), if v.passed.len() == 1 { "" } else { "s" }) }</summary>
@@ -319,7 +319,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 }
                 { paragraphs(&v.narration) }
                 if v.pause && !blocked && !v.finished {
-                    <p class="lt-pause" data-testid="pause"><span aria-hidden="true">{ "⏸ " }</span>{ "Pause: take your time, then go on." }</p>
+                    <p class="lt-pause" data-testid="pause"><span aria-hidden="true">{ "‖ " }</span>{ "Pause: take your time, then go on." }</p>
                 }
             </div>
             if let Some(item) = &v.item { { item_card(item, v, &value, &form_error, &p.on_action) } }
@@ -334,7 +334,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 <button type="button" class="lt-btn" onclick={emit(Action::Back)} disabled={v.stops.len() < 2} data-testid="lesson-back" aria-keyshortcuts="ArrowLeft">{ "◀ Back" }</button>
                 if !drill {
                     <button type="button" class="lt-btn" onclick={emit(Action::TogglePlay)} disabled={blocked || v.finished} data-testid="lesson-play" aria-keyshortcuts="Space">
-                        { if p.playing { "⏸ Pause" } else { "▶ Play" } }
+                        { if p.playing { "‖ Pause" } else { "▶ Play" } }
                     </button>
                 }
                 <button type="button" class="lt-btn lt-btn-primary" onclick={emit(Action::LessonNext)} disabled={blocked || v.finished} data-testid="lesson-next" aria-keyshortcuts="ArrowRight">

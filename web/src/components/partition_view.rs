@@ -404,9 +404,9 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                         outlined.then_some("lt-hl"), picked.then_some("picked"))}
                  aria-label={format!("segment {}{}", s.base, if picked { ", your pick" } else { "" })}>
             <button type="button" class="lt-seg-head" {onclick} data-testid={format!("segment-head-{}", s.base)}
-                    aria-label={format!("Segment {}: {}", s.base, if s.act.picks_segments { "pick it and show its details" } else { "show its details" })}
-                    aria-pressed={s.act.picks_segments.then(|| if picked { "true" } else { "false" })}>
+                    aria-pressed={s.act.picks_segments.then_some(if picked { "true" } else { "false" })}>
                 <strong>{ format!("Segment {}", format::count(s.base.0)) }</strong>
+                <span class="lt-visually-hidden">{ if s.act.picks_segments { ": pick it, show its details" } else { ": show its details" } }</span>
                 if s.active { <span class="lt-badge lt-badge-active">{ "▶ active" }</span> }
                 if pinned { <span class="lt-badge lt-badge-pinned">{ "⚓ pinned" }</span> }
                 if let Some(b) = chained { <span class="lt-badge lt-badge-chained">{ format!("⇠ behind {}", format::count(b.0)) }</span> }

@@ -72,9 +72,14 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         )
     };
     drop(r);
-    let delete_value = (*delete_to)
-        .clone()
-        .unwrap_or_else(|| default_delete.to_string());
+    // With the remedies hidden (a lesson asks for the fix), nothing is pre-filled.
+    let delete_value = (*delete_to).clone().unwrap_or_else(|| {
+        if p.remedies {
+            default_delete.to_string()
+        } else {
+            String::new()
+        }
+    });
     let on_check = {
         let cb = p.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Action::RunRetention))
@@ -91,11 +96,12 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
     let on_delete = {
         let cb = p.on_action.clone();
         let v = delete_value.clone();
+        let then_check = p.remedies;
         Callback::from(move |_: MouseEvent| {
             if let Ok(o) = v.trim().parse::<i64>() {
                 cb.emit(Action::DeleteRecords {
                     offset: o,
-                    then_check: true,
+                    then_check,
                 })
             }
         })
@@ -152,6 +158,14 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                 </div>
                 if let Some(e) = &p.state.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
             </details>
+            } else {
+                <div class="lt-remedy">
+                    <label for={del_id.clone()}>{ "DeleteRecords to offset" }</label>
+                    <input id={del_id} class="lt-narrow" value={delete_value} data-testid="delete-offset" inputmode="numeric"
+                           onchange={{ let h = delete_to.clone(); Callback::from(move |e: Event| h.set(Some(input_value(&e)))) }} />
+                    <button type="button" class="lt-btn" onclick={on_delete} data-testid="delete-records">{ "Delete records" }</button>
+                </div>
+                if let Some(e) = &p.state.command_error { <p class="lt-field-error" role="alert">{ e.clone() }</p> }
             }
         </section>
     }

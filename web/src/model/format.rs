@@ -80,13 +80,17 @@ pub fn stamp(ts: i64, now: i64) -> String {
     }
 }
 
-/// A tile's time: the full time of day to the millisecond (`09:00:00.123`) and, when it is not
-/// the broker's day, the day too (`14 Mar 2030`), on its own line; `-1` has none.
+/// A tile's time: the full time of day, with milliseconds when there are any (`09:00:00`,
+/// `09:00:00.123`) and, when it is not the broker's day, the day too (`14 Mar 2030`), on its
+/// own line; `-1` has none.
 pub fn tile_time(ts: i64, now: i64) -> (Option<String>, String) {
     if ts == -1 {
         return (None, "no timestamp".into());
     }
-    let tod = format!("{}.{:03}", human::time_of_day(ts), ts.rem_euclid(1000));
+    let tod = match ts.rem_euclid(1000) {
+        0 => human::time_of_day(ts),
+        ms => format!("{}.{ms:03}", human::time_of_day(ts)),
+    };
     if ts.div_euclid(DAY) == now.div_euclid(DAY) {
         return (None, tod);
     }
@@ -190,7 +194,7 @@ mod tests {
         assert_eq!(tile_time(now + 123, now), (None, "09:00:00.123".into()));
         assert_eq!(
             tile_time(1_899_717_600_000, now),
-            (Some("14 Mar 2030".into()), "11:20:00.000".into())
+            (Some("14 Mar 2030".into()), "11:20:00".into())
         );
         assert_eq!(tile_time(-1, now), (None, "no timestamp".into()));
     }

@@ -1160,8 +1160,15 @@ impl Explorer {
         v.selection.clear();
         v.error = None;
         v.stops.push(ops);
-        if let (Some((a, b)), Some((lo, hi))) = (focus, self.bounds()) {
-            self.viewport = Viewport::focus(a, b, lo, hi);
+        let segments = v
+            .show
+            .iter()
+            .any(|t| matches!(t, core_lesson::Target::Segment(_)));
+        match (focus, self.bounds()) {
+            (Some((a, b)), Some((lo, hi))) => self.viewport = Viewport::focus(a, b, lo, hi),
+            // a segment is outlined among all of them
+            (None, Some((lo, hi))) if segments => self.viewport = Viewport::fit(lo, hi),
+            _ => {}
         }
         self.lesson_sync();
         true

@@ -96,7 +96,7 @@ impl LessonRun {
 /// What a replay runs: a scenario with its journal, or a lesson.
 #[derive(Clone, Debug)]
 enum Backing {
-    Session(Session),
+    Session(Box<Session>),
     Lesson(Box<LessonRun>),
 }
 
@@ -157,8 +157,8 @@ impl Replay {
                 r.title = Rc::from(sc.title.as_deref().unwrap_or("Untitled scenario"));
                 r.description = Rc::from(sc.description.as_deref().unwrap_or(""));
                 r.total = sc.steps.len();
-                r.session = Some(Rc::new(RefCell::new(Backing::Session(Session::new(
-                    origin, sc,
+                r.session = Some(Rc::new(RefCell::new(Backing::Session(Box::new(
+                    Session::new(origin, sc),
                 )))));
             }
             Err(e) => r.error = Some(e.to_string()),
@@ -204,8 +204,8 @@ impl Replay {
                     r.title = Rc::from(c.title());
                     r.description = Rc::from(c.scenario.description.as_deref().unwrap_or_default());
                     r.total = c.scenario.steps.len();
-                    r.session = Some(Rc::new(RefCell::new(Backing::Session(Session::new(
-                        origin, c.scenario,
+                    r.session = Some(Rc::new(RefCell::new(Backing::Session(Box::new(
+                        Session::new(origin, c.scenario),
                     )))));
                 }
                 Err(e) => r.error = Some(e.to_string()),
