@@ -56,16 +56,25 @@ fn record(p: &Partition, marks: &Marks, o: Offset, now: i64) -> (String, Html) {
         );
     };
     let ts = seg.timestamp_at(o).unwrap_or(Timestamp(-1));
-    let batch = seg
-        .batches()
-        .iter()
-        .find(|b| b.base_offset <= o && o <= b.last_offset);
+    // binary search: a segment can hold millions of batches
+    let (mut lo, mut hi) = (0, seg.batch_count());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if seg.batch(mid).last_offset < o {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    let batch = (lo < seg.batch_count())
+        .then(|| seg.batch(lo))
+        .filter(|b| b.base_offset <= o && o <= b.last_offset);
     let entries: Vec<(Timestamp, Offset)> = seg.time_index().entries().collect();
     let entry = entries.iter().rev().find(|(_, e)| *e <= o);
     let indexed = entries.iter().any(|(_, e)| *e == o);
     let active = p.segments().last().map(|s| s.base_offset()) == Some(seg.base_offset());
     let lso = p.log_start_offset();
-    let rule = match batch {
+    let rule = match &batch {
         Some(b) if b.log_append_time => "LogAppendTime: the broker stamped the batch with its clock when it appended it".to_string(),
         _ => "CreateTime: the producer's stamp, kept as sent (it passed message.timestamp.before/after.max.ms)".to_string(),
     };
@@ -85,7 +94,7 @@ fn record(p: &Partition, marks: &Marks, o: Offset, now: i64) -> (String, Html) {
         <dl class="lt-details-list">
             { instant("timestamp (UTC)", ts.0, now) }
             { row("offset", html!{ { format::count(o.0) } }) }
-            if let Some(b) = batch {
+            if let Some(b) = &batch {
                 { row("batch", html!{ { format!("offsets {}–{}, {} at byte {}, max timestamp {}", b.base_offset, b.last_offset, human::bytes(b.size.0), b.position.0, human::rfc3339(b.max_timestamp.0)) } }) }
                 { row("size", html!{ { format!("{} per record on average ({} in its batch)", human::bytes(b.size.0 / (b.last_offset.0 - b.base_offset.0 + 1).max(1)), human::bytes(b.size.0)) } }) }
             }
@@ -117,7 +126,7 @@ fn segment(p: &Partition, marks: &Marks, base: Offset, now: i64) -> (String, Htm
             { instant("largest timestamp (UTC)", seg.largest_timestamp().0, now) }
             { row("offsets", html!{ { format!("{}–{} ({} records)", format::count(base.0), format::count(seg.next_offset().0 - 1), format::count(seg.record_count() as i64)) } }) }
             { row("size", html!{ { human::bytes(seg.size().0) } }) }
-            { row("batches", html!{ { seg.batches().len() } }) }
+            { row("batches", html!{ { seg.batch_count() } }) }
             { row("time index", html!{ { format!("{} entries", seg.time_index().entries().count()) } }) }
             { row("largest stamp from", html!{ { if seg.largest_timestamp_is_record_time() { "a record's timestamp".to_string() } else { "the file's last-modified time (no record time)".to_string() } } }) }
             { row("state", html!{ {
