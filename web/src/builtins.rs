@@ -70,8 +70,96 @@ pub const LESSONS: &[(&str, &str, &str)] = &[
 /// A built-in: `(name, menu label, JSON)`.
 pub type Builtin = (&'static str, &'static str, &'static str);
 
+/// The incident library (`static/incidents/`): each incident as a walkthrough, then a drill.
+pub const INCIDENTS: &[Builtin] = &[
+    (
+        "incident-01-nanoseconds-walkthrough",
+        "Incident 1: a shared producer helper sends nanoseconds",
+        include_str!("../../static/incidents/01-nanoseconds-walkthrough.json"),
+    ),
+    (
+        "incident-01-nanoseconds-drill",
+        "Incident 1 drill: a shared producer helper sends nanoseconds",
+        include_str!("../../static/incidents/01-nanoseconds-drill.json"),
+    ),
+    (
+        "incident-02-reminder-pins-retention-walkthrough",
+        "Incident 2: a \"reminder due next month\" stamp pins a 7-day topic",
+        include_str!("../../static/incidents/02-reminder-pins-retention-walkthrough.json"),
+    ),
+    (
+        "incident-02-reminder-pins-retention-drill",
+        "Incident 2 drill: a \"reminder due next month\" stamp pins a 7-day topic",
+        include_str!("../../static/incidents/02-reminder-pins-retention-drill.json"),
+    ),
+    (
+        "incident-03-replay-into-24h-topic-walkthrough",
+        "Incident 3: a replay of three days into a 24-hour topic",
+        include_str!("../../static/incidents/03-replay-into-24h-topic-walkthrough.json"),
+    ),
+    (
+        "incident-03-replay-into-24h-topic-drill",
+        "Incident 3 drill: a replay of three days into a short-retention topic",
+        include_str!("../../static/incidents/03-replay-into-24h-topic-drill.json"),
+    ),
+    (
+        "incident-04-fixes-that-fail-walkthrough",
+        "Incident 4: fixes that do not work",
+        include_str!("../../static/incidents/04-fixes-that-fail-walkthrough.json"),
+    ),
+    (
+        "incident-04-fixes-that-fail-drill",
+        "Incident 4 drill: fixes that do not work",
+        include_str!("../../static/incidents/04-fixes-that-fail-drill.json"),
+    ),
+    (
+        "incident-05-rolling-stops-walkthrough",
+        "Incident 5: rolling stops",
+        include_str!("../../static/incidents/05-rolling-stops-walkthrough.json"),
+    ),
+    (
+        "incident-05-rolling-stops-drill",
+        "Incident 5 drill: rolling stops",
+        include_str!("../../static/incidents/05-rolling-stops-drill.json"),
+    ),
+    (
+        "incident-06-reset-by-time-walkthrough",
+        "Incident 6: resetting a consumer group by time",
+        include_str!("../../static/incidents/06-reset-by-time-walkthrough.json"),
+    ),
+    (
+        "incident-06-reset-by-time-drill",
+        "Incident 6 drill: resetting a consumer group by time",
+        include_str!("../../static/incidents/06-reset-by-time-drill.json"),
+    ),
+    (
+        "incident-07-upgrade-to-4x-walkthrough",
+        "Incident 7: upgrading from Kafka 3.6-3.9 to 4.x",
+        include_str!("../../static/incidents/07-upgrade-to-4x-walkthrough.json"),
+    ),
+    (
+        "incident-07-upgrade-to-4x-drill",
+        "Incident 7 drill: upgrading from Kafka 3.6-3.9 to 4.x",
+        include_str!("../../static/incidents/07-upgrade-to-4x-drill.json"),
+    ),
+    (
+        "incident-08-event-time-downstream-walkthrough",
+        "Incident 8: event time downstream (one nanosecond stamp closes every window)",
+        include_str!("../../static/incidents/08-event-time-downstream-walkthrough.json"),
+    ),
+    (
+        "incident-08-event-time-downstream-drill",
+        "Incident 8 drill: event time downstream",
+        include_str!("../../static/incidents/08-event-time-downstream-drill.json"),
+    ),
+];
+
 /// The menu's groups, in order: `(group label, entries)`. An empty group is not shown.
-pub const GROUPS: &[(&str, &[Builtin])] = &[("Scenarios", BUILTINS), ("Lessons", LESSONS)];
+pub const GROUPS: &[(&str, &[Builtin])] = &[
+    ("Scenarios", BUILTINS),
+    ("Lessons", LESSONS),
+    ("Incidents", INCIDENTS),
+];
 
 /// Every built-in, in menu order.
 pub fn all() -> impl Iterator<Item = &'static Builtin> {
@@ -106,7 +194,7 @@ mod tests {
                 "{name} has steps"
             );
         }
-        for (name, _, json) in LESSONS {
+        for (name, _, json) in LESSONS.iter().chain(INCIDENTS) {
             let l = logtime_core::lesson::parse(json).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(l.default_variant().is_lesson, "{name} is a lesson");
         }

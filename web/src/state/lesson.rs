@@ -45,6 +45,8 @@ impl Takes {
             Ask::Pinning => Takes::Segment,
             Ask::Choose { config, .. } => Takes::Value(config.clone()),
             Ask::Error(_) => Takes::ErrorCode,
+            Ask::Late(_) => Takes::Records,
+            Ask::Closes(..) => Takes::Offset,
         }
     }
 
