@@ -59,8 +59,8 @@ function parseAnswer(answer) {
 
 /** A wrong answer of the same kind. */
 function wrongOf(a) {
-  if (a.segments) return { segments: a.segments.length ? a.segments.slice(1) : [0] };
-  if (a.segment !== undefined) return { segment: a.segment === 0 ? 10000 : 0 };
+  if (a.segments) return { segments: a.segments.length ? a.segments.slice(1) : ['first'] };
+  if (a.segment !== undefined) return { segment: 'other', not: a.segment };
   if (a.none) return { type: 0 };
   if (a.kind === 'error') return { type: a.type === 0 ? 32 : 0 };
   if (a.kind === 'value') return { type: a.type - 1 };
@@ -68,12 +68,21 @@ function wrongOf(a) {
   throw new Error('no wrong answer');
 }
 
+/** A segment's head by base offset, or the first one shown (`'first'`). */
+const segHead = (page, s) => (s === 'first' ? page.locator('button.lt-seg-head').first() : page.locator(`[data-testid=segment-head-${s}]`));
+
 async function give(page, a) {
   const item = page.locator('[data-testid=lesson-item]');
   if (a.segments) {
-    for (const s of a.segments) await page.locator(`[data-testid=segment-head-${s}]`).click();
+    for (const s of a.segments) await segHead(page, s).click();
   } else if (a.segment !== undefined) {
-    await page.locator(`[data-testid=segment-head-${a.segment}]`).click();
+    // typed, as a learner does when the partition has too many segments to list
+    let base = a.segment;
+    if (base === 'other') {
+      const ids = await page.locator('button.lt-seg-head').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop())));
+      base = ids.find((x) => x !== a.not) ?? a.not + 1;
+    }
+    await item.locator('[data-testid=answer-value]').fill(String(base));
   } else if (a.none) {
     await item.locator('[data-testid=answer-none]').click();
     return;
@@ -130,8 +139,10 @@ async function playThrough(page, name, key, { actOnFuture = true } = {}) {
         await waitText(item.locator('[data-testid=item-done]'), /Done: the goal holds/);
         expectGot += it.points;
       } else {
-        await item.locator('[data-testid=hint]').click();
-        await item.locator('[data-testid=hints] li').first().waitFor();
+        if (await item.locator('[data-testid=hint]').isEnabled()) {
+          await item.locator('[data-testid=hint]').click();
+          await item.locator('[data-testid=hints] li').first().waitFor();
+        }
         await item.locator('[data-testid=reveal-button]').click();
         await item.locator('[data-testid=item-revealed]').waitFor();
       }
@@ -145,10 +156,13 @@ async function playThrough(page, name, key, { actOnFuture = true } = {}) {
         await give(page, wrongOf(right));
         await waitText(item.locator('[data-testid=feedback]'), /Not quite/);
         // segments picked for the wrong answer stay picked: clear them
-        if (right.segments) for (const s of wrongOf(right).segments) await page.locator(`[data-testid=segment-head-${s}]`).click();
-        await item.locator('[data-testid=hint]').click();
-        await item.locator('[data-testid=hints] li').first().waitFor();
-        cost = 3 + 2;
+        if (right.segments) for (const s of wrongOf(right).segments) await segHead(page, s).click();
+        cost = 2;
+        if (await item.locator('[data-testid=hint]').isEnabled()) {
+          await item.locator('[data-testid=hint]').click();
+          await item.locator('[data-testid=hints] li').first().waitFor();
+          cost += 3;
+        }
         wrongDone = true;
       }
       await give(page, right);
