@@ -357,12 +357,10 @@ impl Explorer {
         {
             import.make_mut().done = None;
         }
-        *self = Explorer::default();
-        self.load_token = token;
-        self.import = import;
         let wanted = self.wanted;
         *self = Explorer::default();
         self.load_token = token;
+        self.import = import;
         self.wanted = wanted;
         self.playback.speed = speed;
         self.viewport = viewport;
@@ -926,7 +924,9 @@ impl Explorer {
             self.wanted,
         );
         let branch = self.lesson.branch.clone();
+        let import = self.import.clone();
         *self = Explorer::default();
+        self.import = import;
         self.playback.speed = speed;
         self.viewport = Viewport {
             follow: true,
