@@ -25,6 +25,7 @@ use crate::components::producer_panel::ProducerPanel;
 use crate::components::rebuild_bar::rebuild_bar;
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
+use crate::components::stream_lane::StreamLane;
 use crate::embed::{self, ScenarioSource};
 use crate::model::import;
 use crate::model::moment::{self, SourceParam};
@@ -843,6 +844,9 @@ pub fn app(props: &AppProps) -> Html {
                         <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()}
                                        retention={retention_shown.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
+                        if replay.stream.is_some() {
+                            <StreamLane replay={replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
+                        }
                     }
                     if let Some(i) = st.inspect {
                         <DetailsPanel inspect={i} replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />

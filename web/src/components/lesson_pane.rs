@@ -70,8 +70,8 @@ fn picked(takes: &Takes, sel: &[Offset]) -> String {
         (Takes::Records, v) => format!("records {} struck", list(v)),
         (Takes::Segment, []) => "click a segment in the partition".into(),
         (Takes::Segment, v) => format!("segment {}", list(&v[v.len() - 1..])),
-        (Takes::Offset, []) => "click a record in the partition".into(),
-        (Takes::Offset, v) => format!("offset {}", list(&v[v.len() - 1..])),
+        (Takes::Offset | Takes::Closing, []) => "click a record in the partition".into(),
+        (Takes::Offset | Takes::Closing, v) => format!("offset {}", list(&v[v.len() - 1..])),
         _ => String::new(),
     }
 }
@@ -161,14 +161,16 @@ fn item_card(
                             <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
                     } else {
                         <p class="lt-pick" data-testid="answer-pick"><span class="lt-muted">{ "Your answer: " }</span>{ picked(&item.takes, &view.selection) }</p>
-                        if matches!(item.takes, Takes::Offset | Takes::Segment) {
-                            <label class="lt-inline"><span>{ if item.takes == Takes::Offset { "or type the offset" } else { "or type its base offset" } }</span>
+                        if matches!(item.takes, Takes::Offset | Takes::Closing | Takes::Segment) {
+                            <label class="lt-inline"><span>{ if item.takes == Takes::Segment { "or type its base offset" } else { "or type the offset" } }</span>
                                 <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
                         }
                     }
                     <button type="submit" class="lt-btn lt-btn-primary" data-testid="answer-check">{ "Check answer" }</button>
                     if item.takes == Takes::Offset {
                         <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "It finds nothing (−1)" }</button>
+                    } else if item.takes == Takes::Closing {
+                        <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "No record read closes it (−1)" }</button>
                     }
                 </form>
             }
@@ -303,8 +305,8 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 <span class="lt-lesson-progress" data-testid="lesson-step">{ format!("Step {step} of {}", v.steps) }</span>
                 <span class="lt-lesson-clock" data-testid="lesson-clock"><span class="lt-muted">{ "Broker clock " }</span>{ human::date(p.now.0) }</span>
             </div>
-            if v.at.is_some_and(|a| a == 0) && !v.summary.is_empty() {
-                <p class="lt-lesson-summary">{ for v.summary.iter().map(sentence) }</p>
+            if v.stops.len() <= 1 && !v.summary.is_empty() {
+                <p class="lt-lesson-summary" data-testid="lesson-summary">{ for v.summary.iter().map(sentence) }</p>
             }
             if let (Some(seed), true) = (v.seed, v.has_variants) {
                 // the variant's values can name an answer: the score card says them at the end

@@ -16,6 +16,7 @@ pub mod producer_panel;
 pub mod rebuild_bar;
 pub mod retention_panel;
 pub mod scenario_menu;
+pub mod stream_lane;
 
 use logtime_core::scenario::narrate::{Mention, Sentence, Span, Style};
 use yew::prelude::*;

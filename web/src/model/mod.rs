@@ -13,5 +13,6 @@ pub mod moment;
 pub mod producer;
 pub mod progress;
 pub mod scene;
+pub mod stream_lane;
 pub mod timeline;
 pub mod viewport;

@@ -25,6 +25,8 @@ pub enum Takes {
     Records,
     /// Click one record: the offset a lookup returns.
     Offset,
+    /// Click one record: the one whose read closes a window (`-1`: none does).
+    Closing,
     /// Click one segment.
     Segment,
     /// Type a value of this config.
@@ -40,13 +42,12 @@ impl Takes {
     pub fn of(kind: &Ask) -> Takes {
         match kind {
             Ask::StrikeSegments => Takes::Segments,
-            Ask::StrikeRecords => Takes::Records,
+            Ask::StrikeRecords | Ask::Late(_) => Takes::Records,
+            Ask::Closes(..) => Takes::Closing,
             Ask::Lookup(..) => Takes::Offset,
             Ask::Pinning => Takes::Segment,
             Ask::Choose { config, .. } => Takes::Value(config.clone()),
             Ask::Error(_) => Takes::ErrorCode,
-            Ask::Late(_) => Takes::Records,
-            Ask::Closes(..) => Takes::Offset,
         }
     }
 
@@ -57,7 +58,7 @@ impl Takes {
 
     /// Whether the answer is picked by clicking records.
     pub fn picks_records(&self) -> bool {
-        matches!(self, Takes::Records | Takes::Offset)
+        matches!(self, Takes::Records | Takes::Offset | Takes::Closing)
     }
 
     /// The answer the selection (or the typed `value`) gives, or why there is none yet. A
@@ -75,7 +76,7 @@ impl Takes {
             Takes::Records => Ok(Answer::records(
                 selection.iter().map(|o| (*o, *o)).collect(),
             )),
-            Takes::Offset => need_one().map(Answer::Offset),
+            Takes::Offset | Takes::Closing => need_one().map(Answer::Offset),
             Takes::Segment => need_one().map(Answer::Segment),
             Takes::Value(_) => value.map(Answer::Value).ok_or("type a value first"),
             Takes::ErrorCode => match value {

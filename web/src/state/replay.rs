@@ -9,6 +9,7 @@ use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Source,
     StepReport, TimedEvent,
 };
+use logtime_core::stream::StreamConfig;
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
 
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
@@ -124,6 +125,9 @@ pub struct Replay {
     pub done: usize,
     /// Steps in the scenario.
     pub total: usize,
+    /// The downstream stream processor a lesson file's `stream` section declares (shown as a
+    /// lane under the partition, in a lesson or in the explorer).
+    pub stream: Option<StreamConfig>,
 }
 
 impl Default for Replay {
@@ -139,6 +143,7 @@ impl Default for Replay {
             loading: true,
             done: 0,
             total: 0,
+            stream: None,
         }
     }
 }
@@ -204,6 +209,7 @@ impl Replay {
                     r.title = Rc::from(c.title());
                     r.description = Rc::from(c.scenario.description.as_deref().unwrap_or_default());
                     r.total = c.scenario.steps.len();
+                    r.stream = c.stream;
                     r.session = Some(Rc::new(RefCell::new(Backing::Session(Box::new(
                         Session::new(origin, c.scenario),
                     )))));
@@ -218,6 +224,7 @@ impl Replay {
                 r.title = Rc::from(c.title());
                 r.description = Rc::from(c.scenario.description.as_deref().unwrap_or_default());
                 r.total = c.steps.len();
+                r.stream = c.stream;
                 r.done = run.play.next_step();
                 r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
             }
@@ -236,6 +243,7 @@ impl Replay {
             loading: false,
             total: run.play.lesson().steps.len(),
             done: run.play.next_step(),
+            stream: run.play.lesson().stream,
             ..Replay::default()
         };
         r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
