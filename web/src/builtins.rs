@@ -1,8 +1,8 @@
-//! Built-in scenarios and lessons, compiled into the wasm (`static/scenarios/*.json`,
-//! `static/lessons/*.json`) so the page works offline from `dist/` and loads without extra
+//! Built-in scenarios, lessons and incidents, compiled into the wasm (`static/scenarios/*.json`,
+//! `static/lessons/*.json`, `static/incidents/*.json`) so the page works offline from `dist/` and loads without extra
 //! requests. Read-only data shared by instances.
 //!
-//! The menu shows them in [`GROUPS`]; a new group (the incident library) is one more entry there.
+//! The menu shows them in [`GROUPS`]: scenarios, lessons and the incident library.
 
 /// `(name, menu label, JSON)`, in menu order.
 pub const BUILTINS: &[(&str, &str, &str)] = &[
@@ -67,92 +67,94 @@ pub const LESSONS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// A built-in: `(name, menu label, JSON)`.
-pub type Builtin = (&'static str, &'static str, &'static str);
-
-/// The incident library (`static/incidents/`): each incident as a walkthrough, then a drill.
-pub const INCIDENTS: &[Builtin] = &[
+/// The incident library (`static/incidents/*.json`): `(name, menu label, JSON)`, each incident's
+/// walkthrough before its drill. A label says the incident's length and level, as its file does
+/// (a test holds them to the file).
+pub const INCIDENTS: &[(&str, &str, &str)] = &[
     (
         "incident-01-nanoseconds-walkthrough",
-        "Incident 1: a shared producer helper sends nanoseconds",
+        "1. A shared helper sends nanoseconds: walkthrough, 10 min, intro",
         include_str!("../../static/incidents/01-nanoseconds-walkthrough.json"),
     ),
     (
         "incident-01-nanoseconds-drill",
-        "Incident 1 drill: a shared producer helper sends nanoseconds",
+        "1. A shared helper sends nanoseconds: drill, 12 min, intro",
         include_str!("../../static/incidents/01-nanoseconds-drill.json"),
     ),
     (
         "incident-02-reminder-pins-retention-walkthrough",
-        "Incident 2: a \"reminder due next month\" stamp pins a 7-day topic",
+        "2. A \"reminder\" stamp pins a 7-day topic: walkthrough, 12 min, intro",
         include_str!("../../static/incidents/02-reminder-pins-retention-walkthrough.json"),
     ),
     (
         "incident-02-reminder-pins-retention-drill",
-        "Incident 2 drill: a \"reminder due next month\" stamp pins a 7-day topic",
+        "2. A \"reminder\" stamp pins a 7-day topic: drill, 15 min, intermediate",
         include_str!("../../static/incidents/02-reminder-pins-retention-drill.json"),
     ),
     (
         "incident-03-replay-into-24h-topic-walkthrough",
-        "Incident 3: a replay of three days into a 24-hour topic",
+        "3. A replay into a 24-hour topic: walkthrough, 12 min, intro",
         include_str!("../../static/incidents/03-replay-into-24h-topic-walkthrough.json"),
     ),
     (
         "incident-03-replay-into-24h-topic-drill",
-        "Incident 3 drill: a replay of three days into a short-retention topic",
+        "3. A replay into a 24-hour topic: drill, 12 min, intro",
         include_str!("../../static/incidents/03-replay-into-24h-topic-drill.json"),
     ),
     (
         "incident-04-fixes-that-fail-walkthrough",
-        "Incident 4: fixes that do not work",
+        "4. Fixes that do not work: walkthrough, 10 min, intermediate",
         include_str!("../../static/incidents/04-fixes-that-fail-walkthrough.json"),
     ),
     (
         "incident-04-fixes-that-fail-drill",
-        "Incident 4 drill: fixes that do not work",
+        "4. Fixes that do not work: drill, 10 min, intermediate",
         include_str!("../../static/incidents/04-fixes-that-fail-drill.json"),
     ),
     (
         "incident-05-rolling-stops-walkthrough",
-        "Incident 5: rolling stops",
+        "5. Rolling stops: walkthrough, 10 min, advanced",
         include_str!("../../static/incidents/05-rolling-stops-walkthrough.json"),
     ),
     (
         "incident-05-rolling-stops-drill",
-        "Incident 5 drill: rolling stops",
+        "5. Rolling stops: drill, 12 min, advanced",
         include_str!("../../static/incidents/05-rolling-stops-drill.json"),
     ),
     (
         "incident-06-reset-by-time-walkthrough",
-        "Incident 6: resetting a consumer group by time",
+        "6. Resetting a group by time: walkthrough, 10 min, intermediate",
         include_str!("../../static/incidents/06-reset-by-time-walkthrough.json"),
     ),
     (
         "incident-06-reset-by-time-drill",
-        "Incident 6 drill: resetting a consumer group by time",
+        "6. Resetting a group by time: drill, 10 min, intermediate",
         include_str!("../../static/incidents/06-reset-by-time-drill.json"),
     ),
     (
         "incident-07-upgrade-to-4x-walkthrough",
-        "Incident 7: upgrading from Kafka 3.6-3.9 to 4.x",
+        "7. Upgrading from 3.x to 4.x: walkthrough, 10 min, intermediate",
         include_str!("../../static/incidents/07-upgrade-to-4x-walkthrough.json"),
     ),
     (
         "incident-07-upgrade-to-4x-drill",
-        "Incident 7 drill: upgrading from Kafka 3.6-3.9 to 4.x",
+        "7. Upgrading from 3.x to 4.x: drill, 12 min, advanced",
         include_str!("../../static/incidents/07-upgrade-to-4x-drill.json"),
     ),
     (
         "incident-08-event-time-downstream-walkthrough",
-        "Incident 8: event time downstream (one nanosecond stamp closes every window)",
+        "8. Event time downstream: walkthrough, 12 min, intermediate",
         include_str!("../../static/incidents/08-event-time-downstream-walkthrough.json"),
     ),
     (
         "incident-08-event-time-downstream-drill",
-        "Incident 8 drill: event time downstream",
+        "8. Event time downstream: drill, 15 min, intermediate",
         include_str!("../../static/incidents/08-event-time-downstream-drill.json"),
     ),
 ];
+
+/// A built-in: `(name, menu label, JSON)`.
+pub type Builtin = (&'static str, &'static str, &'static str);
 
 /// The menu's groups, in order: `(group label, entries)`. An empty group is not shown.
 pub const GROUPS: &[(&str, &[Builtin])] = &[
@@ -198,6 +200,35 @@ mod tests {
             let l = logtime_core::lesson::parse(json).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(l.default_variant().is_lesson, "{name} is a lesson");
         }
+        assert_eq!(
+            INCIDENTS.len(),
+            16,
+            "eight incidents, a walkthrough and a drill each"
+        );
+        for (name, label, json) in INCIDENTS {
+            let l = logtime_core::lesson::parse(json).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let meta = &l.default_variant().meta;
+            let minutes = meta
+                .minutes
+                .unwrap_or_else(|| panic!("{name} has a length"));
+            let level = meta
+                .level
+                .unwrap_or_else(|| panic!("{name} has a level"))
+                .key();
+            assert!(
+                label.ends_with(&format!(": {}, {minutes} min, {level}", meta.kind.key())),
+                "{name}: the label {label:?} says the file's kind, length and level"
+            );
+            assert!(
+                meta.summary.is_some(),
+                "{name}: its first screen has a summary"
+            );
+            assert!(
+                name.ends_with(meta.kind.key()),
+                "{name} is named for its kind"
+            );
+        }
+        assert!(find("incident-08-event-time-downstream-drill").is_some());
         assert!(find("million").is_some());
         assert!(find("future-drill").is_some());
         assert!(find("nope").is_none());
