@@ -7,11 +7,11 @@
 // The right answers come from `logtime explain` (core's answer key for the same file), lengths,
 // levels and summaries from the incident files: nothing is typed into the test.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, SCREENSHOTS, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { answerKey, next, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
 const DIR = path.join(ROOT, 'static', 'incidents');
@@ -28,24 +28,6 @@ const FILES = fs
   })
   // each incident's walkthrough before its drill, as in the menu
   .sort((a, b) => a.n - b.n || (a.kind === 'drill') - (b.kind === 'drill'));
-
-function explain(file) {
-  const bin = path.join(ROOT, 'target', 'debug', 'logtime');
-  if (fs.existsSync(bin)) return execFileSync(bin, ['explain', file], { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '-q', '-p', 'logtime-cli', '--', 'explain', file], { cwd: ROOT, encoding: 'utf8' });
-}
-
-/** Core's answer key: `{ kind: 'question'|'task', points, answer }` per item, in order. */
-function answerKey(file) {
-  const items = [];
-  for (const line of explain(file).split('\n')) {
-    const head = line.match(/^step \d+ .*· (question|task) \d+ \((\d+) points\)/);
-    if (head) items.push({ kind: head[1], points: Number(head[2]), answer: null });
-    const a = line.match(/^ {2}answer: (.*)$/);
-    if (a && items.length) items[items.length - 1].answer = a[1];
-  }
-  return items;
-}
 
 /** `3, 6 to 10` → [3, 6, 7, 8, 9, 10]. */
 function offsets(list) {
@@ -106,17 +88,6 @@ async function give(page, a) {
 async function unpick(page, a) {
   for (const s of a.segments ?? []) await page.locator(`[data-testid=segment-head-${s}]`).click();
   for (const o of a.records ?? []) await page.locator(`[data-testid=record-${o}]`).click();
-}
-
-const next = (page) => page.locator('[data-testid=lesson-next]');
-
-async function toItem(page) {
-  for (let i = 0; i < 120; i++) {
-    if (await page.locator('[data-testid=lesson-item] [data-testid=reveal-button]').count()) return true;
-    if (!(await next(page).isEnabled())) return false;
-    await next(page).click();
-  }
-  throw new Error('no item after 120 steps');
 }
 
 /** The first screen: the file's one-sentence summary (markup aside) above the narration. */

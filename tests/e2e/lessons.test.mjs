@@ -6,40 +6,23 @@
 // The right answers come from `logtime explain` (core's answer key for the same lesson and seed),
 // never from the page: the page must not give them away.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { answerKey as keyOf, next, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
 const require = createRequire(import.meta.url);
 
 const LESSONS = ['future-walkthrough', 'future-drill', 'two-kinds-walkthrough', 'two-kinds-drill', 'kip937-drill'];
 
-/** `logtime explain [--seed N] static/lessons/NAME.json`, by the built CLI (cargo run as a fallback). */
-function explain(name, seed) {
-  const file = name.startsWith('incident-')
-    ? path.join(ROOT, 'static', 'incidents', `${name.slice('incident-'.length)}.json`)
-    : path.join(ROOT, 'static', 'lessons', `${name}.json`);
-  const args = ['explain', ...(seed === undefined ? [] : ['--seed', String(seed)]), file];
-  const bin = path.join(ROOT, 'target', 'debug', 'logtime');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '-q', '-p', 'logtime-cli', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
-}
+/** A built-in lesson's file. */
+const lessonFile = (name) => path.join(ROOT, 'static', 'lessons', `${name}.json`);
 
-/** The answer key, item by item: `{ kind: 'question'|'task', answer }` in order. */
-function answerKey(name, seed) {
-  const items = [];
-  for (const line of explain(name, seed).split('\n')) {
-    const head = line.match(/^step \d+ .*· (question|task) \d+ \((\d+) points\)/);
-    if (head) items.push({ kind: head[1], points: Number(head[2]), answer: null });
-    const a = line.match(/^ {2}answer: (.*)$/);
-    if (a && items.length) items[items.length - 1].answer = a[1];
-  }
-  return items;
-}
+/** Core's answer key for a built-in lesson. */
+const answerKey = (name, seed) => keyOf(lessonFile(name), seed);
 
 /** What the learner does to give `answer` (a line of the key). */
 function parseAnswer(answer) {
@@ -90,18 +73,6 @@ async function give(page, a) {
     await item.locator('[data-testid=answer-value]').fill(String(a.type));
   }
   await item.locator('[data-testid=answer-check]').click();
-}
-
-const next = (page) => page.locator('[data-testid=lesson-next]');
-
-/** Clicks Next until a question or task is open, or the lesson is finished. */
-async function toItem(page) {
-  for (let i = 0; i < 80; i++) {
-    if (await page.locator('[data-testid=lesson-item] [data-testid=reveal-button]').count()) return true;
-    if (!(await next(page).isEnabled())) return false;
-    await next(page).click();
-  }
-  throw new Error('no item after 80 steps');
 }
 
 /** Solves the future story's task by acting in the explorer: config panel, then DeleteRecords and a check. */
@@ -217,20 +188,6 @@ test('the menu lists scenarios, lessons and incidents in groups', async () => {
     await page.locator('[data-testid=lesson][data-mode=drill]').waitFor();
   });
 });
-
-for (const name of INCIDENTS) {
-  test(`${name}: played through to its end`, async () => {
-    await withPage(e2e, { path: `/index.html?scenario=${name}`, reducedMotion: 'reduce' }, async (page) => {
-      await page.locator('[data-testid=lesson]').waitFor();
-      const key = answerKey(name);
-      if (key.length) await playThrough(page, name, key);
-      else {
-        while (await toItem(page));
-        await page.locator('[data-testid=lesson-finished]').waitFor();
-      }
-    });
-  });
-}
 
 test('a variant from a seed: the numbers of explain --seed, and a new variant on retry', async () => {
   const key = answerKey('future-drill', 5);
