@@ -9,7 +9,7 @@ use crate::batch::Record;
 use crate::config::{ConfigValue, KafkaVersion};
 use crate::partition::Command;
 use crate::scenario::time::{apply_unit, overflow_reason, parse_duration, parse_time};
-use crate::scenario::{self, RecordSpec, Step, TimeSpec};
+use crate::scenario::{self, kind_of, RecordSpec, Step, TimeSpec};
 use crate::units::Timestamp;
 use serde_json::{json, Value};
 use std::fmt;
@@ -23,17 +23,6 @@ pub struct Batch {
 
 /// An error inside a lesson item: the field under the item and the reason.
 pub(crate) type FieldError = (String, String);
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
 
 impl Batch {
     /// Parses `{"records": [R, ...]}` exactly as a scenario's `produce` step parses one batch.

@@ -14,7 +14,7 @@ use super::task::{self, Task, TASK_KEYS};
 use super::variant::{Pick, Variants};
 use super::{Concrete, Item, LessonKind, LessonStep, Level, Meta, Postmortem};
 use crate::config::KafkaVersion;
-use crate::scenario::{self, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
+use crate::scenario::{self, kind_of, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
 use crate::stream::StreamConfig;
 use serde_json::{Map, Value};
 
@@ -62,17 +62,6 @@ fn item_err(step: usize, prefix: &str, (f, r): FieldError) -> ScenarioError {
         format!("{prefix}.{f}")
     };
     err(Some(step), field, r)
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Parses markup text; an empty text is an error when `required`.

@@ -22,7 +22,7 @@ mod budget;
 pub mod narrate;
 mod outcome;
 mod parse;
-pub(crate) use parse::check_size;
+pub(crate) use parse::{check_size, kind_of};
 mod replay;
 #[cfg(feature = "report")]
 mod report;

@@ -20,7 +20,8 @@ use crate::scenario::budget::Tally;
 use crate::units::Timestamp;
 use serde_json::Value;
 use step::StepParser;
-use value::{config_value, kind_of, time_value};
+pub(crate) use value::kind_of;
+use value::{config_value, time_value};
 
 /// Every key a scenario's top-level object may hold.
 pub const TOP_LEVEL_KEYS: &[&str] = &[
