@@ -268,3 +268,16 @@ export function progressSet(key, value) {
     return false;
   }
 }
+
+let replayStepStart = 0;
+
+/**
+ * Times the scenario steps the explorer runs in core (the measurement of the wasm-versus-native
+ * replay): `true` before a step, `false` after it, which adds the step's time to
+ * `globalThis.__logtimeReplayMs` (the sum over every explorer on the page).
+ */
+export function replayClock(begin) {
+  const now = performance.now();
+  if (begin) replayStepStart = now;
+  else globalThis.__logtimeReplayMs = (globalThis.__logtimeReplayMs || 0) + (now - replayStepStart);
+}

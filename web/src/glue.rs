@@ -1,7 +1,8 @@
 //! The browser-side helpers in `glue.js` (a wasm-bindgen snippet): the stopped-instance guard,
 //! packing a scenario for a link (the browser's `CompressionStream`, deflate-raw, then
 //! base64url), the clipboard, an iframe's height, elements' sizes, and the files of an import
-//! (a picker's or a drop's, folders walked) and its worker. Off the browser they do nothing.
+//! (a picker's or a drop's, folders walked) and its worker, and the clock the replay
+//! measurement reads. Off the browser they do nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod js {
@@ -47,6 +48,8 @@ mod js {
         pub fn progress_get(key: &str) -> Option<String>;
         #[wasm_bindgen(js_name = progressSet)]
         pub fn progress_set(key: &str, value: Option<String>) -> bool;
+        #[wasm_bindgen(js_name = replayClock)]
+        pub fn replay_clock(begin: bool);
     }
 }
 
@@ -316,4 +319,16 @@ pub fn progress_set(key: &str, value: Option<String>) {
     let _ = js::progress_set(key, value);
     #[cfg(not(target_arch = "wasm32"))]
     let _ = (key, value);
+}
+
+/// Runs `f`, one scenario step in core, and adds the time it took to the page's
+/// `__logtimeReplayMs` (what `tests/e2e/measure.mjs` compares with the native replay of the same
+/// scenario: the core's work, without the explorer's yields and renders around it).
+pub fn timed_step<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(target_arch = "wasm32")]
+    js::replay_clock(true);
+    let out = f();
+    #[cfg(target_arch = "wasm32")]
+    js::replay_clock(false);
+    out
 }

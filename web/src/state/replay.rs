@@ -346,7 +346,9 @@ impl Replay {
     ) -> Option<Result<StepReport, ScenarioError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
-            Backing::Session(s) => s.step(&mut |e: TimedEvent<'_>| on_event(e.event))?,
+            Backing::Session(s) => {
+                crate::glue::timed_step(|| s.step(&mut |e: TimedEvent<'_>| on_event(e.event)))?
+            }
             Backing::Lesson(_) => return None,
         };
         if let Ok(report) = &result {
