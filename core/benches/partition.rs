@@ -1,8 +1,9 @@
 //! `cargo bench -p logtime-core`: throughput and memory figures, one `name: value` per line.
 //!
-//! * `append_records_per_s`: 10,000,000 one-record batches, each validated (KIP-937), sized,
-//!   roll-checked and indexed, through `Partition::produce_unchecked`, announced first with
-//!   `Partition::expect_batches` as a scenario's generated traffic is.
+//! * `append_records_per_s`: 10,000,000 one-record batches, each checked against the retention
+//!   schedule, validated (KIP-937), roll-checked and indexed, through `Partition::produce_run`
+//!   (the path of a scenario's generated traffic: the batch's size is worked out once for the
+//!   run), announced first with `Partition::expect_batches` as generated traffic is.
 //! * `bytes_per_record`: the heap the model holds for them (`Partition::heap_bytes`: batches,
 //!   timestamps, indexes, the segment list, room reserved for growth included) per record.
 //! * `memcpy_records_per_s`: copying `bytes_per_record` bytes per record (rounded up) from one
@@ -84,25 +85,23 @@ fn appended(n: usize, chunk: &mut dyn FnMut(f64)) -> (Partition, f64) {
     );
     // What generated traffic tells the partition: it reserves room instead of doubling.
     p.expect_batches(n as u64, &[Record::at(Timestamp(T0))]);
-    let mut i = 0i64;
+    let shape = Record::at(Timestamp(T0));
     for c in 0..10 {
-        let end = (n * (c + 1) / 10) as i64;
+        let (from, to) = ((n * c / 10) as i64, (n * (c + 1) / 10) as i64);
         let start = Instant::now();
-        while i < end {
-            // Out-of-order CreateTime stamps, as producers with skewed clocks write them, made
-            // as they are sent (a producer's record is in cache, not read from a long list).
-            let r = Record::at(Timestamp(T0 + i - (i * 7919) % 50));
-            p.produce_unchecked(Timestamp(T0 + i), std::slice::from_ref(&r))
-                .expect("in range");
-            i += 1;
-        }
+        // Batch `i` is sent at `T0 + i` with an out-of-order CreateTime stamp, as producers with
+        // skewed clocks write them, made as it is sent (not read from a long list).
+        let sent = p
+            .produce_run(
+                &shape,
+                (from..to).map(|i| (Timestamp(T0 + i), Timestamp(T0 + i - (i * 7919) % 50))),
+            )
+            .expect("in range");
         chunk(start.elapsed().as_secs_f64());
+        assert_eq!(sent, (to - from) as u64);
     }
     assert_eq!(p.log_end_offset().0, n as i64);
-    // Retention checks are the caller's business on this path, so only the segments are checked.
-    for s in p.segments() {
-        s.check_invariants();
-    }
+    p.check_invariants();
     let bytes = p.heap_bytes() as f64 / n as f64;
     (p, bytes)
 }

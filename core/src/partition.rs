@@ -117,6 +117,18 @@ pub struct Partition {
     expected: Option<Expected>,
 }
 
+/// A run of one-record batches of one shape, worked out once ([`Partition::run_shape`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunShape {
+    /// The batch's size (one record: its stamp does not change it).
+    size: Bytes,
+    /// Whether the config lets such a batch be accepted without a word at all.
+    common: bool,
+    /// The limits it was worked out against.
+    #[cfg(debug_assertions)]
+    limits: Limits,
+}
+
 /// Batches announced by [`Partition::expect_batches`] and not yet appended.
 #[derive(Clone, Copy, Debug)]
 struct Expected {
@@ -614,7 +626,120 @@ impl Partition {
             .expect("a partition always has a segment");
         let position = seg.size();
         let update = seg.append(now, base, records, &v);
-        let segment = seg.base_offset();
+        self.appended(base, last, position, update, v, events);
+    }
+
+    /// The common one-record batch of a run ([`Partition::produce_run`]): when nothing is due,
+    /// the clock does not go backwards, the stamp `ts` is accepted at `now` without a
+    /// diagnosis and the active segment does not roll, appends it (what
+    /// [`Partition::produce_with`] would do, with the same events) and returns `true`;
+    /// otherwise changes nothing and returns `false`, and the caller sends the batch through
+    /// [`Partition::produce_with`], which says what happens to it.
+    #[inline]
+    pub(crate) fn append_common(
+        &mut self,
+        run: RunShape,
+        now: Timestamp,
+        ts: Timestamp,
+        events: &mut impl Sink,
+    ) -> bool {
+        #[cfg(debug_assertions)]
+        assert_eq!(self.limits, run.limits, "the config changed during a run");
+        if !run.common
+            || now < self.clock
+            || now >= self.next_retention_check()
+            || !self.limits.stamp_common(now, ts)
+        {
+            return false;
+        }
+        let v = Validated {
+            size: run.size,
+            max_timestamp: ts.max(Timestamp::NONE),
+            log_append_time: None,
+            diagnoses: Vec::new(),
+        };
+        let t = &self.config.topic;
+        let (segment_bytes, segment_ms) = (t.segment_bytes, t.segment_ms);
+        let seg = self
+            .segments
+            .last_mut()
+            .expect("a partition always has a segment");
+        let base = seg.next_offset();
+        if seg
+            .should_roll(
+                now,
+                v.max_timestamp,
+                v.size,
+                base,
+                segment_bytes,
+                segment_ms,
+            )
+            .is_some()
+        {
+            return false;
+        }
+        let position = seg.size();
+        let update = seg.append_one(now, base, ts, &v);
+        self.appended(base, base, position, update, v, events);
+        self.clock = now;
+        true
+    }
+
+    /// What one run of one-record batches shaped like `shape` (its timestamp aside) works out
+    /// once: the batch's size, and whether the config in force lets such a batch take the common
+    /// path at all. Valid while the config does not change.
+    pub(crate) fn run_shape(&self, shape: &Record) -> RunShape {
+        let size = crate::batch::single_record_batch_size(shape);
+        RunShape {
+            size,
+            common: self.limits.takes_common(size, shape.has_key()),
+            #[cfg(debug_assertions)]
+            limits: self.limits,
+        }
+    }
+
+    /// Produces one-record batches shaped like `shape` (its key, value and headers; its
+    /// timestamp is not read), the way generated traffic sends them: each item is a batch's
+    /// `(broker time, record timestamp)`. Exactly [`Command::Produce`] of each batch in turn
+    /// (due retention checks, KIP-937 validation, rolls, both indexes, the high watermark), but
+    /// the common batch (nothing due, accepted without a diagnosis, no roll) is appended
+    /// without being sized or validated again. The events are not built. Stops at the first
+    /// error (a rejected batch, the clock going backwards): `Err` holds it with the `k`
+    /// batches appended before it; otherwise `Ok` with the number of batches.
+    pub fn produce_run(
+        &mut self,
+        shape: &Record,
+        batches: impl IntoIterator<Item = (Timestamp, Timestamp)>,
+    ) -> Result<u64, Box<(u64, Error)>> {
+        let run = self.run_shape(shape);
+        let mut n = 0;
+        for (now, ts) in batches {
+            if !self.append_common(run, now, ts, &mut Discard) {
+                let record = Record {
+                    timestamp: ts,
+                    ..shape.clone()
+                };
+                self.produce_with(now, std::slice::from_ref(&record), &mut Discard)
+                    .map_err(|e| Box::new((n, e)))?;
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// What follows a batch's store in the active segment (at `base..=last`, `position`): the
+    /// expected batches, the events, the high watermark.
+    #[inline]
+    fn appended(
+        &mut self,
+        base: Offset,
+        last: Offset,
+        position: Bytes,
+        update: crate::segment::IndexUpdate,
+        v: Validated,
+        events: &mut impl Sink,
+    ) {
+        let segment = self.active_segment().base_offset();
         if let Some(e) = &mut self.expected {
             e.batches -= 1;
             if e.batches == 0 {

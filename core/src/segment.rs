@@ -357,6 +357,7 @@ impl Segment {
     }
 
     /// `shouldRoll`: the first reason that holds, in Kafka's order, or `None`.
+    #[inline]
     pub fn should_roll(
         &self,
         now: Timestamp,
@@ -412,13 +413,7 @@ impl Segment {
     ) -> IndexUpdate {
         debug_assert_eq!(base, self.next_offset());
         let position = self.size();
-        let last = base.plus(records.len() as i64 - 1);
-        if position.0 == 0 {
-            self.rolling_based_timestamp = Some(v.max_timestamp);
-        }
-        // Segment sizes stay below 2^31 (`should_roll` rolls before `segment.bytes`, an int,
-        // and a lone batch is at most `max.message.bytes`, an int).
-        let size = u32::try_from(v.size.0).expect("a batch is smaller than 2 GiB");
+        let size = self.batch_bytes(v);
         match (v.log_append_time, records) {
             (Some(t), [_]) => self.batches.push_one(size, t.0, v.max_timestamp.0, true),
             (None, [r]) => self
@@ -437,6 +432,49 @@ impl Segment {
                 false,
             ),
         }
+        self.appended(now, base.plus(records.len() as i64 - 1), position, v)
+    }
+
+    /// [`Segment::append`] of a CreateTime batch of one record stamped `stamp` at `base`.
+    #[inline]
+    pub(crate) fn append_one(
+        &mut self,
+        now: Timestamp,
+        base: Offset,
+        stamp: Timestamp,
+        v: &Validated,
+    ) -> IndexUpdate {
+        debug_assert_eq!(base, self.next_offset());
+        debug_assert!(v.log_append_time.is_none());
+        let position = self.size();
+        let size = self.batch_bytes(v);
+        self.batches
+            .push_one(size, stamp.0, v.max_timestamp.0, false);
+        self.appended(now, base, position, v)
+    }
+
+    /// The size of the batch `v` about to be appended, which becomes the roll basis when it is
+    /// the segment's first.
+    #[inline]
+    fn batch_bytes(&mut self, v: &Validated) -> u32 {
+        if self.batches.size() == 0 {
+            self.rolling_based_timestamp = Some(v.max_timestamp);
+        }
+        // Segment sizes stay below 2^31 (`should_roll` rolls before `segment.bytes`, an int,
+        // and a lone batch is at most `max.message.bytes`, an int).
+        u32::try_from(v.size.0).expect("a batch is smaller than 2 GiB")
+    }
+
+    /// What follows the store of a batch whose last offset is `last`, at `position`: the max
+    /// timestamp, the index entries, the modification time.
+    #[inline]
+    fn appended(
+        &mut self,
+        now: Timestamp,
+        last: Offset,
+        position: Bytes,
+        v: &Validated,
+    ) -> IndexUpdate {
         if v.max_timestamp > self.max_timestamp_so_far {
             self.max_timestamp_so_far = v.max_timestamp;
             self.offset_of_max_timestamp = last;

@@ -215,6 +215,27 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The checks of [`accepted_single`] that do not depend on the stamp: whether a one-record
+    /// batch of `size` bytes, with a key or without, can be accepted without a word at all
+    /// (CreateTime, within `max.message.bytes` and `segment.bytes`, a key when compacted).
+    #[inline]
+    pub(crate) fn takes_common(&self, size: Bytes, has_key: bool) -> bool {
+        self.create_time
+            && size.0 <= self.max_message_bytes
+            && size.0 <= self.segment_bytes
+            && (has_key || !self.compact)
+    }
+
+    /// The rest of [`accepted_single`]'s checks, for a CreateTime stamp `ts` at `now`: inside
+    /// KIP-937's window and needing no diagnosis.
+    #[inline]
+    pub(crate) fn stamp_common(&self, now: Timestamp, ts: Timestamp) -> bool {
+        timestamp_in_range(ts, now, self.before, self.after)
+            && unremarkable(ts, now, self.retention_ms)
+    }
+}
+
 /// The common case on its own: a one-record batch that every check accepts and that needs no
 /// diagnosis. `None` sends the batch through the whole validation, which says why it is not.
 #[inline(always)]
@@ -235,9 +256,7 @@ pub(crate) fn accepted_single(limits: &Limits, now: Timestamp, r: &Record) -> Op
         });
     }
     let ts = r.timestamp;
-    if !timestamp_in_range(ts, now, limits.before, limits.after)
-        || !unremarkable(ts, now, limits.retention_ms)
-    {
+    if !limits.stamp_common(now, ts) {
         return None;
     }
     Some(Validated {

@@ -302,6 +302,8 @@ impl Naive {
 #[derive(Clone, Debug)]
 enum Op {
     Produce(Vec<(i64, bool, u32)>),
+    /// `Partition::produce_run` of one-record batches: each `(advance, ts delta)`, one shape.
+    Run(Vec<(i64, i64)>, bool, u32),
     Advance(i64),
     Retention,
     DeleteRecords(i64),
@@ -353,6 +355,15 @@ fn op() -> impl Strategy<Value = Op> {
     ];
     prop_oneof![
         8 => prop::collection::vec((ts_delta(), any::<bool>(), 0u32..300), 0..4).prop_map(Op::Produce),
+        3 => (
+            prop::collection::vec(
+                (prop::sample::select(vec![0i64, 1, 7, 1000, 100_000]), ts_delta()),
+                0..40,
+            ),
+            any::<bool>(),
+            0u32..300,
+        )
+            .prop_map(|(b, key, v)| Op::Run(b, key, v)),
         3 => prop_oneof![
             0i64..2000,
             0i64..400_000,
@@ -449,17 +460,60 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
     let mut p = Partition::new(cfg.clone(), "t-0", Timestamp(T0), seed);
     let mut n = Naive::new(cfg, seed);
     let mut now = T0;
+    let stamp = |d: i64, now: i64| {
+        if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 {
+            d
+        } else {
+            now.wrapping_add(d)
+        }
+    };
     for op in ops {
         match op {
+            Op::Run(items, key, v) => {
+                // The same batches one by one in the reference, up to the first rejection.
+                let shape = Record::with_key(Timestamp(0), key.then_some(4), v);
+                let batches: Vec<(Timestamp, Timestamp)> = items
+                    .iter()
+                    .map(|&(advance, d)| {
+                        now += advance;
+                        (Timestamp(now), Timestamp(stamp(d, now)))
+                    })
+                    .collect();
+                let real = p
+                    .produce_run(&shape, batches.iter().copied())
+                    .map_err(|e| *e);
+                let mut done = 0u64;
+                let mut rejected = None;
+                for &(at, ts) in &batches {
+                    let record = Record {
+                        timestamp: ts,
+                        ..shape.clone()
+                    };
+                    match n.produce(at.0, std::slice::from_ref(&record)) {
+                        Ok(()) => {
+                            n.clock = at.0;
+                            done += 1;
+                        }
+                        Err(code) => {
+                            rejected = Some(code);
+                            break;
+                        }
+                    }
+                }
+                match (real, rejected) {
+                    (Ok(k), None) => assert_eq!(k, done),
+                    (Err((k, Error::Produce(e))), Some(code)) => {
+                        assert_eq!(k, done);
+                        assert_eq!(e.error.code(), code);
+                    }
+                    (real, naive) => panic!("produce_run disagrees: {real:?} vs {naive:?}"),
+                }
+            }
             Op::Produce(rs) => {
                 let records: Vec<Record> = rs
                     .iter()
                     .map(|&(d, key, v)| {
-                        let ts = if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 {
-                            d
-                        } else {
-                            now.wrapping_add(d)
-                        };
+                        let ts = stamp(d, now);
                         // A key of 4 bytes, or else an empty key or a null one: a compacted
                         // topic accepts the first two.
                         let key = match (key, v % 2) {
