@@ -153,10 +153,13 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
     let st = &p.state;
     let busy = st.busy();
     let progress = st.progress.as_ref().map(|(done, total, file)| {
-        let pct = if *total > 0 { *done as f64 / *total as f64 * 100.0 } else { 0.0 };
+        // Tenths of a percent by integer arithmetic (float formatting would add its tables to
+        // the wasm).
+        let tenths = if *total > 0 { (u128::from(*done) * 2000 / u128::from(*total)).div_ceil(2) } else { 0 };
+        let pct = format!("{}.{}", tenths / 10, tenths % 10);
         html! {
             <div class="lt-import-progress" data-testid="import-progress">
-                <progress max="100" value={format!("{pct:.1}")} aria-label="Import progress" />
+                <progress max="100" value={pct} aria-label="Import progress" />
                 <span class="lt-muted" role="status">
                     { format!("Reading {}: {} of {}", if file.is_empty() { "files" } else { file.as_str() }, bytes(*done as i64), bytes(*total as i64)) }
                 </span>

@@ -250,7 +250,7 @@ fn window_axis(lower: i64, upper: i64, now: i64, stamp: Option<i64>) -> Html {
         .unwrap_or(0)
         .max(2 * 3_600_000) as f64;
     let (a, b) = (now as f64 - reach * 1.25, now as f64 + reach * 1.25);
-    let pos = |t: f64| ((t - a) / (b - a) * 100.0).clamp(0.0, 100.0);
+    let pos = |t: f64| crate::model::clamp((t - a) / (b - a) * 100.0, 0.0, 100.0);
     // wrapped (3.x) or Long.MIN/MAX-derived (4.x) bounds more than 1000 years away are "no limit"
     let far: i128 = 1000 * 365 * 86_400_000;
     let lower_open = lower > now || (now as i128 - lower as i128) > far;

@@ -188,7 +188,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
                 { for rep.verdicts.iter().enumerate().map(|(i, v)| {
                     let (icon, kind) = verdict_class(v);
                     let age = rep.at.0.saturating_sub(v.largest_timestamp.0);
-                    let pct = if retention_ms > 0 { (age as f64 / retention_ms as f64 * 100.0).clamp(0.0, 100.0) } else { 0.0 };
+                    let pct = if retention_ms > 0 { crate::model::clamp(age as f64 / retention_ms as f64 * 100.0, 0.0, 100.0) } else { 0.0 };
                     let pending = i >= shown;
                     let current = i + 1 == shown && shown < rep.verdicts.len();
                     html!{

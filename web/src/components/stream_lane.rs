@@ -192,7 +192,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                     <div><dt>{ "Windows closed" }</dt><dd data-testid="lane-closed">{ format!("{closed} of {}", lane.windows.len()) }</dd></div>
                 </dl>
                 <canvas ref={canvas} class="lt-lane-canvas" data-testid="lane-canvas" role="img" aria-label={summary}
-                        style={format!("height: {height}px")} />
+                        style={format!("height: {}px", height as i64)} />
                 <p class="lt-lane-newest lt-small" role="status" aria-live="polite" data-testid="lane-newest">
                     if let Some(s) = &newest { <span class="lt-muted">{ "Last read: " }</span>{ sentence(s) }{ "." } }
                     else { <span class="lt-muted">{ "Nothing read yet: the processor reads each record as it is appended." }</span> }

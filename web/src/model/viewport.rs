@@ -56,10 +56,12 @@ impl Viewport {
             return Viewport::fit(lo, hi);
         }
         let total = ((hi - lo) as f64).max(MIN_SPAN);
-        let span = self.span.clamp(MIN_SPAN.min(total), total);
-        let start = self
-            .start
-            .clamp(lo as f64, (lo as f64 + total - span).max(lo as f64));
+        let span = super::clamp(self.span, MIN_SPAN.min(total), total);
+        let start = super::clamp(
+            self.start,
+            lo as f64,
+            (lo as f64 + total - span).max(lo as f64),
+        );
         Viewport {
             start,
             span,
@@ -70,7 +72,7 @@ impl Viewport {
     /// Zooms by `factor` (< 1 zooms in) keeping the offset under `anchor` (0..1 of the width)
     /// where it is.
     pub fn zoom(self, factor: f64, anchor: f64, lo: i64, hi: i64) -> Viewport {
-        let anchor = anchor.clamp(0.0, 1.0);
+        let anchor = super::clamp(anchor, 0.0, 1.0);
         let at = self.start + self.span * anchor;
         let span = self.span * factor;
         let v = Viewport {
