@@ -106,13 +106,27 @@ fn load(
     };
     match source {
         ScenarioSource::Builtin(name) => {
-            let json = builtins::find(name).map(str::to_string).ok_or_else(|| {
-                format!(
+            let origin = Source::Builtin(name.clone());
+            let Some(b) = builtins::find(name) else {
+                let json = Err(format!(
                     "scenario: unknown built-in scenario {name:?} (built-ins: {})",
                     builtins::names()
-                )
+                ));
+                dispatch.dispatch(done(json, origin));
+                return;
+            };
+            // Fetched from beside the wasm module when opened (the files are not compiled in).
+            wasm_bindgen_futures::spawn_local(async move {
+                let url = b.url();
+                let json = fetch_text(&url)
+                    .await
+                    .map_err(|f| builtins::fetch_message(b, &url, &f))
+                    .and_then(|text| match logtime_core::lesson::parse(&text) {
+                        Ok(_) => Ok(text),
+                        Err(e) => Err(embed::not_a_scenario(&url, &e.to_string())),
+                    });
+                dispatch.dispatch(done(json, origin));
             });
-            dispatch.dispatch(done(json, Source::Builtin(name.clone())));
         }
         ScenarioSource::Inline(json) => {
             dispatch.dispatch(done(Ok(json.clone()), Source::Inline(json.clone())))
@@ -742,8 +756,12 @@ pub fn app(props: &AppProps) -> Html {
     };
     let st = &*state;
     let replay = &st.replay;
+    // A built-in's title is known before its file arrives.
     let title = if replay.loading && replay.title.is_empty() {
-        AttrValue::from("Loading scenario…")
+        match current.as_deref().and_then(builtins::find) {
+            Some(b) => AttrValue::from(format!("Loading “{}”…", b.title)),
+            None => AttrValue::from("Loading scenario…"),
+        }
     } else {
         AttrValue::from(replay.title.to_string())
     };
@@ -813,7 +831,8 @@ pub fn app(props: &AppProps) -> Html {
         // One landmark per explorer, named by its scenario (the panels inside are groups, so
         // several explorers on a page do not repeat landmark names).
         <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} onkeydown={onkeydown} tabindex="-1"
-             data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}>
+             data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
+             aria-busy={replay.loading.then_some("true")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
                           describe={opts.context == Context::Standalone} />
             if let Some(e) = &replay.error {

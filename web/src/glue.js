@@ -231,6 +231,15 @@ export function importStart(files, paste, rules, now, onMessage) {
   return worker;
 }
 
+/**
+ * The URL of `path` in dist/, resolved against this module's own URL (this snippet is
+ * dist/snippets/CRATE/src/glue.js), so files beside the wasm are found wherever Logtime is
+ * served: a sub-path, an iframe, or a page on another site that loads the embed script.
+ */
+export function assetUrl(path) {
+  return new URL(`../../../${path}`, import.meta.url).href;
+}
+
 /** Stops an import's worker. */
 export function importStop(worker) {
   if (worker) worker.terminate();

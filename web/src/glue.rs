@@ -1,8 +1,8 @@
 //! The browser-side helpers in `glue.js` (a wasm-bindgen snippet): the stopped-instance guard,
 //! packing a scenario for a link (the browser's `CompressionStream`, deflate-raw, then
 //! base64url), the clipboard, an iframe's height, elements' sizes, and the files of an import
-//! (a picker's or a drop's, folders walked) and its worker, and the clock the replay
-//! measurement reads. Off the browser they do nothing.
+//! (a picker's or a drop's, folders walked) and its worker, the clock the replay measurement
+//! reads, and where the files beside the wasm module are. Off the browser they do nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod js {
@@ -50,6 +50,8 @@ mod js {
         pub fn progress_set(key: &str, value: Option<String>) -> bool;
         #[wasm_bindgen(js_name = replayClock)]
         pub fn replay_clock(begin: bool);
+        #[wasm_bindgen(js_name = assetUrl)]
+        pub fn asset_url(path: &str) -> String;
     }
 }
 
@@ -331,4 +333,12 @@ pub fn timed_step<T>(f: impl FnOnce() -> T) -> T {
     #[cfg(target_arch = "wasm32")]
     js::replay_clock(false);
     out
+}
+
+/// The URL of `path` (relative to `dist/`) beside the wasm module; off the browser, `path`.
+pub fn asset_url(path: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    return js::asset_url(path);
+    #[cfg(not(target_arch = "wasm32"))]
+    path.to_string()
 }

@@ -640,8 +640,9 @@ mod tests {
 
     #[test]
     fn default_embed_panels_follow_the_scenario() {
-        let sc =
-            |name| logtime_core::scenario::parse(crate::builtins::find(name).unwrap()).unwrap();
+        let sc = |name| {
+            logtime_core::scenario::parse(&crate::builtins::find(name).unwrap().read()).unwrap()
+        };
         let p = default_embed_panels(&sc("lookup-scan"));
         assert!(p.has(Panel::Lookup) && p.has(Panel::Partition) && p.has(Panel::Log));
         assert!(!p.has(Panel::Config) && !p.has(Panel::Chart));

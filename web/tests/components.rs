@@ -15,6 +15,11 @@ use support::{host, settle, Find};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// The test runner serves no `static/` folder, so these tests give the built-ins' files inline
+// (the page fetches them; the end-to-end tests cover that).
+const LOOKUP_SCAN: &str = include_str!("../../static/scenarios/lookup-scan.json");
+const LANDING: &str = include_str!("../../static/scenarios/landing.json");
+
 /// Waits (up to ~10 s) for `sel` to appear in `el`: for what a timer drives (the lookup walk),
 /// not for rendering, which [`settle`] completes.
 async fn wait_for(el: &Element, sel: &str) {
@@ -63,7 +68,7 @@ async fn error_box_names_the_problem() {
 #[wasm_bindgen_test]
 async fn lookup_scan_steps_to_offset_3() {
     let el = host();
-    let _x = mount_source(el.clone(), ScenarioSource::Builtin("lookup-scan".into()));
+    let _x = mount_source(el.clone(), ScenarioSource::Inline(LOOKUP_SCAN.into()));
     settle().await;
     assert!(text(&el, "[data-testid=clock]").contains("4 Nov 2025 10:00"));
     assert!(text(&el, ".lt-scrub").contains("Step 0 of 4"));
@@ -95,8 +100,8 @@ async fn bad_inline_scenario_shows_its_error_line() {
 async fn two_explorers_step_independently() {
     let a = host();
     let b = host();
-    let _xa = mount_source(a.clone(), ScenarioSource::Builtin("landing".into()));
-    let _xb = mount_source(b.clone(), ScenarioSource::Builtin("landing".into()));
+    let _xa = mount_source(a.clone(), ScenarioSource::Inline(LANDING.into()));
+    let _xb = mount_source(b.clone(), ScenarioSource::Inline(LANDING.into()));
     settle().await;
     click(&a, "[data-testid=step]");
     click(&a, "[data-testid=step]");
@@ -152,7 +157,7 @@ async fn compacted_topics_say_compaction_is_not_modelled() {
         "{settings}"
     );
     let other = host();
-    let _y = mount_all_panels(&other, ScenarioSource::Builtin("lookup-scan".into()));
+    let _y = mount_all_panels(&other, ScenarioSource::Inline(LOOKUP_SCAN.into()));
     settle().await;
     assert!(other
         .find("[data-testid=compaction-note]")

@@ -48,8 +48,8 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
                     if p.current.is_none() { <option value="" selected=true>{ "(from the page)" }</option> }
                     { for GROUPS.iter().filter(|(_, e)| !e.is_empty()).map(|(group, entries)| html!{
                         <optgroup label={*group}>
-                        { for entries.iter().map(|(name, label, _)| html!{
-                            <option value={*name} selected={cur.as_str() == *name}>{ *label }</option>
+                        { for entries.iter().map(|b| html!{
+                            <option value={b.name} selected={cur.as_str() == b.name}>{ b.label }</option>
                         }) }
                         </optgroup>
                     }) }

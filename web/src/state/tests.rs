@@ -34,8 +34,8 @@ fn act(s: &Rc<Explorer>, a: Action) -> Rc<Explorer> {
 }
 
 fn loaded(name: &str) -> Rc<Explorer> {
-    let json = builtins::find(name).expect("a built-in");
-    act(&Rc::new(Explorer::default()), load(Ok(json.into())))
+    let json = builtins::find(name).expect("a built-in").read();
+    act(&Rc::new(Explorer::default()), load(Ok(json)))
 }
 
 fn stepped(name: &str, n: usize) -> Rc<Explorer> {
@@ -270,8 +270,8 @@ fn set_speed() {
     assert_eq!(s.playback.speed, 16);
     assert_eq!(last_line(&s), "Speed 16x.");
     // A new scenario keeps the speed.
-    let json = builtins::find(NANOSECONDS).unwrap();
-    assert_eq!(act(&s, load(Ok(json.into()))).playback.speed, 16);
+    let json = builtins::find(NANOSECONDS).unwrap().read();
+    assert_eq!(act(&s, load(Ok(json))).playback.speed, 16);
 }
 
 #[test]
@@ -546,7 +546,7 @@ fn narration_is_bounded() {
 /// Every built-in scenario parses and replays to its end in the explorer's state.
 #[test]
 fn every_builtin_scenario_loads_and_replays() {
-    for (name, _, _) in builtins::BUILTINS {
+    for name in builtins::BUILTINS.iter().map(|b| b.name) {
         let mut s = loaded(name);
         assert_eq!(s.replay.error, None, "{name}");
         let total = s.replay.total;
@@ -565,10 +565,10 @@ fn every_builtin_scenario_loads_and_replays() {
 fn the_last_load_wins() {
     let s = act(&Rc::new(Explorer::default()), Action::Loading(1));
     let s = act(&s, Action::Loading(2));
-    let landing = builtins::find("landing").unwrap();
+    let landing = builtins::find("landing").unwrap().read();
     let late = Action::Load {
         token: 1,
-        json: Ok(builtins::find(LOOKUP_SCAN).unwrap().into()),
+        json: Ok(builtins::find(LOOKUP_SCAN).unwrap().read()),
         origin: Source::Builtin(LOOKUP_SCAN.into()),
         restore: Restore::default(),
     };
@@ -576,7 +576,7 @@ fn the_last_load_wins() {
         &s,
         Action::Load {
             token: 2,
-            json: Ok(landing.into()),
+            json: Ok(landing),
             origin: Source::Builtin("landing".into()),
             restore: Restore::default(),
         },
@@ -757,24 +757,24 @@ fn a_failed_import_says_why_and_keeps_the_loaded_scenario() {
 
 #[test]
 fn an_imports_findings_stay_while_its_scenario_is_loaded() {
-    let json = builtins::find(LOOKUP_SCAN).unwrap();
+    let json = builtins::find(LOOKUP_SCAN).unwrap().read();
     let s = Rc::new(Explorer::default());
     let s = act(&s, Action::ImportStart { job: 1, total: 10 });
     let s = act(
         &s,
         Action::ImportEnd {
             job: 1,
-            result: Ok(imported_done(json)),
+            result: Ok(imported_done(&json)),
         },
     );
-    let s = act(&s, load(Ok(json.into())));
+    let s = act(&s, load(Ok(json.clone())));
     assert!(s.replay.is_running());
     assert_eq!(
         s.import.done.as_ref().unwrap().notes,
         vec!["a note".to_string()]
     );
     // Another scenario drops them.
-    let other = builtins::find(NANOSECONDS).unwrap();
-    let s = act(&s, load(Ok(other.into())));
+    let other = builtins::find(NANOSECONDS).unwrap().read();
+    let s = act(&s, load(Ok(other)));
     assert!(s.import.done.is_none());
 }
