@@ -204,6 +204,40 @@ test('with JavaScript off the fallback shows; once mounted it is no longer rende
   });
 });
 
+test('an embed on another site, under a sub-path, fetches its built-in lesson and incident from beside the wasm', async () => {
+  await withPage(e2e, { path: null, reducedMotion: 'reduce' }, async (page) => {
+    const logtime = e2e.server.url;
+    // A site that serves embeds lets other sites read its files (CORS), the wasm's and static/'s.
+    await page.route(`${logtime}**`, async (r) => {
+      const res = await r.fetch();
+      await r.fulfill({ response: res, headers: { ...res.headers(), 'access-control-allow-origin': '*' } });
+    });
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Timestamps, a guide</title>
+      <script type="module" src="${logtime}logtime-embed.js"></script></head>
+      <body><main><h1>Timestamps from the future</h1>
+      <logtime-explorer id="walk" scenario="future-walkthrough"></logtime-explorer>
+      <p>Now the drill.</p>
+      <logtime-explorer id="drill" scenario="incident-03-replay-into-24h-topic-drill"></logtime-explorer>
+      </main></body></html>`;
+    await page.route('http://docs.example.test/**', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+    const fetched = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('.json')) fetched.push(req.url());
+    });
+    await page.goto('http://docs.example.test/guide/timestamps/future.html');
+    await waitText(page.locator('#walk [data-testid=scenario-title]'), /^Timestamps from the future$/);
+    await waitText(page.locator('#drill [data-testid=scenario-title]'), /^Incident 3 drill: /);
+    await page.locator('#walk [data-testid=partition]').waitFor();
+    await page.locator('#drill [data-testid=partition]').waitFor();
+    assert.deepEqual(fetched.sort(), [
+      `${logtime}static/incidents/03-replay-into-24h-topic-drill.json`,
+      `${logtime}static/lessons/future-walkthrough.json`,
+    ]);
+    await page.locator('#walk').scrollIntoViewIfNeeded();
+    await screenshot(page, 'embed-third-party-lesson');
+  });
+});
+
 test('the iframe route sizes itself through postMessage, with options as URL parameters', async () => {
   await withPage(e2e, { path: '/embed-example.html' }, async (page) => {
     const iframe = page.locator('#explorer-iframe');

@@ -118,6 +118,55 @@ test('fetch errors are one sentence naming the URL and the likely causes', async
   });
 });
 
+test('while a built-in\'s file is on its way the explorer says which one is loading, and nothing can be played', async () => {
+  await withPage(e2e, { path: null }, async (page) => {
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route('**/static/scenarios/landing.json', async (r) => {
+      await held;
+      await r.continue();
+    });
+    await page.goto(new URL('index.html?scenario=landing', e2e.server.url).href);
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Loading “Records landing, rolls by size and time”…$/);
+    assert.equal(await page.locator('[data-testid=app-root] .lt-app').getAttribute('aria-busy'), 'true');
+    assert.equal(await page.locator('[data-testid=play]').isDisabled(), true);
+    assert.match(await page.locator('[data-testid=clock]').innerText(), /^◷\s*—$/, 'no clock before the scenario');
+    await screenshot(page, 'builtin-loading');
+    release();
+    await page.locator('[data-testid=partition] [data-testid=segment-0]').waitFor();
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Records landing, rolls by size and time$/);
+    assert.equal(await page.locator('[data-testid=app-root] .lt-app').getAttribute('aria-busy'), null);
+    assert.equal(await page.locator('[data-testid=play]').isDisabled(), false);
+  });
+});
+
+test('a built-in whose file cannot be fetched says which one, from where and why; the menu still works', async () => {
+  // Built-ins are fetched from static/ beside the wasm when opened: a deployment missing its
+  // static/ folder, or a reader gone offline, gets a sentence naming the file.
+  await withPage(e2e, { path: null, allowErrors: [/404/] }, async (page) => {
+    await page.route('**/static/lessons/future-drill.json', (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+    await page.goto(new URL('index.html?scenario=future-drill', e2e.server.url).href);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    const text = await box.innerText();
+    assert.match(text, /Could not load the built-in lesson "future-drill" from http:\/\/127\.0\.0\.1:\d+\/static\/lessons\/future-drill\.json: the server answered 404 \(not found\)/);
+    assert.doesNotMatch(text, /JsValue|wasm-function|TypeError|at __wbg/);
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Timestamps from the future: find and fix the pinned segment$/);
+    await screenshot(page, 'failure-builtin-404');
+    await page.locator('[data-testid=scenario-menu]').selectOption('landing');
+    await page.locator('[data-testid=partition]').waitFor();
+    await waitText(page.locator('[data-testid=scenario-title]'), /Records landing/);
+    assert.equal(await box.count(), 0);
+  });
+  await withPage(e2e, { path: null, allowErrors: [/ERR_|Failed to load resource|request failed/] }, async (page) => {
+    await page.route('**/static/incidents/05-rolling-stops-drill.json', (r) => r.abort('internetdisconnected'));
+    await page.goto(new URL('index.html?scenario=incident-05-rolling-stops-drill', e2e.server.url).href);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /Could not load the built-in incident "incident-05-rolling-stops-drill" from http:\/\/127\.0\.0\.1:\d+\/static\/incidents\/05-rolling-stops-drill\.json: the browser could not fetch it/);
+  });
+});
+
 test('embed API edges: mount twice replaces, null and non-object arguments are refused clearly', async () => {
   await withPage(e2e, { path: '/embed-example.html' }, async (page) => {
     await page.locator('#explorer-builtin [data-testid=partition]').waitFor();

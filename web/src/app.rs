@@ -756,12 +756,14 @@ pub fn app(props: &AppProps) -> Html {
     };
     let st = &*state;
     let replay = &st.replay;
-    // A built-in's title is known before its file arrives.
-    let title = if replay.loading && replay.title.is_empty() {
-        match current.as_deref().and_then(builtins::find) {
-            Some(b) => AttrValue::from(format!("Loading “{}”…", b.title)),
-            None => AttrValue::from("Loading scenario…"),
-        }
+    // A built-in's title is known before its file arrives (and when it could not).
+    let builtin = current.as_deref().and_then(builtins::find);
+    let title = if let Some(b) = builtin.filter(|_| replay.loading) {
+        AttrValue::from(format!("Loading “{}”…", b.title))
+    } else if let Some(b) = builtin.filter(|_| replay.title.is_empty()) {
+        AttrValue::from(b.title)
+    } else if replay.loading && replay.title.is_empty() {
+        AttrValue::from("Loading scenario…")
     } else {
         AttrValue::from(replay.title.to_string())
     };
@@ -773,7 +775,8 @@ pub fn app(props: &AppProps) -> Html {
         playing: st.playback.playing,
         speed: st.playback.speed,
         records: replay.record_count(),
-        loaded: runner.is_some(),
+        // While the next scenario loads, the one shown is not to be played with.
+        loaded: runner.is_some() && !replay.loading,
     };
     let config = runner.as_ref().map(|r| r.partition().config().clone());
     let panels = match (opts.panels, opts.context, &runner) {

@@ -79,8 +79,13 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
         <section role="group" class="lt-clockbar" aria-label="Broker clock and playback">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
                 <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
-                <time datetime={human::rfc3339(now)}>{ human::date(now) }</time>
-                <span class="lt-muted">{ " UTC" }</span>
+                // No scenario yet (its file is on its way): no clock to show.
+                if c.loaded {
+                    <time datetime={human::rfc3339(now)}>{ human::date(now) }</time>
+                    <span class="lt-muted">{ " UTC" }</span>
+                } else {
+                    <span class="lt-muted">{ "—" }</span>
+                }
             </div>
             <div class="lt-transport" role="group" aria-label="Playback">
                 <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || c.done == 0}
