@@ -234,6 +234,8 @@ pub fn app(props: &AppProps) -> Html {
     let packed = use_state(|| None::<(usize, String)>);
     let link = use_state(|| None::<(AttrValue, bool)>);
     let last_url = use_mut_ref(String::new);
+    // When the URL was last written (page clock, ms).
+    let written_at = use_mut_ref(|| f64::NEG_INFINITY);
     // follow theme / motion changes while the page is open
     {
         let prefs = prefs.clone();
@@ -361,44 +363,63 @@ pub fn app(props: &AppProps) -> Html {
         }
     };
     // standalone: the URL always holds the moment; each change is a history entry (playback
-    // replaces it instead)
+    // replaces it instead, at most once a second: a history write costs milliseconds, and
+    // pausing writes the moment stopped at)
     {
         let last_url = last_url.clone();
+        let written_at = written_at.clone();
         let standalone = opts.context == Context::Standalone;
         let playing = state.playback.playing;
         let refused = link_refused.is_some();
-        use_effect_with((moment_query.clone(), refused), move |(q, refused)| {
-            #[cfg(target_arch = "wasm32")]
-            if let (true, true, Some(w)) = (standalone, *refused, web_sys::window()) {
-                let path = w.location().pathname().unwrap_or_default();
-                if let Ok(h) = w.history() {
-                    let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-                }
-                *last_url.borrow_mut() = String::new();
-            }
-            #[cfg(target_arch = "wasm32")]
-            if let (true, Some(q)) = (standalone, q) {
-                if let Some(w) = web_sys::window() {
-                    let here = w.location().search().unwrap_or_default();
-                    let first = last_url.borrow().is_empty();
-                    // In an iframe a history entry would be the host page's too: its Back
-                    // button would step the explorer instead of leaving the page.
-                    let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
-                    if *q != here {
-                        if let Ok(h) = w.history() {
-                            let _ = if first || playing || framed {
-                                h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
-                            } else {
-                                h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
-                            };
-                        }
+        use_effect_with(
+            (moment_query.clone(), refused, playing),
+            move |(q, refused, _)| {
+                #[cfg(target_arch = "wasm32")]
+                if let (true, true, Some(w)) = (standalone, *refused, web_sys::window()) {
+                    let path = w.location().pathname().unwrap_or_default();
+                    if let Ok(h) = w.history() {
+                        let _ =
+                            h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
                     }
-                    *last_url.borrow_mut() = q.clone();
+                    *last_url.borrow_mut() = String::new();
                 }
-            }
-            #[cfg(not(target_arch = "wasm32"))]
-            let _ = (standalone, playing, q, refused, last_url);
-        });
+                #[cfg(target_arch = "wasm32")]
+                let due = {
+                    let now = js_sys::Date::now();
+                    let due = timeline::url_due(playing, *written_at.borrow(), now);
+                    if due {
+                        *written_at.borrow_mut() = now;
+                    }
+                    due
+                };
+                #[cfg(target_arch = "wasm32")]
+                if let (true, true, Some(q)) = (standalone, due, q) {
+                    if let Some(w) = web_sys::window() {
+                        let here = w.location().search().unwrap_or_default();
+                        let first = last_url.borrow().is_empty();
+                        // In an iframe a history entry would be the host page's too: its Back
+                        // button would step the explorer instead of leaving the page.
+                        let framed = w.parent().ok().flatten().is_some_and(|p| p != w);
+                        if *q != here {
+                            if let Ok(h) = w.history() {
+                                let _ = if first || playing || framed {
+                                    h.replace_state_with_url(
+                                        &wasm_bindgen::JsValue::NULL,
+                                        "",
+                                        Some(q),
+                                    )
+                                } else {
+                                    h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(q))
+                                };
+                            }
+                        }
+                        *last_url.borrow_mut() = q.clone();
+                    }
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                let _ = (standalone, playing, q, refused, last_url, written_at);
+            },
+        );
     }
     // standalone: back and forward rebuild the moment the URL names
     {
@@ -489,7 +510,8 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
-    // playback timer (outside the reducer)
+    // playback at animation frames (outside the reducer): the steps due in a frame are one
+    // action and one render
     {
         let d = state.dispatcher();
         let playback = state.playback;
@@ -497,8 +519,8 @@ pub fn app(props: &AppProps) -> Html {
             (playback.playing, playback.speed),
             move |(playing, speed)| {
                 let timer = playing.then(|| {
-                    gloo_timers::callback::Interval::new(timeline::tick_ms(*speed), move || {
-                        d.dispatch(Action::Step)
+                    crate::glue::play_frames(*speed, timeline::most_per_frame(*speed), move |n| {
+                        d.dispatch(Action::Steps(n as usize))
                     })
                 });
                 move || drop(timer)

@@ -149,6 +149,26 @@ export function watchSize(el, changed) {
   return observer;
 }
 
+/**
+ * Playback: calls `step(n)` at the start of animation frames with the `n` steps due at
+ * `perSecond` steps a second, at most `most` in one frame (a page that cannot keep up plays
+ * slower rather than in bursts). The steps' work and their one render land in the frame they
+ * belong to. Returns the function that stops it.
+ */
+export function playFrames(perSecond, most, step) {
+  let due = 0;
+  let last = null;
+  let id = requestAnimationFrame(function frame(t) {
+    if (last !== null) due = Math.min(due + ((t - last) * perSecond) / 1000, most);
+    last = t;
+    const n = Math.floor(due);
+    due -= n;
+    id = requestAnimationFrame(frame);
+    if (n > 0) step(n);
+  });
+  return () => cancelAnimationFrame(id);
+}
+
 /** Stops a `watchSize`. */
 export function unwatchSize(observer) {
   observer.disconnect();

@@ -26,6 +26,9 @@ mod js {
         pub fn copy_text(text: &str) -> js_sys::Promise;
         #[wasm_bindgen(js_name = watchSize)]
         pub fn watch_size(el: &web_sys::Element, changed: &js_sys::Function) -> JsValue;
+        #[wasm_bindgen(js_name = playFrames)]
+        pub fn play_frames(per_second: u32, most: u32, step: &js_sys::Function)
+            -> js_sys::Function;
         #[wasm_bindgen(js_name = unwatchSize)]
         pub fn unwatch_size(observer: &JsValue);
         #[wasm_bindgen(js_name = filesOfInput)]
@@ -169,6 +172,38 @@ pub fn watch_size(el: &web_sys::Element, changed: impl FnMut(f64, f64) + 'static
     {
         let _ = (el, changed);
         SizeWatch {}
+    }
+}
+
+/// Playback running at animation frames (see [`play_frames`]); stops when dropped.
+pub struct FrameLoop {
+    #[cfg(target_arch = "wasm32")]
+    stop: js_sys::Function,
+    #[cfg(target_arch = "wasm32")]
+    _step: wasm_bindgen::closure::Closure<dyn FnMut(u32)>,
+}
+
+impl Drop for FrameLoop {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        let _ = self.stop.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+/// Calls `step(n)` at the start of each animation frame with the `n` steps due at
+/// `per_second` steps a second (at most `most`), so a frame holds its steps' work and one render.
+pub fn play_frames(per_second: u32, most: u32, step: impl FnMut(u32) + 'static) -> FrameLoop {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let step = wasm_bindgen::closure::Closure::<dyn FnMut(u32)>::new(step);
+        let stop = js::play_frames(per_second, most, step.as_ref().unchecked_ref());
+        FrameLoop { stop, _step: step }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (per_second, most, step);
+        FrameLoop {}
     }
 }
 

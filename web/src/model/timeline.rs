@@ -3,9 +3,12 @@
 /// Playback speeds offered (steps per second at 1x = 1).
 pub const SPEEDS: &[u32] = &[1, 2, 4, 8, 16, 32, 64];
 
-/// Milliseconds between two steps at `speed` (never faster than one frame).
-pub fn tick_ms(speed: u32) -> u32 {
-    (1000 / speed.max(1)).max(16)
+/// The most steps playback runs in one animation frame at `speed`: as many as a 60 Hz frame
+/// holds, rounded down, at least one. A frame with one more step than usual would be the one
+/// that drops, so playback runs at most 60 steps a second at 64× (6 % slower) and a page
+/// that cannot keep up plays slower instead of in bursts.
+pub fn most_per_frame(speed: u32) -> u32 {
+    (speed / 60).max(1)
 }
 
 /// The next speed up or down the list, clamped.
@@ -51,6 +54,16 @@ pub fn walk_delay_ms(reduced_motion: bool, speed: u32) -> u32 {
     }
 }
 
+/// While playing, the page's URL follows the moment at most this often (a history write costs
+/// milliseconds, and browsers throttle pages that write it every frame).
+pub const URL_EVERY_MS_PLAYING: f64 = 1000.0;
+
+/// Whether the URL should be written now, `now` ms on the page clock, when it was last written
+/// at `last`: always when paused, at most every [`URL_EVERY_MS_PLAYING`] while playing.
+pub fn url_due(playing: bool, last: f64, now: f64) -> bool {
+    !playing || now - last >= URL_EVERY_MS_PLAYING
+}
+
 /// How long one chunk of a rebuild should keep the page busy: well under the 50 ms of a long
 /// task, and long enough that yielding between chunks costs little.
 pub const CHUNK_MS: f64 = 30.0;
@@ -90,13 +103,14 @@ mod tests {
 
     #[test]
     fn speeds() {
-        assert_eq!(tick_ms(1), 1000);
-        assert_eq!(tick_ms(64), 16);
         assert_eq!(next_speed(1, true), 2);
         assert_eq!(next_speed(64, true), 64);
         assert_eq!(next_speed(1, false), 1);
         assert_eq!(next_speed(8, false), 4);
         assert_eq!(next_speed(5, true), 16);
+        assert_eq!(most_per_frame(1), 1);
+        assert_eq!(most_per_frame(64), 1);
+        assert_eq!(most_per_frame(256), 4);
     }
 
     #[test]
@@ -109,6 +123,14 @@ mod tests {
         assert_eq!(progress_percent(0, 0), 100);
         assert_eq!(step_back(0), 0);
         assert_eq!(step_back(3), 2);
+    }
+
+    #[test]
+    fn the_url_follows_playback_once_a_second() {
+        assert!(url_due(false, 10.0, 10.0));
+        assert!(url_due(true, f64::NEG_INFINITY, 0.0));
+        assert!(!url_due(true, 1000.0, 1999.0));
+        assert!(url_due(true, 1000.0, 2000.0));
     }
 
     #[test]

@@ -228,6 +228,9 @@ pub enum Action {
     Dismiss,
     /// Run the next step.
     Step,
+    /// Playback: the steps due in this animation frame (at least one; fewer when the scenario
+    /// ends or stops), shown in one render.
+    Steps(usize),
     /// Go back one step (rebuild by replaying from the start).
     Back,
     /// Rebuild to exactly this many steps (asking first when that undoes the reader's actions).
@@ -1430,6 +1433,19 @@ impl Reducible for Explorer {
             // until the rebuild finishes or is stopped.
             return self;
         }
+        if let Action::Steps(n) = action {
+            if !self.playback.playing {
+                return self;
+            }
+            let mut s = self.reduce(Action::Step);
+            for _ in 1..n {
+                if !s.playback.playing {
+                    break;
+                }
+                s = s.reduce(Action::Step);
+            }
+            return s;
+        }
         let mut s = (*self).clone();
         let action_kind = ActionKind::of(&action);
         match action {
@@ -1477,6 +1493,8 @@ impl Reducible for Explorer {
                 }
             }
             Action::Dismiss => s.pending = None,
+            // Run above, a step at a time.
+            Action::Steps(_) => {}
             Action::Step if s.replay.is_lesson() => {
                 if !s.lesson_next() {
                     s.playback.playing = false;

@@ -258,6 +258,21 @@ fn play_and_pause() {
 }
 
 #[test]
+fn playback_runs_a_frames_steps_and_stops_at_the_end() {
+    // lookup-scan has 4 steps.
+    let paused = act(&loaded(LOOKUP_SCAN), Action::Steps(2));
+    assert_eq!(paused.replay.done, 0, "nothing runs while paused");
+    let s = act(&loaded(LOOKUP_SCAN), Action::Play(true));
+    let s = act(&s, Action::Steps(3));
+    assert_eq!(s.replay.done, 3);
+    assert_eq!(s.replay.now(), stepped(LOOKUP_SCAN, 3).replay.now());
+    assert!(s.playback.playing);
+    let s = act(&s, Action::Steps(3));
+    assert_eq!(s.replay.done, 4);
+    assert!(!s.playback.playing, "the end pauses");
+}
+
+#[test]
 fn toggle_play_flips_playback() {
     let s = act(&loaded(LOOKUP_SCAN), Action::TogglePlay);
     assert!(s.playback.playing);
