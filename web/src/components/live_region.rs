@@ -22,7 +22,7 @@ pub fn live_region(p: &LiveRegionProps) -> Html {
                 { p.log.announce() }
             </p>
             <ol class="lt-log-list" data-testid="event-log" tabindex="0" aria-label="Narration, newest first">
-                { for p.log.lines().iter().rev().take(12).map(|l| html!{ <li>{ sentence(l) }</li> }) }
+                { for p.log.newest_first().take(12).map(|(n, l)| html!{ <li key={n}>{ sentence(l) }</li> }) }
             </ol>
         </section>
     }
