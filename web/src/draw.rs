@@ -455,13 +455,18 @@ mod charts {
             112.0,
         );
         plot.clip(&c);
-        // One path per shape, so thousands of points are two fills.
+        // One path per shape, so thousands of points are two fills; a dot on the pixel of the
+        // one before it adds nothing (a steady stream of stamps is a line of them).
         c.set_fill_style_str(p.fresh);
         c.begin_path();
+        let mut last = (f64::NAN, f64::NAN);
         for (o, t) in points.iter().filter(|(_, t)| *t <= now) {
-            let (x, y) = (plot.x(o.0), plot.y(t.0));
-            c.move_to(x + 2.0, y);
-            let _ = c.arc(x, y, 2.0, 0.0, std::f64::consts::TAU);
+            let (x, y) = (plot.x(o.0).round(), plot.y(t.0).round());
+            if (x, y) != last {
+                last = (x, y);
+                c.move_to(x + 2.0, y);
+                let _ = c.arc(x, y, 2.0, 0.0, std::f64::consts::TAU);
+            }
         }
         c.fill();
         c.set_fill_style_str(p.future);

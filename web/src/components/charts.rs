@@ -19,28 +19,34 @@ pub struct TimestampChartProps {
     pub dark: bool,
 }
 
+/// The charts follow a playback a few times a second (the partition view shows every step).
+const CHART_EVERY_MS: u32 = 250;
+
 /// Timestamp against offset: out-of-order CreateTime stamps, future outliers as
 /// triangles, the lookup target as a horizontal line and the answer as a vertical one.
 #[function_component(TimestampChart)]
 pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
     let canvas = {
         let (replay, lookup, dark) = (p.replay.clone(), p.lookup.clone(), p.dark);
-        use_canvas(Box::new(move |c, size| {
-            let Some(r) = replay.runner() else { return };
-            let now = r.now();
-            let points = timestamp_points(r.partition(), now);
-            let (target, answer) = match &lookup.result {
-                Some(l) if lookup.finished() => (
-                    match l.spec {
-                        logtime_core::OffsetSpec::Timestamp(t) => Some(t),
-                        _ => None,
-                    },
-                    (l.offset.0 >= 0).then_some(l.offset),
-                ),
-                _ => (None, None),
-            };
-            draw::timestamp_chart(c, size, &points, now, target, answer, dark);
-        }))
+        use_canvas(
+            Box::new(move |c, size| {
+                let Some(r) = replay.runner() else { return };
+                let now = r.now();
+                let points = timestamp_points(r.partition(), now);
+                let (target, answer) = match &lookup.result {
+                    Some(l) if lookup.finished() => (
+                        match l.spec {
+                            logtime_core::OffsetSpec::Timestamp(t) => Some(t),
+                            _ => None,
+                        },
+                        (l.offset.0 >= 0).then_some(l.offset),
+                    ),
+                    _ => (None, None),
+                };
+                draw::timestamp_chart(c, size, &points, now, target, answer, dark);
+            }),
+            CHART_EVERY_MS,
+        )
     };
     html! {
         <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset">
@@ -67,9 +73,10 @@ pub struct DiskChartProps {
 pub fn disk_chart(p: &DiskChartProps) -> Html {
     let canvas = {
         let (disk, dark) = (p.disk.clone(), p.dark);
-        use_canvas(Box::new(move |c, size| {
-            draw::disk_chart(c, size, disk.samples(), dark)
-        }))
+        use_canvas(
+            Box::new(move |c, size| draw::disk_chart(c, size, disk.samples(), dark)),
+            CHART_EVERY_MS,
+        )
     };
     let last = p
         .disk

@@ -66,14 +66,20 @@ pub type Draw = Box<dyn Fn(&web_sys::HtmlCanvasElement, (f64, f64))>;
 /// nothing). The size is cached from a ResizeObserver, so drawing after a DOM update never
 /// forces a layout (only the first drawing, before the observer reports, reads it).
 ///
+/// A canvas drawn less than `every_ms` ago is drawn again once that time has passed (its
+/// latest render's picture): a chart beside a fast playback costs a drawing and a compositor
+/// upload a few times a second instead of every frame, and still ends on the exact moment.
+///
 /// `draw` is boxed, not generic: one copy of the hook's code serves every canvas.
 #[hook]
-pub fn use_canvas(draw: Draw) -> NodeRef {
+pub fn use_canvas(draw: Draw, every_ms: u32) -> NodeRef {
     let canvas = use_node_ref();
     let size = use_mut_ref(|| None::<(f64, f64)>);
     let redraw = use_force_update();
+    // When it was last drawn (ms), and the drawing waiting for `every_ms` to pass.
+    let drawn = use_mut_ref(|| (f64::NEG_INFINITY, None::<gloo_timers::callback::Timeout>));
     {
-        let (canvas, size) = (canvas.clone(), size.clone());
+        let (canvas, size, redraw) = (canvas.clone(), size.clone(), redraw.clone());
         use_effect_with((), move |_| {
             let watch = canvas.cast::<web_sys::Element>().map(|el| {
                 crate::glue::watch_size(&el, move |w, h| {
@@ -90,14 +96,28 @@ pub fn use_canvas(draw: Draw) -> NodeRef {
     {
         let canvas = canvas.clone();
         use_effect(move || {
-            if cfg!(target_arch = "wasm32") {
-                if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                    let s = *size
-                        .borrow_mut()
-                        .get_or_insert_with(|| crate::draw::css_size(&c));
-                    draw(&c, s);
+            #[cfg(target_arch = "wasm32")]
+            if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                let now = js_sys::Date::now();
+                let mut d = drawn.borrow_mut();
+                let wait = f64::from(every_ms) - (now - d.0);
+                if wait > 0.0 {
+                    if d.1.is_none() {
+                        d.1 = Some(gloo_timers::callback::Timeout::new(
+                            wait.ceil() as u32,
+                            move || redraw.force_update(),
+                        ));
+                    }
+                    return;
                 }
+                *d = (now, None);
+                let s = *size
+                    .borrow_mut()
+                    .get_or_insert_with(|| crate::draw::css_size(&c));
+                draw(&c, s);
             }
+            #[cfg(not(target_arch = "wasm32"))]
+            let _ = (canvas, size, draw, drawn, redraw, every_ms);
         });
     }
     canvas

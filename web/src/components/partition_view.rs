@@ -478,7 +478,7 @@ fn bounds(replay: &Replay) -> Option<(i64, i64)> {
 pub fn density_canvas(p: &DensityCanvasProps) -> Html {
     let canvas = {
         let p = p.clone();
-        use_canvas(Box::new(move |c, size| draw_density(c, size, &p)))
+        use_canvas(Box::new(move |c, size| draw_density(c, size, &p)), 0)
     };
     let onclick = {
         let (replay, viewport, cb) = (p.replay.clone(), p.viewport, p.on_viewport.clone());
@@ -510,8 +510,8 @@ fn draw_density(
         return;
     };
     let part = r.partition();
-    let bases: Vec<Offset> = part.segments().iter().map(|s| s.base_offset()).collect();
-    let lo = bases.first().map_or(0, |b| b.0);
+    let segs = part.segments();
+    let lo = segs.first().map_or(0, |s| s.base_offset().0);
     let leo = part.log_end_offset();
     let vp = p.viewport.clamped(lo, leo.0.max(lo + 1));
     let pinned: Vec<Offset> = p
@@ -535,7 +535,8 @@ fn draw_density(
         retention_ms: part.config().topic.retention_ms,
         log_start: part.log_start_offset(),
         log_end: leo,
-        bases: &bases,
+        base_at: &|i| segs[i].base_offset(),
+        segments: segs.len(),
         pinned: &pinned,
         ts_at: &|o| part.timestamp_at(o),
         marks: &marks,

@@ -125,13 +125,16 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
     let now = p.replay.now();
     let canvas = {
         let (report, dark) = (report.clone(), p.dark);
-        use_canvas(Box::new(move |c, (width, _)| {
-            if let Some(r) = report.as_ref() {
-                let lane = Lane::at(r, cursor);
-                let scene = lane.scene(r.reads.len(), width, &|w| bar_label(w, now));
-                draw::stream_lane(c, &scene, dark);
-            }
-        }))
+        use_canvas(
+            Box::new(move |c, (width, _)| {
+                if let Some(r) = report.as_ref() {
+                    let lane = Lane::at(r, cursor);
+                    let scene = lane.scene(r.reads.len(), width, &|w| bar_label(w, now));
+                    draw::stream_lane(c, &scene, dark);
+                }
+            }),
+            0,
+        )
     };
     let (Some(config), Some(report)) = (config, report.as_ref()) else {
         return html! {};

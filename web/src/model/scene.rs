@@ -53,8 +53,11 @@ pub struct SceneInput<'a> {
     pub log_start: Offset,
     /// The log end offset.
     pub log_end: Offset,
-    /// Base offsets of all segments, ascending (the last is active).
-    pub bases: &'a [Offset],
+    /// The base offset of the `i`-th segment, ascending in `i` (read only for the segments in
+    /// view, thinned, so a million segments cost what a thousand do).
+    pub base_at: &'a dyn Fn(usize) -> Offset,
+    /// How many segments there are (the last is active).
+    pub segments: usize,
     /// Segments retention pins.
     pub pinned: &'a [Offset],
     /// The stamp of the record at an offset, if one is stored there.
@@ -70,7 +73,8 @@ pub const BAR_PX: f64 = 3.0;
 pub fn build(inp: &SceneInput<'_>) -> Scene {
     let vp = inp.viewport;
     let (a, b) = vp.visible();
-    let a = a.max(inp.bases.first().map_or(0, |o| o.0));
+    let n = inp.segments;
+    let a = if n == 0 { a } else { a.max((inp.base_at)(0).0) };
     let b = b.min(inp.log_end.0);
     let max_bars = (inp.width / BAR_PX).floor().max(1.0) as usize;
     let raw = density::bars(a, b, max_bars, inp.now.0, inp.retention_ms, &|o| {
@@ -88,27 +92,34 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
             (x0, (x1 - x0).max(1.0), bar)
         })
         .collect();
-    // segments in view: binary search, then thin out to one per BAR_PX
-    let first = inp.bases.partition_point(|base| (base.0 as f64) < vp.start);
-    let last = inp
-        .bases
-        .partition_point(|base| (base.0 as f64) <= vp.start + vp.span);
-    let in_view = &inp.bases[first..last];
-    let stride = ((in_view.len() as f64 * BAR_PX / inp.width).ceil() as usize).max(1);
-    let active_base = inp.bases.last().copied();
-    let mut boundaries = Vec::new();
-    for (i, &base) in in_view.iter().enumerate() {
-        let is_active = Some(base) == active_base;
-        let pinned = inp.pinned.contains(&base);
-        if i % stride == 0 || is_active || pinned {
-            boundaries.push(Boundary {
-                x: vp.x_of(base.0 as f64, inp.width),
-                base,
-                active: is_active,
-                pinned,
-            });
+    // segments in view: binary search, then every stride-th one (one per BAR_PX), the active
+    // one and the pinned ones
+    let base = |i: usize| (inp.base_at)(i).0 as f64;
+    let first = lower_bound(n, |i| base(i) < vp.start);
+    let last = lower_bound(n, |i| base(i) <= vp.start + vp.span);
+    let stride = (((last - first) as f64 * BAR_PX / inp.width).ceil() as usize).max(1);
+    let boundary = |i: usize| {
+        let base = (inp.base_at)(i);
+        Boundary {
+            x: vp.x_of(base.0 as f64, inp.width),
+            base,
+            active: i + 1 == n,
+            pinned: inp.pinned.contains(&base),
+        }
+    };
+    let mut boundaries: Vec<Boundary> = (first..last)
+        .step_by(stride)
+        .chain((first < last && last == n).then(|| n - 1))
+        .map(boundary)
+        .collect();
+    for &p in inp.pinned {
+        let i = lower_bound(n, |i| (inp.base_at)(i) < p);
+        if (first..last).contains(&i) && (inp.base_at)(i) == p {
+            boundaries.push(boundary(i));
         }
     }
+    boundaries.sort_by_key(|b| b.base);
+    boundaries.dedup_by(|a, b| a.base == b.base);
     let log_start_x = {
         let x = vp.x_of(inp.log_start.0 as f64, inp.width);
         (0.0..=inp.width).contains(&x).then_some(x)
@@ -130,13 +141,28 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
     }
 }
 
+/// The first `i` in `0..n` for which `before(i)` is false (`before` is true, then false).
+fn lower_bound(n: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn input<'a>(
         vp: Viewport,
-        bases: &'a [Offset],
+        bases: &'a dyn Fn(usize) -> Offset,
+        segments: usize,
         f: &'a dyn Fn(Offset) -> Option<Timestamp>,
     ) -> SceneInput<'a> {
         SceneInput {
@@ -147,7 +173,8 @@ mod tests {
             retention_ms: -1,
             log_start: Offset(0),
             log_end: Offset(1_000_000),
-            bases,
+            base_at: bases,
+            segments,
             pinned: &[],
             ts_at: f,
             marks: &[],
@@ -156,9 +183,9 @@ mod tests {
 
     #[test]
     fn a_million_records_make_at_most_one_bar_per_three_px() {
-        let bases: Vec<Offset> = (0..2000).map(|i| Offset(i * 500)).collect();
+        let bases = |i: usize| Offset(i as i64 * 500);
         let f = |o: Offset| Some(Timestamp(o.0));
-        let s = build(&input(Viewport::fit(0, 1_000_000), &bases, &f));
+        let s = build(&input(Viewport::fit(0, 1_000_000), &bases, 2000, &f));
         assert_eq!(s.bars.len(), 200);
         // 2000 segments in 600 px: thinned to one boundary per 3 px, plus the active one
         assert!(s.boundaries.len() <= 201, "{}", s.boundaries.len());
@@ -167,15 +194,37 @@ mod tests {
     }
 
     #[test]
+    fn a_million_segments_cost_what_the_pixels_do() {
+        let reads = std::cell::Cell::new(0usize);
+        let bases = |i: usize| {
+            reads.set(reads.get() + 1);
+            Offset(i as i64)
+        };
+        let f = |o: Offset| Some(Timestamp(o.0));
+        let mut inp = input(Viewport::fit(0, 1_000_000), &bases, 1_000_000, &f);
+        let pinned = [Offset(123_457)];
+        inp.pinned = &pinned;
+        let s = build(&inp);
+        assert!(s.boundaries.len() <= 203, "{}", s.boundaries.len());
+        assert!(s.boundaries.windows(2).all(|w| w[0].base < w[1].base));
+        assert!(s.boundaries.iter().any(|b| b.pinned && b.base == pinned[0]));
+        assert_eq!(
+            s.boundaries.last().map(|b| (b.base, b.active)),
+            Some((Offset(999_999), true))
+        );
+        assert!(reads.get() < 2_000, "{} segment bases read", reads.get());
+    }
+
+    #[test]
     fn zoomed_in_shows_single_records_and_marks() {
-        let bases = [Offset(0), Offset(100), Offset(200)];
+        let bases = |i: usize| Offset(i as i64 * 100);
         let f = |o: Offset| Some(Timestamp(o.0));
         let vp = Viewport {
             start: 95.0,
             span: 10.0,
             follow: false,
         };
-        let mut inp = input(vp, &bases, &f);
+        let mut inp = input(vp, &bases, 3, &f);
         inp.log_end = Offset(300);
         let marks = [
             (Offset(100), MarkKind::Answer),
