@@ -5,8 +5,8 @@
 # Then, when `twiggy` is installed (`cargo install --locked twiggy`), the wasm's size by crate
 # (wasm_crate_bytes{crate=..}, from a copy optimised like the page's but keeping its names).
 # Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget;
-# --no-10m: skip the ten-million-record figures; --only-replay10m: only the wasm-versus-native
-# replay).
+# --no-10m: skip the ten-million-record figures; --no-segments: the one-record-segment ones;
+# --only-replay10m: only the wasm-versus-native replay).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

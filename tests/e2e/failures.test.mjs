@@ -167,6 +167,32 @@ test('a built-in whose file cannot be fetched says which one, from where and why
   });
 });
 
+test('a scenario over the work budget is refused before it runs, naming the limit', async () => {
+  // Ten million one-record segments (segment.bytes 170, one 100-byte record per batch): ten
+  // times the segments a scenario may roll.
+  const step = { produce: { batches: 10_000, every: '1ms', records: [{ timestamp: 'now', value_bytes: 100 }] } };
+  const body = JSON.stringify({
+    title: 'ten million segments',
+    kafka: '3.6', // 4.x refuses a segment.bytes under 1 MiB
+    topic: { 'segment.bytes': 170 },
+    start: '2026-01-15T00:00:00Z',
+    steps: Array.from({ length: 1000 }, () => step),
+  });
+  await withPage(e2e, { path: null }, async (page) => {
+    await page.route('**/segments-10m.json', (route) => route.fulfill({ contentType: 'application/json', body }));
+    const start = Date.now();
+    await page.goto(new URL('index.html?src=segments-10m.json', e2e.server.url).href);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor({ timeout: 10_000 });
+    const text = await box.innerText();
+    assert.ok(Date.now() - start < 10_000, 'refused up front, not after a replay');
+    assert.match(text, /segments-10m\.json has a problem/);
+    assert.match(text, /segment\.bytes 170/);
+    assert.match(text, /a scenario may roll at most 1000000/);
+    assert.equal(await page.locator('[data-testid=segment-count]').count(), 0, 'no partition was built');
+  });
+});
+
 test('embed API edges: mount twice replaces, null and non-object arguments are refused clearly', async () => {
   await withPage(e2e, { path: '/embed-example.html' }, async (page) => {
     await page.locator('#explorer-builtin [data-testid=partition]').waitFor();

@@ -18,9 +18,15 @@
 //                          (chunks, yields to the browser, progress renders), then the wasm
 //                          memory after it and replay10m_wasm_vs_native, the ratio of the two
 //                          replays of core
+//   segments1m_*           a million one-record segments (`segment.bytes` 170; 100 steps of
+//                          10,000 batches) rebuilt to the last step from the scrubber: time,
+//                          whether the progress bar showed, longest task, DOM elements, wasm memory
+//   segments10m_*          ten million one-record segments: how fast the budget refuses them and
+//                          whether the message names the limit
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
 // nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget;
-// `--no-10m` skips the ten-million-record figures, `--only-replay10m` measures only replay10m_*.
+// `--no-10m` skips the ten-million-record figures, `--no-segments` the one-record-segment ones,
+// `--only-replay10m` measures only replay10m_*.
 // Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -286,6 +292,107 @@ async function measureReplayTenMillion(browser, server) {
   }
 }
 
+/**
+ * Scenarios of one-record segments (`segment.bytes` 170, one 100-byte record per batch):
+ * `steps` steps of 10,000 batches, one segment each.
+ */
+const SEGMENTS_1M = 'measure-1m-segments.json';
+const SEGMENTS_10M = 'measure-10m-segments.json';
+function writeSegments(name, steps) {
+  const step = { produce: { batches: 10_000, every: '1ms', records: [{ timestamp: 'now', value_bytes: 100 }] } };
+  const scenario = {
+    title: `${steps / 100} million one-record segments (measurement)`,
+    kafka: '3.6',
+    topic: { 'segment.bytes': 170 },
+    start: '2026-01-15T00:00:00Z',
+    steps: Array.from({ length: steps }, () => step),
+  };
+  fs.writeFileSync(path.join(DIST, name), JSON.stringify(scenario));
+}
+
+/** Element count in the explorer's shadow root. */
+const domNodes = (page) => page.evaluate(() => document.querySelector('#app')?.shadowRoot?.querySelectorAll('*').length);
+
+/** Starts collecting long tasks in `globalThis.__longTasks`. */
+const watchLongTasks = (page) =>
+  page.evaluate(() => {
+    globalThis.__longTasks = [];
+    new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+
+/**
+ * A million one-record segments: the scenario rebuilt to its last step from the scrubber (in
+ * chunks, with the progress bar), then a second of play-free idling; prints the time it took,
+ * whether the progress bar showed, the longest task, the DOM size and the wasm memory.
+ */
+async function measureMillionSegments(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.goto(url(`index.html?src=${SEGMENTS_1M}`), { waitUntil: 'load', timeout: WAIT_MS });
+    await firstPartition(page);
+    const scrubber = page.locator('[data-testid=scrubber]');
+    const total = Number(await scrubber.getAttribute('max'));
+    await watchLongTasks(page);
+    await page.evaluate(() => {
+      globalThis.__loadStart = performance.now();
+      globalThis.__progressSeen = false;
+      const root = document.querySelector('#app').shadowRoot;
+      new MutationObserver(() => {
+        if (root.querySelector('[data-testid=rebuild-progress]')) globalThis.__progressSeen = true;
+      }).observe(root, { subtree: true, childList: true });
+    });
+    await scrubber.evaluate((el) => {
+      el.value = el.max;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const ms = await page
+      .waitForFunction(
+        (total) => {
+          const root = document.querySelector('#app')?.shadowRoot;
+          const s = root?.querySelector('[data-testid=scrubber]');
+          return Number(s?.value) === total && !root.querySelector('[data-testid=rebuild]')
+            ? performance.now() - globalThis.__loadStart
+            : null;
+        },
+        total,
+        { polling: 'raf', timeout: 600_000 },
+      )
+      .then((h) => h.jsonValue());
+    const segments = await page.locator('[data-testid=segment-count]').first().textContent();
+    const longTasks = await page.evaluate(() => globalThis.__longTasks);
+    out('segments1m_segments', segments.replace(/\D/g, ''));
+    out('segments1m_load_ms', Math.round(ms));
+    out('segments1m_progress_bar', await page.evaluate(() => globalThis.__progressSeen));
+    out('segments1m_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+    out('segments1m_long_tasks_over_50ms', longTasks.length);
+    out('segments1m_dom_elements', await domNodes(page));
+    out('segments1m_wasm_memory_bytes', await wasmMemory(page));
+  } catch (e) {
+    fail('segments1m_load_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
+/** Ten million one-record segments: refused up front, with the limit named. */
+async function measureTenMillionSegments(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    const start = Date.now();
+    await page.goto(url(`index.html?src=${SEGMENTS_10M}`), { waitUntil: 'load', timeout: WAIT_MS });
+    const error = page.locator('[data-testid=scenario-error]');
+    await error.waitFor({ timeout: WAIT_MS });
+    const text = await error.textContent();
+    out('segments10m_refused_ms', Date.now() - start);
+    out('segments10m_message_names_limit', /at most 1000000/.test(text));
+    console.error(`[measure]   10M segments: ${text.trim().slice(0, 300)}`);
+  } catch (e) {
+    fail('segments10m_refused_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
 async function measureAxe(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
@@ -331,6 +438,12 @@ try {
     writeTenMillion();
     if (!ONLY_REPLAY) await measurePlayTenMillion(browser, server);
     await measureReplayTenMillion(browser, server);
+  }
+  if (!ONLY_REPLAY && !process.argv.includes('--no-segments')) {
+    writeSegments(SEGMENTS_1M, 100);
+    writeSegments(SEGMENTS_10M, 1000);
+    await measureMillionSegments(browser, server);
+    await measureTenMillionSegments(browser, server);
   }
 } finally {
   await browser.close();
