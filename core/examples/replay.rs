@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release -p logtime-core --example replay -- scenario.json`
 //! prints `native_replay_ms`, `native_replay_second_half_ms` (the steady state: the partition
-//! is already large) and `records`.
+//! is already large), `native_replay_step_median_us` (the median step of that second half: on
+//! a shared machine, a step another process preempted does not move it) and `records`.
 
 use std::time::Instant;
 
@@ -26,9 +27,15 @@ fn main() {
     });
     let half = scenario.steps.len() / 2;
     let mut runner = Runner::new(scenario);
+    let mut steps = Vec::with_capacity(runner.scenario().steps.len());
     let start = Instant::now();
     let mut mid = start;
-    while let Some(r) = runner.step(&mut |_| {}) {
+    loop {
+        let before = Instant::now();
+        let Some(r) = runner.step(&mut |_| {}) else {
+            break;
+        };
+        steps.push(before.elapsed().as_secs_f64() * 1e6);
         if let Err(e) = r {
             eprintln!("{path}: {e}");
             std::process::exit(1);
@@ -38,7 +45,12 @@ fn main() {
         }
     }
     let end = Instant::now();
+    let second = &mut steps[half..];
+    second.sort_by(f64::total_cmp);
     println!("native_replay_ms: {}", (end - start).as_millis());
     println!("native_replay_second_half_ms: {}", (end - mid).as_millis());
+    if let Some(median) = second.get(second.len() / 2) {
+        println!("native_replay_step_median_us: {median:.0}");
+    }
     println!("records: {}", runner.partition().record_count());
 }

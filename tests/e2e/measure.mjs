@@ -11,13 +11,16 @@
 //                          long tasks over 50 ms (count, longest), steps played, wasm memory
 //   replay10m_*            the same scenario rebuilt to its last step in the explorer and
 //                          replayed natively (core's `replay` example, when LOGTIME_NATIVE_REPLAY
-//                          names its binary), one after the other: replay10m_wasm_ms is the time
-//                          the explorer spent inside core's steps (the page's __logtimeReplayMs,
-//                          summed around each `Runner::step`, the loop the native example times),
-//                          replay10m_rebuild_ms the whole rebuild as the reader waits for it
-//                          (chunks, yields to the browser, progress renders), then the wasm
-//                          memory after it and replay10m_wasm_vs_native, the ratio of the two
-//                          replays of core
+//                          names its binary; three runs, medians), one after the other. Both
+//                          sides time the same loop, each `Runner::step` (the page adds them up
+//                          in __logtimeReplayMs and __logtimeReplaySteps): replay10m_wasm_ms and
+//                          replay10m_native_ms are the totals, *_step_median_us the median step
+//                          of the second half (the steady state, which a step preempted by
+//                          another process does not move), replay10m_wasm_vs_native the ratio
+//                          of those medians and replay10m_total_wasm_vs_native that of the
+//                          totals. replay10m_rebuild_ms is the whole rebuild as the reader waits
+//                          for it (chunks, yields to the browser, progress renders), then the
+//                          wasm memory after it.
 //   segments1m_*           a million one-record segments (`segment.bytes` 170; 100 steps of
 //                          10,000 batches) rebuilt to the last step from the scrubber: time,
 //                          whether the progress bar showed, longest task, DOM elements, wasm memory
@@ -159,6 +162,8 @@ const p95 = (xs) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
 };
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 async function measureFrames(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
@@ -244,6 +249,7 @@ async function measurePlayTenMillion(browser, server) {
 async function measureReplayTenMillion(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   let wasmMs = null;
+  let wasmStep = null;
   try {
     await page.goto(url(`index.html?src=${TEN_M}`), { waitUntil: 'load', timeout: WAIT_MS });
     await firstPartition(page);
@@ -252,6 +258,7 @@ async function measureReplayTenMillion(browser, server) {
     const total = Number(await scrubber.getAttribute('max'));
     await page.evaluate(() => {
       globalThis.__logtimeReplayMs = 0;
+      globalThis.__logtimeReplaySteps = [];
       globalThis.__replayStart = performance.now();
     });
     await scrubber.evaluate((el) => {
@@ -271,6 +278,10 @@ async function measureReplayTenMillion(browser, server) {
     wasmMs = await page.evaluate(() => globalThis.__logtimeReplayMs);
     if (!(wasmMs > 0)) throw new Error('the page timed no step in core (__logtimeReplayMs)');
     out('replay10m_wasm_ms', Math.round(wasmMs));
+    const steps = await page.evaluate(() => globalThis.__logtimeReplaySteps);
+    wasmStep = median(steps.slice(Math.floor(steps.length / 2))) * 1000;
+    out('replay10m_wasm_steps_timed', steps.length);
+    out('replay10m_wasm_step_median_us', Math.round(wasmStep));
     out('replay10m_rebuild_ms', Math.round(ms));
     out('replay10m_wasm_memory_bytes', await wasmMemory(page));
   } catch (e) {
@@ -281,12 +292,15 @@ async function measureReplayTenMillion(browser, server) {
   const bin = process.env.LOGTIME_NATIVE_REPLAY;
   if (!bin) return;
   try {
-    const text = execFileSync(bin, [path.join(DIST, TEN_M)], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    const native = Number(text.match(/^native_replay_ms: (\d+)/m)?.[1]);
+    const runs = [0, 1, 2].map(() => execFileSync(bin, [path.join(DIST, TEN_M)], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+    const figure = (name) => median(runs.map((text) => Number(text.match(new RegExp(`^${name}: (\\d+)`, 'm'))?.[1])));
+    const native = figure('native_replay_ms');
+    const nativeStep = figure('native_replay_step_median_us');
     out('replay10m_native_ms', native);
-    const half = text.match(/^native_replay_second_half_ms: (\d+)/m)?.[1];
-    if (half) out('replay10m_native_second_half_ms', half);
-    if (wasmMs !== null) out('replay10m_wasm_vs_native', (wasmMs / native).toFixed(2));
+    out('replay10m_native_second_half_ms', figure('native_replay_second_half_ms'));
+    out('replay10m_native_step_median_us', nativeStep);
+    if (wasmStep !== null) out('replay10m_wasm_vs_native', (wasmStep / nativeStep).toFixed(2));
+    if (wasmMs !== null) out('replay10m_total_wasm_vs_native', (wasmMs / native).toFixed(2));
   } catch (e) {
     fail('replay10m_native_ms', short(e));
   }

@@ -303,10 +303,16 @@ let replayStepStart = 0;
 /**
  * Times the scenario steps the explorer runs in core (the measurement of the wasm-versus-native
  * replay): `true` before a step, `false` after it, which adds the step's time to
- * `globalThis.__logtimeReplayMs` (the sum over every explorer on the page).
+ * `globalThis.__logtimeReplayMs` (the sum over every explorer on the page) and, while
+ * `globalThis.__logtimeReplaySteps` is an array, appends it there.
  */
 export function replayClock(begin) {
   const now = performance.now();
-  if (begin) replayStepStart = now;
-  else globalThis.__logtimeReplayMs = (globalThis.__logtimeReplayMs || 0) + (now - replayStepStart);
+  if (begin) {
+    replayStepStart = now;
+    return;
+  }
+  const ms = now - replayStepStart;
+  globalThis.__logtimeReplayMs = (globalThis.__logtimeReplayMs || 0) + ms;
+  if (Array.isArray(globalThis.__logtimeReplaySteps)) globalThis.__logtimeReplaySteps.push(ms);
 }
