@@ -145,8 +145,24 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
             c.fill_rect(*x, base_y - bh - 4.0, (bw - gap).max(1.0), 3.0);
         }
     }
-    // segment boundaries
+    // segment boundaries, labelled where there is room; no label is cut at the right edge:
+    // the active segment's stays in view (left of its line when need be), others give way
     font(&c, "11px system-ui, sans-serif");
+    let label_of = |b: &crate::model::scene::Boundary| {
+        if b.active {
+            format!("▶ {} active", format::count(b.base.0))
+        } else if b.pinned {
+            format!("⚓ {}", format::count(b.base.0))
+        } else {
+            format::count(b.base.0)
+        }
+    };
+    // about an 11 px character, generously, so an estimate never overlaps
+    let width_of = |l: &str| l.chars().count() as f64 * 6.5;
+    let active = scene.boundaries.iter().find(|b| b.active).map(|b| {
+        let lw = width_of(&label_of(b));
+        ((b.x + 3.0).min(w - lw - 2.0), lw)
+    });
     let mut last_label = f64::NEG_INFINITY;
     for b in &scene.boundaries {
         c.set_stroke_style_str(if b.active {
@@ -161,16 +177,16 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
         c.move_to(b.x + 0.5, top - 4.0);
         c.line_to(b.x + 0.5, base_y);
         c.stroke();
-        if b.x - last_label > 70.0 || b.active || b.pinned {
+        let label = label_of(b);
+        let (x, lw) = match active {
+            Some((ax, _)) if b.active => (ax, 0.0),
+            _ => (b.x + 3.0, width_of(&label)),
+        };
+        let clear = b.active
+            || (x + lw <= w && active.is_none_or(|(ax, aw)| x + lw < ax - 4.0 || x > ax + aw));
+        if clear && (b.x - last_label > 70.0 || b.active || b.pinned) {
             c.set_fill_style_str(p.fg);
-            let label = if b.active {
-                format!("▶ {} active", format::count(b.base.0))
-            } else if b.pinned {
-                format!("⚓ {}", format::count(b.base.0))
-            } else {
-                format::count(b.base.0)
-            };
-            let _ = c.fill_text(&label, b.x + 3.0, 12.0);
+            let _ = c.fill_text(&label, x, 12.0);
             last_label = b.x;
         }
     }
