@@ -343,7 +343,8 @@ async function measureMillionSegments(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
     await page.goto(url(`index.html?src=${SEGMENTS_1M}`), { waitUntil: 'load', timeout: WAIT_MS });
-    await firstPartition(page);
+    // The scenario has loaded once the partition shows its figures.
+    await page.locator('[data-testid=segment-count]').first().waitFor({ timeout: WAIT_MS });
     const scrubber = page.locator('[data-testid=scrubber]');
     const total = Number(await scrubber.getAttribute('max'));
     await watchLongTasks(page);
