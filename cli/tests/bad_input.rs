@@ -2,7 +2,10 @@
 //! field and the reason, and `logtime check` reports it and goes on with the other files.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
+
+mod common;
+use common::logtime;
 
 fn file(name: &str, json: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("logtime-bad-input-{}", std::process::id()));
@@ -10,13 +13,6 @@ fn file(name: &str, json: &str) -> PathBuf {
     let p = dir.join(format!("{name}.json"));
     std::fs::write(&p, json).unwrap();
     p
-}
-
-fn logtime(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_logtime"))
-        .args(args)
-        .output()
-        .expect("logtime runs")
 }
 
 /// Runs `logtime run` on `json` and returns its single stderr line, after the common checks.

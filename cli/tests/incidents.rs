@@ -4,7 +4,9 @@
 //! come from the model.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod common;
+use common::{logtime, stdout};
 
 /// The incidents, by number and file stem, and for each a fact its post-mortem must state.
 const INCIDENTS: [(u32, &str, &[&str], &[&str]); 8] = [
@@ -97,17 +99,6 @@ const INCIDENTS: [(u32, &str, &[&str], &[&str]); 8] = [
 
 fn file(stem: &str, kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../static/incidents/{stem}-{kind}.json"))
-}
-
-fn logtime(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_logtime"))
-        .args(args)
-        .output()
-        .expect("logtime runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
 }
 
 #[test]

@@ -3,9 +3,17 @@
 //! verdicts and lookups Kafka reported, and clear one-line errors.
 
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, UNIX_EPOCH};
+
+mod common;
+
+/// [`common::logtime`] with plain string arguments (paths here are UTF-8).
+fn logtime(args: &[&str]) -> std::process::Output {
+    common::logtime(&args.iter().map(OsStr::new).collect::<Vec<_>>())
+}
 
 const FIXTURES: &[&str] = &[
     "pinned-retention",
@@ -18,13 +26,6 @@ const FIXTURES: &[&str] = &[
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/import")
-}
-
-fn logtime(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_logtime"))
-        .args(args)
-        .output()
-        .expect("logtime runs")
 }
 
 fn ok(args: &[&str]) -> String {

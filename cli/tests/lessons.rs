@@ -3,7 +3,9 @@
 //! trainer's answer sheet, the same for the same seed.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod common;
+use common::{logtime, stdout};
 
 fn lessons() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../static/lessons");
@@ -14,17 +16,6 @@ fn lessons() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn logtime(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_logtime"))
-        .args(args)
-        .output()
-        .expect("logtime runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
 }
 
 #[test]
