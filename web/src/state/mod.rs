@@ -86,9 +86,9 @@ pub enum Pending {
 /// another amount ([`Action::RebuildChunk`]): about 10 ms of one-record batches in the browser.
 pub const REBUILD_CHUNK_RECORDS: i64 = 20_000;
 
-/// A rebuild in progress (step back, the scrubber, a confirmed rewind): the scenario replayed
-/// from its start to `steps` steps, a chunk at a time, so a long replay never blocks the page;
-/// the reader sees its progress and can stop it.
+/// A rebuild in progress (step back, the scrubber, a confirmed rewind, a link's moment): the
+/// scenario replayed from its start to `steps` steps, a chunk at a time, so a long replay never
+/// blocks the page; the reader sees its progress and can stop it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rebuild {
     /// Steps to reach.
@@ -103,6 +103,18 @@ pub struct Rebuild {
     failed: bool,
     /// Play once rebuilt.
     play: bool,
+    /// Rebuilding a link's moment ([`Explorer::restore`]), not a seek.
+    link: Option<LinkMoment>,
+}
+
+/// What a link's moment adds to a rebuild: a journal entry that fails sends the scenario back
+/// to its start with a notice, and once rebuilt the link's lookup runs and its notice shows.
+#[derive(Clone, Debug, PartialEq)]
+struct LinkMoment {
+    /// The link's lookup, run once the entries are.
+    lookup: Option<LookupTarget>,
+    /// What the reader is told about the link (a step beyond the scenario's end).
+    notice: Option<String>,
 }
 
 /// Shared panel state that compares by identity.
@@ -443,16 +455,28 @@ impl Explorer {
                 return;
             }
         };
-        let n = entries.len();
-        for (i, e) in entries.iter().enumerate() {
-            if let Err(e) = self.run_entry(i, e, i + 1 == n && r.lookup.is_none()) {
-                self.load(Ok(&source), origin);
-                self.replay.make_mut().notice =
-                    Some(format!("{e}. Showing the scenario from its start."));
-                return;
-            }
-        }
-        if let Some(target) = r.lookup {
+        // Through the chunked rebuild, so that a link to the end of a long scenario shows
+        // its progress and keeps the page responsive (a short one finishes in this chunk).
+        let steps = entries.iter().filter(|e| **e == Entry::Step).count();
+        self.rebuild = Some(Rebuild {
+            steps,
+            chunks: 0,
+            entries: entries.into(),
+            next: 0,
+            failed: false,
+            play: false,
+            link: Some(LinkMoment {
+                lookup: r.lookup,
+                notice,
+            }),
+        });
+        self.rebuild_chunk(REBUILD_CHUNK_RECORDS);
+    }
+
+    /// The end of a link's moment, once its entries ran: its lookup, then its notice.
+    fn finish_link(&mut self, link: LinkMoment) {
+        let mut notice = link.notice;
+        if let Some(target) = link.lookup {
             match target.resolve(self.now().0) {
                 Some(spec) => self.lookup(spec),
                 None => notice = Some("The link's lookup time overflows a 64-bit long.".into()),
@@ -627,6 +651,7 @@ impl Explorer {
             next: 0,
             failed: false,
             play: playing,
+            link: None,
         });
         self.rebuild_chunk(REBUILD_CHUNK_RECORDS);
     }
@@ -658,13 +683,28 @@ impl Explorer {
                 let i = r.next;
                 r.next += 1;
                 let entry = r.entries[i].clone();
-                if self.run_entry(i, &entry, i + 1 == n && !forward).is_err() {
+                let narrate =
+                    i + 1 == n && !forward && r.link.as_ref().is_none_or(|l| l.lookup.is_none());
+                if let Err(e) = self.run_entry(i, &entry, narrate) {
+                    if r.link.is_some() {
+                        // A link's moment that cannot be rebuilt: the scenario from its start.
+                        let source = self.replay.source.clone();
+                        let origin = (*self.replay.origin).clone();
+                        self.load(Ok(&source), origin);
+                        self.replay.make_mut().notice =
+                            Some(format!("{e}. Showing the scenario from its start."));
+                        return;
+                    }
                     r.next = n;
                 }
             } else {
                 // Forward past the journal: run the scenario's next steps.
                 r.failed = !self.run_step(self.replay.done + 1 == r.steps);
             }
+        }
+        if let Some(link) = r.link {
+            self.finish_link(link);
+            return;
         }
         if r.steps > 0 || n > 0 {
             self.finish_walks();

@@ -224,6 +224,43 @@ fn a_long_rebuild_runs_in_chunks_to_the_same_moment() {
 }
 
 #[test]
+fn a_link_to_a_late_moment_rebuilds_in_chunks_then_looks_up() {
+    let big = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
+    let link = Restore {
+        step: Some(9),
+        lookup: Some(LookupTarget::Special(OffsetSpec::MaxTimestamp)),
+        ..Restore::default()
+    };
+    let mut s = act(&big, Action::Restore(link));
+    let first = s.rebuild.clone().expect("more than one chunk");
+    assert_eq!(first.steps, 6, "a link past the end asks for the last step");
+    assert_eq!(s.replay.done, 2, "20,000 records in the first chunk");
+    assert!(s.lookup.result.is_none(), "the lookup waits for the moment");
+    assert_eq!(s.replay.notice, None);
+    let mut chunks = 0;
+    while s.rebuild.is_some() {
+        s = act(&s, Action::RebuildChunk(10_000));
+        chunks += 1;
+        assert!(chunks < 10);
+    }
+    assert_eq!(chunks, 4, "one step a chunk");
+    assert!(s.lookup.result.is_some());
+    assert!(s
+        .replay
+        .notice
+        .as_deref()
+        .unwrap()
+        .contains("this scenario has 6 steps"));
+    assert!(!s.playback.playing);
+    // (A fresh load: `big` shares its runner with the moment rebuilt from it.)
+    let mut stepped = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
+    for _ in 0..6 {
+        stepped = act(&stepped, Action::Step);
+    }
+    assert_eq!(partition_summary(&s), partition_summary(&stepped));
+}
+
+#[test]
 fn a_rebuild_stops_where_it_got_to() {
     let big = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
     let s = act(&big, Action::Seek(6));
