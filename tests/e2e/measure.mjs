@@ -23,7 +23,9 @@
 //                          wasm memory after it.
 //   segments1m_*           a million one-record segments (`segment.bytes` 170; 100 steps of
 //                          10,000 batches) rebuilt to the last step from the scrubber: time,
-//                          whether the progress bar showed, longest task, DOM elements, wasm memory
+//                          whether the progress bar showed, longest task, DOM elements, wasm memory;
+//                          segments1m_link_*: a link to its last step (`&step=100`) opened: time
+//                          from navigation, progress bar, longest task (start-up included)
 //   segments10m_*          ten million one-record segments: how fast the budget refuses them and
 //                          whether the message names the limit
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
@@ -389,6 +391,55 @@ async function measureMillionSegments(browser, server) {
   }
 }
 
+/**
+ * A link to the last moment of the million one-record segments (`&step=`): the page opens and
+ * rebuilds to it in chunks, as from the scrubber; prints the time from navigation to that
+ * moment, whether the progress bar showed and the longest task (the page's start-up included).
+ */
+async function measureMillionSegmentsLink(browser, server) {
+  const { context, page, url } = await newPage(browser, server);
+  try {
+    await page.addInitScript(() => {
+      globalThis.__longTasks = [];
+      new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({
+        type: 'longtask',
+        buffered: true,
+      });
+      globalThis.__progressSeen = false;
+      const look = () => {
+        if (document.querySelector('#app')?.shadowRoot?.querySelector('[data-testid=rebuild-progress]')) {
+          globalThis.__progressSeen = true;
+        } else {
+          requestAnimationFrame(look);
+        }
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto(url(`index.html?src=${SEGMENTS_1M}&step=100`), { waitUntil: 'load', timeout: WAIT_MS });
+    const ms = await page
+      .waitForFunction(
+        () => {
+          const root = document.querySelector('#app')?.shadowRoot;
+          const s = root?.querySelector('[data-testid=scrubber]');
+          return s && Number(s.value) === Number(s.max) && Number(s.max) > 0 && !root.querySelector('[data-testid=rebuild]')
+            ? performance.now()
+            : null;
+        },
+        null,
+        { polling: 'raf', timeout: 600_000 },
+      )
+      .then((h) => h.jsonValue());
+    const longTasks = await page.evaluate(() => globalThis.__longTasks);
+    out('segments1m_link_ms', Math.round(ms));
+    out('segments1m_link_progress_bar', await page.evaluate(() => globalThis.__progressSeen));
+    out('segments1m_link_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+  } catch (e) {
+    fail('segments1m_link_ms', short(e));
+  } finally {
+    await context.close();
+  }
+}
+
 /** Ten million one-record segments: refused up front, with the limit named. */
 async function measureTenMillionSegments(browser, server) {
   const { context, page, url } = await newPage(browser, server);
@@ -458,6 +509,7 @@ try {
     writeSegments(SEGMENTS_1M, 100);
     writeSegments(SEGMENTS_10M, 1000);
     await measureMillionSegments(browser, server);
+    await measureMillionSegmentsLink(browser, server);
     await measureTenMillionSegments(browser, server);
   }
 } finally {
