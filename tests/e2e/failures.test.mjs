@@ -67,9 +67,9 @@ test('stale loads: the last choice wins (standalone menu)', async () => {
     await page.goto(new URL('index.html?src=good.json', e2e.server.url).href);
     await page.locator('[data-testid=scenario-menu]').waitFor();
     await page.locator('[data-testid=scenario-menu]').selectOption('landing');
-    await waitText(page.locator('[data-testid=scenario-title]'), /Records landing/);
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Records landing/);
     await page.waitForTimeout(3500); // the slow response arrives
-    assert.match(await page.locator('[data-testid=scenario-title]').innerText(), /Records landing/);
+    assert.match(await page.locator('[data-testid=scenario-title]').innerText(), /^Records landing/);
     assert.equal(await page.locator('[data-testid=scenario-menu]').inputValue(), 'landing');
   });
 });
@@ -88,9 +88,9 @@ test('stale loads: the last choice wins (mount then update)', async () => {
       x.update({ scenario: 'landing' });
     });
     const api = page.locator('#api');
-    await waitText(api.locator('[data-testid=scenario-title]'), /Records landing/);
+    await waitText(api.locator('[data-testid=scenario-title]'), /^Records landing/);
     await page.waitForTimeout(3500);
-    assert.match(await api.locator('[data-testid=scenario-title]').innerText(), /Records landing/);
+    assert.match(await api.locator('[data-testid=scenario-title]').innerText(), /^Records landing/);
     assert.equal(await api.locator('[data-testid=app-root]').getAttribute('data-scenario'), 'landing');
   });
 });
@@ -238,7 +238,7 @@ test('embed API edges: mount twice replaces, null and non-object arguments are r
     assert.equal(await page.locator('#explorer-inline [data-testid=logtime-error]').count(), 0);
     await el.evaluate((e) => e.setAttribute('scenario', 'landing'));
     await el.locator('[data-testid=partition]').waitFor();
-    await waitText(el.locator('[data-testid=scenario-title]'), /Records landing/);
+    await waitText(el.locator('[data-testid=scenario-title]'), /^Records landing/);
   });
 });
 
