@@ -111,14 +111,27 @@ fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
         .ok()
 }
 
-/// Paints the partition's density view. Work is O(bars + boundaries + marks).
-pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
-    let (w, h, dpr) = fit(canvas, (scene.width, scene.height));
-    let Some(c) = ctx(canvas) else { return };
+/// The canvas sized to its box and cleared to the theme's background: its context (in CSS
+/// pixels), the theme and the CSS size, or `None` when it cannot be drawn on.
+fn open(
+    canvas: &HtmlCanvasElement,
+    size: (f64, f64),
+    dark: bool,
+) -> Option<(CanvasRenderingContext2d, Theme, f64, f64)> {
+    let (w, h, dpr) = fit(canvas, size);
+    let c = ctx(canvas)?;
     let p = theme(dark);
     let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
     c.set_fill_style_str(p.bg);
     c.fill_rect(0.0, 0.0, w, h);
+    Some((c, p, w, h))
+}
+
+/// Paints the partition's density view. Work is O(bars + boundaries + marks).
+pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
+    let Some((c, p, w, h)) = open(canvas, (scene.width, scene.height), dark) else {
+        return;
+    };
     let top = 18.0;
     let base_y = h - 6.0;
     let max_h = base_y - top;
@@ -213,12 +226,9 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
 /// by colour alone), the consumer's position, and each window's bar from its first record to
 /// the read that closed it (an open window's bar ends in a dashed edge at the position).
 pub fn stream_lane(canvas: &HtmlCanvasElement, scene: &LaneScene, dark: bool) {
-    let (w, h, dpr) = fit(canvas, (scene.width, scene.height));
-    let Some(c) = ctx(canvas) else { return };
-    let p = theme(dark);
-    let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-    c.set_fill_style_str(p.bg);
-    c.fill_rect(0.0, 0.0, w, h);
+    let Some((c, p, _, h)) = open(canvas, (scene.width, scene.height), dark) else {
+        return;
+    };
     let top = 4.0;
     for cell in &scene.cells {
         let colour = match cell.fate {
@@ -303,22 +313,6 @@ mod charts {
     const MARGIN: f64 = 8.0;
     const X_LABELS_HEIGHT: f64 = 24.0;
     const FONT: &str = "12px system-ui, sans-serif";
-
-    /// The canvas sized to its box and cleared to the theme's background: its context (in CSS
-    /// pixels), the theme and the CSS size, or `None` when it cannot be drawn on.
-    fn open(
-        canvas: &HtmlCanvasElement,
-        size: (f64, f64),
-        dark: bool,
-    ) -> Option<(CanvasRenderingContext2d, Theme, f64, f64)> {
-        let (w, h, dpr) = fit(canvas, size);
-        let c = ctx(canvas)?;
-        let p = theme(dark);
-        let _ = c.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        c.set_fill_style_str(p.bg);
-        c.fill_rect(0.0, 0.0, w, h);
-        Some((c, p, w, h))
-    }
 
     /// One axis: its range, how many labels at most and how to print them.
     struct Axis<'f> {
