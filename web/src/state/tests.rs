@@ -187,10 +187,31 @@ fn partition_summary(s: &Explorer) -> (usize, i64, usize, Timestamp) {
     )
 }
 
+/// Runs the rebuild in progress to its end, 10,000 records a chunk: the state and the chunks.
+fn rebuilt(mut s: Rc<Explorer>) -> (Rc<Explorer>, u32) {
+    let mut chunks = 0;
+    while s.rebuild.is_some() {
+        s = act(&s, Action::RebuildChunk(10_000));
+        chunks += 1;
+        assert!(chunks < 10);
+    }
+    (s, chunks)
+}
+
+/// [`BIG`] freshly loaded and stepped `n` times (fresh, because states derived from one load
+/// share its runner).
+fn big_stepped(n: usize) -> Rc<Explorer> {
+    let mut s = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
+    for _ in 0..n {
+        s = act(&s, Action::Step);
+    }
+    s
+}
+
 #[test]
 fn a_long_rebuild_runs_in_chunks_to_the_same_moment() {
     let big = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
-    let mut s = act(&big, Action::Seek(6));
+    let s = act(&big, Action::Seek(6));
     let first = s.rebuild.clone().expect("more than one chunk");
     assert_eq!(first.steps, 6);
     assert_eq!(s.replay.done, 2, "20,000 records in the first chunk");
@@ -204,19 +225,10 @@ fn a_long_rebuild_runs_in_chunks_to_the_same_moment() {
         let t = act(&s, a);
         assert!(Rc::ptr_eq(&t, &s));
     }
-    let mut chunks = 0;
-    while s.rebuild.is_some() {
-        s = act(&s, Action::RebuildChunk(10_000));
-        chunks += 1;
-        assert!(chunks < 10);
-    }
+    let (s, chunks) = rebuilt(s);
     assert_eq!(chunks, 4, "one step a chunk");
     assert_eq!(last_line(&s), "Rebuilt to step 6 of 6.");
-    let mut stepped = big.clone();
-    for _ in 0..6 {
-        stepped = act(&stepped, Action::Step);
-    }
-    assert_eq!(partition_summary(&s), partition_summary(&stepped));
+    assert_eq!(partition_summary(&s), partition_summary(&big_stepped(6)));
     // A rebuild that fits in one chunk finishes at once.
     let short = act(&s, Action::Seek(1));
     assert!(short.rebuild.is_none());
@@ -231,18 +243,13 @@ fn a_link_to_a_late_moment_rebuilds_in_chunks_then_looks_up() {
         lookup: Some(LookupTarget::Special(OffsetSpec::MaxTimestamp)),
         ..Restore::default()
     };
-    let mut s = act(&big, Action::Restore(link));
+    let s = act(&big, Action::Restore(link));
     let first = s.rebuild.clone().expect("more than one chunk");
     assert_eq!(first.steps, 6, "a link past the end asks for the last step");
     assert_eq!(s.replay.done, 2, "20,000 records in the first chunk");
     assert!(s.lookup.result.is_none(), "the lookup waits for the moment");
     assert_eq!(s.replay.notice, None);
-    let mut chunks = 0;
-    while s.rebuild.is_some() {
-        s = act(&s, Action::RebuildChunk(10_000));
-        chunks += 1;
-        assert!(chunks < 10);
-    }
+    let (s, chunks) = rebuilt(s);
     assert_eq!(chunks, 4, "one step a chunk");
     assert!(s.lookup.result.is_some());
     assert!(s
@@ -252,12 +259,7 @@ fn a_link_to_a_late_moment_rebuilds_in_chunks_then_looks_up() {
         .unwrap()
         .contains("this scenario has 6 steps"));
     assert!(!s.playback.playing);
-    // (A fresh load: `big` shares its runner with the moment rebuilt from it.)
-    let mut stepped = act(&Rc::new(Explorer::default()), load(Ok(BIG.into())));
-    for _ in 0..6 {
-        stepped = act(&stepped, Action::Step);
-    }
-    assert_eq!(partition_summary(&s), partition_summary(&stepped));
+    assert_eq!(partition_summary(&s), partition_summary(&big_stepped(6)));
 }
 
 #[test]
