@@ -137,6 +137,18 @@ pub struct Traffic {
     pub first_diagnoses: Vec<Diagnosis>,
 }
 
+impl Traffic {
+    /// Counts a batch appended at offsets `base..=last`.
+    pub(crate) fn count_appended(&mut self, base: Offset, last: Offset) {
+        self.appended_batches += 1;
+        self.records_appended += (last.0 - base.0 + 1) as u64;
+        if self.first_offset.0 < 0 {
+            self.first_offset = base;
+        }
+        self.last_offset = last;
+    }
+}
+
 /// The first batch of generated traffic that the broker rejected.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrafficRejection {

@@ -566,12 +566,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                     Ok(partition.append_common(run, at, ts, sink))
                 });
                 if let Ok((true, _)) = appended {
-                    t.appended_batches += 1;
-                    t.records_appended += 1;
-                    if t.first_offset.0 < 0 {
-                        t.first_offset = base;
-                    }
-                    t.last_offset = base;
+                    t.count_appended(base, base);
                     continue;
                 }
             }
@@ -581,12 +576,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 .map_err(|e| self.err("produce", e.to_string()))?;
             match outcome {
                 ProduceOutcome::Appended(a) => {
-                    t.appended_batches += 1;
-                    t.records_appended += (a.last_offset.0 - a.base_offset.0 + 1) as u64;
-                    if t.first_offset.0 < 0 {
-                        t.first_offset = a.base_offset;
-                    }
-                    t.last_offset = a.last_offset;
+                    t.count_appended(a.base_offset, a.last_offset);
                     if !a.diagnoses.is_empty() {
                         if t.diagnosed_batches == 0 {
                             t.first_diagnoses = a.diagnoses;
