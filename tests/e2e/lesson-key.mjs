@@ -25,6 +25,33 @@ export function answerKey(file, seed) {
   return items;
 }
 
+/** `3, 6 to 10` → [3, 6, 7, 8, 9, 10]. */
+function offsets(list) {
+  return list.split(', ').flatMap((part) => {
+    const m = part.match(/^(\d+) to (\d+)$/);
+    if (!m) return [Number(part)];
+    const out = [];
+    for (let o = Number(m[1]); o <= Number(m[2]); o++) out.push(o);
+    return out;
+  });
+}
+
+/** What the learner does to give `answer` (a line of the key). */
+export function parseAnswer(answer) {
+  let m;
+  if ((m = answer.match(/^segment\(s\) (.*)$/))) return { segments: m[1] === 'none' ? [] : m[1].split(', ').map(Number) };
+  if (answer.startsWith('no segment')) return { segments: [] };
+  if ((m = answer.match(/^records? (.*)$/))) return { records: offsets(m[1]) };
+  if (answer.startsWith('no record')) return { records: [] };
+  if ((m = answer.match(/^segment (\d+)$/))) return { segment: Number(m[1]) };
+  if ((m = answer.match(/^offset (\d+)$/))) return { type: Number(m[1]), kind: 'offset' };
+  if (answer.startsWith('no offset')) return { none: true };
+  if ((m = answer.match(/^error (-?\d+)/))) return { type: Number(m[1]), kind: 'error' };
+  if ((m = answer.match(/^any value from (-?\d+) to/))) return { type: Number(m[1]), kind: 'value' };
+  if ((m = answer.match(/^value (-?\d+)/))) return { type: Number(m[1]), kind: 'value' };
+  throw new Error(`an answer form the test does not know: ${answer}`);
+}
+
 export const next = (page) => page.locator('[data-testid=lesson-next]');
 
 /** Clicks Next until a question or task is open (true), or the lesson is finished (false). */

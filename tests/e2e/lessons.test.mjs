@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ROOT, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
-import { answerKey as keyOf, next, toItem } from './lesson-key.mjs';
+import { answerKey as keyOf, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
 const require = createRequire(import.meta.url);
@@ -23,22 +23,6 @@ const lessonFile = (name) => path.join(ROOT, 'static', 'lessons', `${name}.json`
 
 /** Core's answer key for a built-in lesson. */
 const answerKey = (name, seed) => keyOf(lessonFile(name), seed);
-
-/** What the learner does to give `answer` (a line of the key). */
-function parseAnswer(answer) {
-  let m;
-  if ((m = answer.match(/^segment\(s\) (.*)$/))) return { segments: m[1] === 'none' ? [] : m[1].split(', ').map(Number) };
-  if ((m = answer.match(/^no segment/))) return { segments: [] };
-  // records are struck tile by tile; a big partition's may not all be in view: revealed instead
-  if (answer.startsWith('records ')) return { reveal: true };
-  if ((m = answer.match(/^segment (\d+)$/))) return { segment: Number(m[1]) };
-  if ((m = answer.match(/^offset (\d+)$/))) return { type: Number(m[1]), kind: 'offset' };
-  if (answer.startsWith('no offset')) return { none: true };
-  if ((m = answer.match(/^error (-?\d+)/))) return { type: Number(m[1]), kind: 'error' };
-  if ((m = answer.match(/^any value from (-?\d+) to/))) return { type: Number(m[1]), kind: 'value' };
-  if ((m = answer.match(/^value (-?\d+)/))) return { type: Number(m[1]), kind: 'value' };
-  throw new Error(`an answer form the test does not know: ${answer}`);
-}
 
 /** A wrong answer of the same kind. */
 function wrongOf(a) {
@@ -117,7 +101,8 @@ async function playThrough(page, name, key, { actOnFuture = true } = {}) {
         await item.locator('[data-testid=reveal-button]').click();
         await item.locator('[data-testid=item-revealed]').waitFor();
       }
-    } else if (parseAnswer(it.answer).reveal) {
+    } else if (parseAnswer(it.answer).records) {
+      // records are struck tile by tile; a big partition's may not all be in view: revealed instead
       await item.locator('[data-testid=reveal-button]').click();
       await item.locator('[data-testid=item-revealed]').waitFor();
     } else {
