@@ -111,6 +111,16 @@ fn ctx(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
         .ok()
 }
 
+/// A straight line from `from` to `to` in `colour`, 2 px wide (markers across a canvas).
+fn line(c: &CanvasRenderingContext2d, colour: &str, from: (f64, f64), to: (f64, f64)) {
+    c.set_stroke_style_str(colour);
+    c.set_line_width(2.0);
+    c.begin_path();
+    c.move_to(from.0, from.1);
+    c.line_to(to.0, to.1);
+    c.stroke();
+}
+
 /// The canvas sized to its box and cleared to the theme's background: its context (in CSS
 /// pixels), the theme and the CSS size, or `None` when it cannot be drawn on.
 fn open(
@@ -204,12 +214,7 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
         }
     }
     if let Some(x) = scene.log_start_x {
-        c.set_stroke_style_str(p.danger);
-        c.set_line_width(2.0);
-        c.begin_path();
-        c.move_to(x, 0.0);
-        c.line_to(x, h);
-        c.stroke();
+        line(&c, p.danger, (x, 0.0), (x, h));
     }
     for (x, mw, kind) in &scene.marks {
         let colour = match kind {
@@ -297,12 +302,7 @@ pub fn stream_lane(canvas: &HtmlCanvasElement, scene: &LaneScene, dark: bool) {
         }
     }
     if let Some(x) = scene.cursor_x {
-        c.set_stroke_style_str(p.accent);
-        c.set_line_width(2.0);
-        c.begin_path();
-        c.move_to(x, 0.0);
-        c.line_to(x, h);
-        c.stroke();
+        line(&c, p.accent, (x, 0.0), (x, h));
     }
 }
 
@@ -400,16 +400,6 @@ mod charts {
         c.line_to(plot.right, plot.bottom + 0.5);
         c.stroke();
         plot
-    }
-
-    /// A straight line across the plot in `colour`, 2 px wide.
-    fn line(c: &CanvasRenderingContext2d, colour: &str, from: (f64, f64), to: (f64, f64)) {
-        c.set_stroke_style_str(colour);
-        c.set_line_width(2.0);
-        c.begin_path();
-        c.move_to(from.0, from.1);
-        c.line_to(to.0, to.1);
-        c.stroke();
     }
 
     /// Timestamp against offset: every point sampled, future stamps as triangles, the lookup
