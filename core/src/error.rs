@@ -44,6 +44,12 @@ pub enum Error {
         /// Highest allowed (the log end offset).
         max: Offset,
     },
+    /// A command between steps while a scenario step runs in slices
+    /// ([`crate::scenario::Runner::step_slice`]): it would land in the middle of the step.
+    StepInProgress {
+        /// The step running.
+        step: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -71,6 +77,10 @@ impl fmt::Display for Error {
             } => {
                 write!(f, "high watermark {requested} is outside [{min}, {max}] (log start offset to log end offset)")
             }
+            Error::StepInProgress { step } => write!(
+                f,
+                "step {step} is still running: a command can only run between steps"
+            ),
         }
     }
 }

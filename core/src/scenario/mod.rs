@@ -40,7 +40,7 @@ pub use outcome::{
 };
 pub(crate) use parse::parse_value;
 pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
-pub use replay::{run, Report, Runner};
+pub use replay::{run, Report, Runner, Slice, ROLL_WORK};
 pub use session::{Entry, Journal, JournalError, Replayed, Session, Source};
 pub use summary::StepSummary;
 pub use time::{parse_bytes, parse_duration, parse_time, TimeSpec};

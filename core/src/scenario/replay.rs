@@ -2,6 +2,12 @@
 //!
 //! There is one clock: the partition's. A step or a command between steps ([`Runner::apply`])
 //! moves it, and [`Runner::now`] reads it.
+//!
+//! A step of generated traffic can also run in slices ([`Runner::step_slice`]), so that a caller
+//! with a frame to keep (the browser) can yield between them. A sliced step is the whole step cut
+//! at batch boundaries: the same batches in the same order against the same partition, so it
+//! emits the same events and ends in the same state and report; until its last slice it is not
+//! finished ([`Runner::next_step`] still names it and no command may run).
 
 use super::budget::MAX_STEP_VERDICTS;
 use super::outcome::{
@@ -29,15 +35,52 @@ pub struct Report {
     pub final_state: PartitionState,
 }
 
+/// What a segment roll counts for in a slice's work ([`Runner::step_slice`]), against one record
+/// sent: closing a segment (its last time-index entry, giving back its reserved room) and
+/// opening the next costs about as much as appending a hundred one-record batches on the
+/// common path (a million one-record segments replay at about 12 µs a batch in the browser,
+/// ten million records in one-megabyte segments at about 0.1 µs).
+pub const ROLL_WORK: u64 = 100;
+
 /// Replays a scenario step by step.
 ///
-/// Invariant: the runner's clock is the partition's ([`Partition::clock`]); every step and every
-/// command moves it, never backwards.
+/// Invariants: the runner's clock is the partition's ([`Partition::clock`]); every step and every
+/// command moves it, never backwards. While a step runs in slices (`sliced` is set) it is step
+/// `next`, a step of generated traffic, and the partition has been sent exactly its first
+/// `sliced.traffic.next_batch` batches.
 #[derive(Clone, Debug)]
 pub struct Runner {
     scenario: Scenario,
     partition: Partition,
     next: usize,
+    sliced: Option<Box<Sliced>>,
+}
+
+/// What [`Runner::step_slice`] did.
+// A return value, never stored: boxing the report would only add an allocation a step.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Slice {
+    /// The step runs on: `sent` of its `batches` batches are in the partition. It is not
+    /// finished: [`Runner::next_step`] still names it and it has no report yet.
+    Partial {
+        /// The step's index.
+        step: usize,
+        /// Batches sent so far (appended or rejected).
+        sent: u64,
+        /// Batches in the step.
+        batches: u64,
+    },
+    /// The step finished, with the report (or error) [`Runner::step`] gives for it.
+    Done(Result<StepReport, ScenarioError>),
+}
+
+/// A step of generated traffic between two slices: where it got to and what its report has
+/// collected so far.
+#[derive(Clone, Debug)]
+struct Sliced {
+    collected: Collected,
+    traffic: TrafficRun,
 }
 
 impl Runner {
@@ -48,6 +91,7 @@ impl Runner {
             scenario,
             partition,
             next: 0,
+            sliced: None,
         }
     }
 
@@ -66,9 +110,15 @@ impl Runner {
         self.partition.clock()
     }
 
-    /// The index of the next step to run.
+    /// The index of the next step to run (or of the step running in slices).
     pub fn next_step(&self) -> usize {
         self.next
+    }
+
+    /// The step running in slices, as `(index, batches sent, batches)`: `None` between steps.
+    pub fn step_in_progress(&self) -> Option<(usize, u64, u64)> {
+        let s = self.sliced.as_deref()?;
+        Some((self.next, s.traffic.next_batch, s.traffic.traffic.batches))
     }
 
     /// Whether every step has run.
@@ -76,32 +126,101 @@ impl Runner {
         self.next >= self.scenario.steps.len()
     }
 
-    /// Runs the next step, handing each event to `on_event` as it happens. `None` when done.
-    /// After an error the runner moves on to the next step's index (a replay normally stops).
+    /// Runs the next step (or the rest of the step running in slices), handing each event to
+    /// `on_event` as it happens. `None` when done. After an error the runner moves on to the
+    /// next step's index (a replay normally stops).
     pub fn step(
         &mut self,
         on_event: &mut dyn FnMut(TimedEvent<'_>),
     ) -> Option<Result<StepReport, ScenarioError>> {
-        self.run_step(Some(on_event))
+        self.run_whole(Some(on_event))
             .map(|r| r.map(|(report, _)| report))
     }
 
-    /// Runs the next step and adds up its events instead of handing them out one by one.
-    /// `None` when done.
-    pub fn step_summary(&mut self) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
-        self.run_step(None)
+    /// Runs the next step, or goes on with the step running in slices, until this call's work
+    /// reaches `work` (at least one batch is sent), handing each event to `on_event`: each
+    /// record sent counts one (a batch without records counts as one record), each segment
+    /// rolled [`ROLL_WORK`] more. Only a step of generated traffic stops part way; any other
+    /// step runs whole. `None` when done.
+    ///
+    /// The slices of a step, one after the other, do exactly what [`Runner::step`] does for it:
+    /// the same events in the same order at the same broker times, the same partition after it
+    /// and the same report.
+    pub fn step_slice(
+        &mut self,
+        work: u64,
+        on_event: &mut dyn FnMut(TimedEvent<'_>),
+    ) -> Option<Slice> {
+        Some(match self.run_slice(Some(work), Some(on_event))? {
+            Ran::Done(result) => Slice::Done(result.map(|(report, _)| report)),
+            Ran::Partial {
+                step,
+                sent,
+                batches,
+            } => Slice::Partial {
+                step,
+                sent,
+                batches,
+            },
+        })
     }
 
-    fn run_step(
+    /// Runs the next step (or the rest of the step running in slices) and adds up its events
+    /// instead of handing them out one by one. `None` when done.
+    pub fn step_summary(&mut self) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
+        self.run_whole(None)
+    }
+
+    /// Runs step `next` (the rest of it, when it runs in slices) to its end.
+    fn run_whole(
         &mut self,
-        on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+        mut on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
     ) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
+        loop {
+            // Without a limit the step runs to its end in one slice: the loop never repeats.
+            let on_event = on_event
+                .as_mut()
+                .map(|f| &mut **f as &mut dyn FnMut(TimedEvent<'_>));
+            match self.run_slice(None, on_event)? {
+                Ran::Done(result) => return Some(result),
+                Ran::Partial { .. } => {}
+            }
+        }
+    }
+
+    /// Runs step `next` (resuming it when it runs in slices) until its work reaches `limit`; the
+    /// step is finished, and `next` moves on, only once its last batch is.
+    fn run_slice(
+        &mut self,
+        limit: Option<u64>,
+        on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+    ) -> Option<Ran> {
         let index = self.next;
         let step = self.scenario.steps.get(index)?;
-        self.next += 1;
         let mut ctx = Ctx::new(index, &mut self.partition, on_event);
-        let outcome = ctx.step(step).and_then(|o| ctx.within_budget().map(|()| o));
-        Some(outcome.map(|outcome| ctx.finish(outcome)))
+        let resume = self.sliced.take().map(|s| {
+            ctx.collected = s.collected;
+            s.traffic
+        });
+        let outcome = match ctx.step(step, resume, limit) {
+            Ok(Progress::Partial(traffic)) => {
+                let ran = Ran::Partial {
+                    step: index,
+                    sent: traffic.next_batch,
+                    batches: traffic.traffic.batches,
+                };
+                self.sliced = Some(Box::new(Sliced {
+                    collected: ctx.collected,
+                    traffic,
+                }));
+                return Some(ran);
+            }
+            Ok(Progress::Done(outcome)) => Ok(outcome),
+            Err(e) => Err(e),
+        };
+        self.next += 1;
+        let outcome = outcome.and_then(|o| ctx.within_budget().map(|()| o));
+        Some(Ran::Done(outcome.map(|outcome| ctx.finish(outcome))))
     }
 
     /// Applies a command between steps at broker time `now` (a person acting in the explorer),
@@ -133,10 +252,55 @@ impl Runner {
         command: Command,
         on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
     ) -> Result<(StepReport, StepSummary), Error> {
+        if self.sliced.is_some() {
+            return Err(Error::StepInProgress { step: self.next });
+        }
         let mut ctx = Ctx::new(self.next, &mut self.partition, on_event);
         let outcome = ctx.command(now, command)?;
         Ok(ctx.finish(outcome))
     }
+}
+
+/// How far [`Runner::run_slice`] got.
+#[allow(clippy::large_enum_variant)] // as `Slice`
+enum Ran {
+    /// The step runs on (see [`Slice::Partial`]).
+    Partial {
+        step: usize,
+        sent: u64,
+        batches: u64,
+    },
+    /// The step finished.
+    Done(Result<(StepReport, StepSummary), ScenarioError>),
+}
+
+/// How far [`Ctx::step`] got.
+enum Progress {
+    /// A step of generated traffic stopped at its slice's limit, here.
+    Partial(TrafficRun),
+    /// The step ran to its end.
+    Done(StepOutcome),
+}
+
+/// What a step's events have collected for its report so far.
+#[derive(Clone, Debug, Default)]
+struct Collected {
+    rolls: Vec<Roll>,
+    retention: Vec<RetentionReport>,
+    /// Segment verdicts listed by `retention`.
+    verdicts: u64,
+    summary: StepSummary,
+}
+
+/// Where a step of generated traffic got to: batch `next_batch` is the next to send, at
+/// `start + next_batch × every`.
+#[derive(Clone, Debug)]
+struct TrafficRun {
+    start: Timestamp,
+    next_batch: u64,
+    /// A batch went through the general path and the step's budget was checked after it.
+    budget_checked: bool,
+    traffic: Traffic,
 }
 
 /// What the events of one command said, for the step's outcome.
@@ -212,11 +376,7 @@ struct Ctx<'a, 'f> {
     index: usize,
     partition: &'a mut Partition,
     on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
-    rolls: Vec<Roll>,
-    retention: Vec<RetentionReport>,
-    /// Segment verdicts listed by `retention`.
-    verdicts: u64,
-    summary: StepSummary,
+    collected: Collected,
     /// The records of the batch being produced, reused from batch to batch.
     buffer: Vec<Record>,
 }
@@ -231,10 +391,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             index,
             partition,
             on_event,
-            rolls: Vec::new(),
-            retention: Vec::new(),
-            verdicts: 0,
-            summary: StepSummary::default(),
+            collected: Collected::default(),
             buffer: Vec::new(),
         }
     }
@@ -244,10 +401,10 @@ impl<'a, 'f> Ctx<'a, 'f> {
             index: self.index,
             now: self.partition.clock(),
             outcome,
-            rolls: self.rolls,
-            retention: self.retention,
+            rolls: self.collected.rolls,
+            retention: self.collected.retention,
         };
-        (report, self.summary)
+        (report, self.collected.summary)
     }
 
     fn err(&self, field: &str, reason: impl Into<String>) -> ScenarioError {
@@ -264,7 +421,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
     /// step's retention checks list.
     fn within_budget(&self) -> Result<(), ScenarioError> {
         super::budget::check_segments(self.partition.segments_rolled())
-            .and_then(|()| super::budget::check_step_verdicts(self.verdicts))
+            .and_then(|()| super::budget::check_step_verdicts(self.collected.verdicts))
             .map_err(|reason| self.err("", reason))
     }
 
@@ -278,10 +435,10 @@ impl<'a, 'f> Ctx<'a, 'f> {
             index: self.index,
             at: now,
             on_event: self.on_event.as_deref_mut(),
-            rolls: &mut self.rolls,
-            retention: &mut self.retention,
-            verdicts: &mut self.verdicts,
-            summary: &mut self.summary,
+            rolls: &mut self.collected.rolls,
+            retention: &mut self.collected.retention,
+            verdicts: &mut self.collected.verdicts,
+            summary: &mut self.collected.summary,
             seen: Seen::default(),
         };
         let value = f(self.partition, &mut sink)?;
@@ -380,11 +537,17 @@ impl<'a, 'f> Ctx<'a, 'f> {
         })
     }
 
-    /// One scenario step, at the partition's clock.
-    fn step(&mut self, step: &Step) -> Result<StepOutcome, ScenarioError> {
+    /// One scenario step, at the partition's clock; a step of generated traffic from where
+    /// `resume` says (set only for one) until its work reaches `limit`.
+    fn step(
+        &mut self,
+        step: &Step,
+        resume: Option<TrafficRun>,
+        limit: Option<u64>,
+    ) -> Result<Progress, ScenarioError> {
         let now = self.partition.clock();
-        Ok(match step {
-            Step::Produce(p) if p.generated => StepOutcome::Produce(self.traffic(p)?),
+        Ok(Progress::Done(match step {
+            Step::Produce(p) if p.generated => return self.traffic(p, resume, limit),
             Step::Produce(p) => {
                 self.records(p, now, 0)?;
                 let outcome = self
@@ -430,7 +593,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             Step::Version(v) => self
                 .command(now, Command::SetVersion { version: *v })
                 .map_err(|e| self.err("version", e.to_string()))?,
-        })
+        }))
     }
 
     fn step_clock(&mut self, to: Timestamp, field: &str) -> Result<ClockMoved, ScenarioError> {
@@ -504,42 +667,65 @@ impl<'a, 'f> Ctx<'a, 'f> {
             .ok_or_else(|| self.err(&field(), overflow_reason(r.unit)))
     }
 
-    /// Generated traffic: batch `k` at `start + k × every`, counted.
-    fn traffic(&mut self, p: &ProduceStep) -> Result<ProduceOutcome, ScenarioError> {
-        let start = self.partition.clock();
-        let mut t = Traffic {
-            batches: p.batches,
-            records_per_batch: p.records.len() as u64,
-            every_ms: p.every_ms,
-            appended_batches: 0,
-            rejected_batches: 0,
-            records_appended: 0,
-            first_offset: Offset(-1),
-            last_offset: Offset(-1),
-            first_rejection: None,
-            diagnosed_batches: 0,
-            first_diagnoses: Vec::new(),
+    /// Generated traffic: batch `k` at `start + k × every`, counted, from where `resume` says
+    /// (the start when `None`) until its work reaches `limit` or the step's batches were sent.
+    fn traffic(
+        &mut self,
+        p: &ProduceStep,
+        resume: Option<TrafficRun>,
+        limit: Option<u64>,
+    ) -> Result<Progress, ScenarioError> {
+        let mut run = match resume {
+            Some(run) => run,
+            None => {
+                let start = self.partition.clock();
+                if p.batches > 1 {
+                    self.records(p, start, 0)?;
+                    self.partition.expect_batches(p.batches, &self.buffer);
+                }
+                TrafficRun {
+                    start,
+                    next_batch: 0,
+                    budget_checked: false,
+                    traffic: Traffic {
+                        batches: p.batches,
+                        records_per_batch: p.records.len() as u64,
+                        every_ms: p.every_ms,
+                        appended_batches: 0,
+                        rejected_batches: 0,
+                        records_appended: 0,
+                        first_offset: Offset(-1),
+                        last_offset: Offset(-1),
+                        first_rejection: None,
+                        diagnosed_batches: 0,
+                        first_diagnoses: Vec::new(),
+                    },
+                }
+            }
         };
-        if p.batches > 1 {
-            self.records(p, start, 0)?;
-            self.partition.expect_batches(p.batches, &self.buffer);
+        let result = self.traffic_batches(p, &mut run, limit);
+        if !matches!(result, Ok(false)) {
+            // The step is over: no more batches are coming.
+            self.partition.expect_batches(0, &[]);
         }
-        let result = self.traffic_batches(p, start, &mut t);
-        self.partition.expect_batches(0, &[]);
-        result?;
-        Ok(ProduceOutcome::Traffic(t))
+        Ok(match result? {
+            true => Progress::Done(StepOutcome::Produce(ProduceOutcome::Traffic(run.traffic))),
+            false => Progress::Partial(run),
+        })
     }
 
+    /// Sends the batches of `p` from `run.next_batch` on; `false` when it stopped at `limit`
+    /// work ([`Runner::step_slice`]) with batches left.
     fn traffic_batches(
         &mut self,
         p: &ProduceStep,
-        start: Timestamp,
-        t: &mut Traffic,
-    ) -> Result<(), ScenarioError> {
+        run: &mut TrafficRun,
+        limit: Option<u64>,
+    ) -> Result<bool, ScenarioError> {
         // One-record batches take the partition's common path when they can (their size is
         // worked out once), once this step has checked its budget: a batch on that path rolls
         // no segment and runs no retention check, so the budget stays as it was checked.
-        let run = match p.records.as_slice() {
+        let common = match p.records.as_slice() {
             [r] => Some(self.partition.run_shape(&Record::with_key(
                 Timestamp::NONE,
                 r.key_bytes,
@@ -547,8 +733,22 @@ impl<'a, 'f> Ctx<'a, 'f> {
             ))),
             _ => None,
         };
-        let mut budget_checked = false;
-        for k in 0..p.batches {
+        let per_batch = (p.records.len() as u64).max(1);
+        let mut sent = 0u64;
+        let rolled = self.partition.segments_rolled();
+        let start = run.start;
+        let t = &mut run.traffic;
+        while run.next_batch < p.batches {
+            if let Some(limit) = limit {
+                let rolls = self.partition.segments_rolled() - rolled;
+                let work = sent.saturating_add(rolls.saturating_mul(ROLL_WORK));
+                if sent > 0 && work >= limit {
+                    return Ok(false);
+                }
+            }
+            let k = run.next_batch;
+            run.next_batch += 1;
+            sent = sent.saturating_add(per_batch);
             let at = (k as i64)
                 .checked_mul(p.every_ms)
                 .and_then(|d| start.0.checked_add(d))
@@ -559,11 +759,11 @@ impl<'a, 'f> Ctx<'a, 'f> {
                         "batches × every overflows the 64-bit clock",
                     )
                 })?;
-            if let (Some(run), true) = (run, budget_checked) {
+            if let (Some(shape), true) = (common, run.budget_checked) {
                 let ts = self.stamp(p, 0, at, self.shift(p, k)?)?;
                 let base = self.partition.log_end_offset();
                 let appended = self.with_sink(at, |partition, sink| {
-                    Ok(partition.append_common(run, at, ts, sink))
+                    Ok(partition.append_common(shape, at, ts, sink))
                 });
                 if let Ok((true, _)) = appended {
                     t.count_appended(base, base);
@@ -600,9 +800,9 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
             }
             self.within_budget()?;
-            budget_checked = true;
+            run.budget_checked = true;
         }
-        Ok(())
+        Ok(true)
     }
 }
 

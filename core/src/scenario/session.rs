@@ -32,7 +32,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::outcome::StepReport;
-use super::replay::Runner;
+use super::replay::{Runner, Slice};
 use super::{Scenario, ScenarioError, TimedEvent};
 use crate::batch::{Header, Record};
 use crate::config::{ConfigValue, KafkaVersion};
@@ -600,6 +600,22 @@ impl Session {
         Some(result)
     }
 
+    /// Runs a slice of the next step ([`Runner::step_slice`]: about `work` records, a segment
+    /// rolled counting for more) and records the step once its last slice has run. `None`
+    /// when done.
+    pub fn step_slice(
+        &mut self,
+        work: u64,
+        on_event: &mut dyn FnMut(TimedEvent<'_>),
+    ) -> Option<Slice> {
+        let slice = self.runner.step_slice(work, on_event)?;
+        if let Slice::Done(_) = slice {
+            // As in `step`: recorded even when the step failed.
+            self.journal.entries.push(Entry::Step);
+        }
+        Some(slice)
+    }
+
     /// Applies a command between steps ([`Runner::apply`]) and records it when it succeeds (a
     /// refused command changes nothing).
     pub fn apply(
@@ -631,15 +647,7 @@ impl Session {
         Ok(match entry {
             Entry::Step => match self.step(on_event) {
                 Some(result) => Replayed::Step(result),
-                None => {
-                    return Err(JournalError::Replay {
-                        entry: index,
-                        reason: format!(
-                            "the scenario has only {} steps",
-                            self.runner.scenario().steps.len()
-                        ),
-                    })
-                }
+                None => return Err(self.too_few_steps(index)),
             },
             Entry::Lookup(spec) => Replayed::Lookup(self.lookup(*spec)),
             Entry::Command { at, command } => {
@@ -651,6 +659,36 @@ impl Session {
                 })?)
             }
         })
+    }
+
+    /// [`Session::replay_entry`], running a step entry in slices ([`Session::step_slice`]):
+    /// `Ok(None)` while the step runs on (replay the same entry again to go on with it).
+    pub fn replay_entry_slice(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        work: u64,
+        on_event: &mut dyn FnMut(TimedEvent<'_>),
+    ) -> Result<Option<Replayed>, JournalError> {
+        if *entry != Entry::Step {
+            return self.replay_entry(index, entry, on_event).map(Some);
+        }
+        match self.step_slice(work, on_event) {
+            Some(Slice::Partial { .. }) => Ok(None),
+            Some(Slice::Done(result)) => Ok(Some(Replayed::Step(result))),
+            None => Err(self.too_few_steps(index)),
+        }
+    }
+
+    /// Journal entry `index` asks for a step the scenario does not have.
+    fn too_few_steps(&self, index: usize) -> JournalError {
+        JournalError::Replay {
+            entry: index,
+            reason: format!(
+                "the scenario has only {} steps",
+                self.runner.scenario().steps.len()
+            ),
+        }
     }
 
     /// A session rebuilt from the scenario's start with the first `entries` entries of this
