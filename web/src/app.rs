@@ -22,7 +22,7 @@ use crate::components::lookup_panel::LookupPanel;
 use crate::components::partition_view::LessonMarks;
 use crate::components::partition_view::PartitionView;
 use crate::components::producer_panel::ProducerPanel;
-use crate::components::rebuild_bar::rebuild_bar;
+use crate::components::rebuild_bar::{rebuild_bar, RebuildProgress};
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
 use crate::components::stream_lane::StreamLane;
@@ -870,7 +870,12 @@ pub fn app(props: &AppProps) -> Html {
                 </div>
             }
             if let Some(r) = &st.rebuild {
-                { rebuild_bar(replay.done, r.steps, &on_cancel_rebuild) }
+                { rebuild_bar(RebuildProgress {
+                    done: replay.done,
+                    steps: r.steps,
+                    partial: replay.step_in_progress().map(|(_, sent, of)| (sent, of)),
+                    stopping: r.stopping,
+                }, &on_cancel_rebuild) }
             }
             if let Some(p) = &st.pending {
                 <ConfirmBar pending={p.clone()} standalone={opts.context == Context::Standalone} {on_confirm} {on_dismiss} />

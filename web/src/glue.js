@@ -299,14 +299,16 @@ export function progressSet(key, value) {
 }
 
 let replayStepStart = 0;
+let replayStepMs = 0;
 
 /**
  * Times the scenario steps the explorer runs in core (the measurement of the wasm-versus-native
- * replay): `true` before a step, `false` after it, which adds the step's time to
- * `globalThis.__logtimeReplayMs` (the sum over every explorer on the page) and, while
- * `globalThis.__logtimeReplaySteps` is an array, appends it there.
+ * replay): `true` before a step or a slice of one, `false` after it, which adds its time to
+ * `globalThis.__logtimeReplayMs` (the sum over every explorer on the page) and, once the step
+ * is done (`stepDone`) and while `globalThis.__logtimeReplaySteps` is an array, appends the
+ * step's time (its slices added up) there.
  */
-export function replayClock(begin) {
+export function replayClock(begin, stepDone) {
   const now = performance.now();
   if (begin) {
     replayStepStart = now;
@@ -314,5 +316,8 @@ export function replayClock(begin) {
   }
   const ms = now - replayStepStart;
   globalThis.__logtimeReplayMs = (globalThis.__logtimeReplayMs || 0) + ms;
-  if (Array.isArray(globalThis.__logtimeReplaySteps)) globalThis.__logtimeReplaySteps.push(ms);
+  replayStepMs += ms;
+  if (!stepDone) return;
+  if (Array.isArray(globalThis.__logtimeReplaySteps)) globalThis.__logtimeReplaySteps.push(replayStepMs);
+  replayStepMs = 0;
 }

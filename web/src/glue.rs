@@ -52,7 +52,7 @@ mod js {
         #[wasm_bindgen(js_name = progressSet)]
         pub fn progress_set(key: &str, value: Option<String>) -> bool;
         #[wasm_bindgen(js_name = replayClock)]
-        pub fn replay_clock(begin: bool);
+        pub fn replay_clock(begin: bool, step_done: bool);
         #[wasm_bindgen(js_name = assetUrl)]
         pub fn asset_url(path: &str) -> String;
     }
@@ -358,15 +358,19 @@ pub fn progress_set(key: &str, value: Option<String>) {
     let _ = (key, value);
 }
 
-/// Runs `f`, one scenario step in core, and adds the time it took to the page's
-/// `__logtimeReplayMs` (what `tests/e2e/measure.mjs` compares with the native replay of the same
-/// scenario: the core's work, without the explorer's yields and renders around it).
-pub fn timed_step<T>(f: impl FnOnce() -> T) -> T {
+/// Runs `f`, one scenario step in core or a slice of one, and adds the time it took to the
+/// page's `__logtimeReplayMs` (what `tests/e2e/measure.mjs` compares with the native replay of
+/// the same scenario: the core's work, without the explorer's yields and renders around it);
+/// `step_done` says from `f`'s result whether the step has finished (its slices add up to one
+/// step's time).
+pub fn timed_step<T>(f: impl FnOnce() -> T, step_done: impl FnOnce(&T) -> bool) -> T {
     #[cfg(target_arch = "wasm32")]
-    js::replay_clock(true);
+    js::replay_clock(true, false);
     let out = f();
     #[cfg(target_arch = "wasm32")]
-    js::replay_clock(false);
+    js::replay_clock(false, step_done(&out));
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = step_done;
     out
 }
 

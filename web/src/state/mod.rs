@@ -29,7 +29,7 @@ use std::rc::Rc;
 
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{
-    Entry, Journal, ProduceOutcome, Replayed, Source, StepOutcome, StepReport,
+    Entry, Journal, ProduceOutcome, Replayed, Slice, Source, StepOutcome, StepReport,
 };
 use logtime_core::ConfigKey;
 use logtime_core::{
@@ -84,11 +84,14 @@ pub enum Pending {
 
 /// Records a rebuild replays before it yields to the browser, unless the caller asks for
 /// another amount ([`Action::RebuildChunk`]): about 10 ms of one-record batches in the browser.
+/// A segment rolled counts as [`logtime_core::scenario::ROLL_WORK`] records ([`Replay::work`]).
 pub const REBUILD_CHUNK_RECORDS: i64 = 20_000;
 
 /// A rebuild in progress (step back, the scrubber, a confirmed rewind, a link's moment): the
 /// scenario replayed from its start to `steps` steps, a chunk at a time, so a long replay never
-/// blocks the page; the reader sees its progress and can stop it.
+/// blocks the page; the reader sees its progress and can stop it. A step of generated traffic
+/// bigger than a chunk runs in slices over several chunks ([`Replay::step_slice`]): until its
+/// last slice it is not done (`replay.done` leaves it out) and nothing else acts on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rebuild {
     /// Steps to reach.
@@ -105,6 +108,10 @@ pub struct Rebuild {
     play: bool,
     /// Rebuilding a link's moment ([`Explorer::restore`]), not a seek.
     link: Option<LinkMoment>,
+    /// The broker clock when the step running in slices started (its narration's "from").
+    step_from: Option<Timestamp>,
+    /// The reader stopped the rebuild in the middle of a step: it ends once that step has.
+    pub stopping: bool,
 }
 
 /// What a link's moment adds to a rebuild: a journal entry that fails sends the scenario back
@@ -285,7 +292,8 @@ pub enum Action {
     WalkFinish,
     /// The partition view's window.
     SetViewport(Viewport),
-    /// Run the next chunk of the rebuild in progress: about this many records.
+    /// Run the next chunk of the rebuild in progress: about this many records (a segment
+    /// rolled counting for more: [`Replay::work`]).
     RebuildChunk(i64),
     /// Stop the rebuild in progress where it is.
     CancelRebuild,
@@ -428,7 +436,7 @@ impl Explorer {
         }
         let source = self.replay.source.clone();
         let origin = (*self.replay.origin).clone();
-        if self.replay.entries() > 0 {
+        if self.replay.entries() > 0 || self.replay.step_in_progress().is_some() {
             self.load(Ok(&source), origin.clone());
         }
         let mut notice = None;
@@ -469,6 +477,8 @@ impl Explorer {
                 lookup: r.lookup,
                 notice,
             }),
+            step_from: None,
+            stopping: false,
         });
         self.rebuild_chunk(REBUILD_CHUNK_RECORDS);
     }
@@ -486,16 +496,37 @@ impl Explorer {
         self.replay.make_mut().notice = notice;
     }
 
-    /// Replays one journal entry the way the reader's action would show it.
-    fn run_entry(&mut self, index: usize, entry: &Entry, narrate: bool) -> Result<(), String> {
+    /// Replays one journal entry the way the reader's action would show it, a step in slices of
+    /// about `work` records ([`Replay::work`]); `Ok(false)` while the step runs on (`from`: the
+    /// clock when it started).
+    fn run_entry(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        narrate: bool,
+        work: u64,
+        from: &mut Option<Timestamp>,
+    ) -> Result<bool, String> {
         let mut marks = MarksUpdate::default();
-        let previous = self.now();
+        let previous = *from.get_or_insert(self.now());
         let replayed = self
             .replay
             .make_mut()
-            .replay_entry(index, entry, &mut |e| marks.see(e))
+            .replay_entry(index, entry, work, &mut |e| marks.see(e))
             .ok_or("no scenario is loaded")?
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string());
+        let replayed = match replayed {
+            Ok(None) => {
+                self.absorb_marks(marks);
+                return Ok(false);
+            }
+            Ok(Some(replayed)) => replayed,
+            Err(e) => {
+                *from = None;
+                return Err(e);
+            }
+        };
+        *from = None;
         match replayed {
             Replayed::Step(outcome) => {
                 self.after_step(marks, previous, outcome, narrate);
@@ -520,7 +551,7 @@ impl Explorer {
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// The walks of the moment landed on show finished.
@@ -549,6 +580,38 @@ impl Explorer {
             .journal()
             .map(|j| j.actions().map(Entry::describe).collect())
             .unwrap_or_default()
+    }
+
+    /// Runs a slice of the next scenario step, about `work` records ([`Replay::step_slice`]),
+    /// and once the step has finished shows it as [`Explorer::run_step`] does (`from`: the
+    /// clock when it started). `None` while the step runs on; `Some(false)` when there is no
+    /// step or it failed.
+    fn run_step_slice(
+        &mut self,
+        work: u64,
+        narrate: bool,
+        from: &mut Option<Timestamp>,
+    ) -> Option<bool> {
+        let mut marks = MarksUpdate::default();
+        let previous = *from.get_or_insert(self.now());
+        let slice = self
+            .replay
+            .make_mut()
+            .step_slice(work, &mut |e| marks.see(e));
+        match slice {
+            Some(Slice::Partial { .. }) => {
+                self.absorb_marks(marks);
+                None
+            }
+            Some(Slice::Done(outcome)) => {
+                *from = None;
+                Some(self.after_step(marks, previous, outcome, narrate))
+            }
+            None => {
+                *from = None;
+                Some(false)
+            }
+        }
     }
 
     /// Runs one scenario step; `false` when there is none or it failed.
@@ -589,16 +652,7 @@ impl Explorer {
 
     /// Records what a step or command changed on screen.
     fn absorb(&mut self, marks: MarksUpdate, report: &StepReport) {
-        if marks.landed.is_some() || !marks.rolls.is_empty() {
-            let m = self.marks.make_mut();
-            m.landed = marks.landed.or(m.landed);
-            for (base, reason) in marks.rolls {
-                m.roll(base, reason);
-            }
-        }
-        if let Some(r) = marks.retention {
-            self.retention.make_mut().show(r);
-        }
+        self.absorb_marks(marks);
         match &report.outcome {
             StepOutcome::Lookup { result, .. } => self.lookup.make_mut().show(result.clone()),
             StepOutcome::Produce(ProduceOutcome::Rejected(e)) => {
@@ -616,6 +670,21 @@ impl Explorer {
             _ => {}
         }
         self.sample_disk();
+    }
+
+    /// Records what the events of a step (or a slice of one) changed in the partition view and
+    /// the retention panel.
+    fn absorb_marks(&mut self, marks: MarksUpdate) {
+        if marks.landed.is_some() || !marks.rolls.is_empty() {
+            let m = self.marks.make_mut();
+            m.landed = marks.landed.or(m.landed);
+            for (base, reason) in marks.rolls {
+                m.roll(base, reason);
+            }
+        }
+        if let Some(r) = marks.retention {
+            self.retention.make_mut().show(r);
+        }
     }
 
     /// Says what a step or command did, in the narrator's words, under `heading`.
@@ -652,55 +721,79 @@ impl Explorer {
             failed: false,
             play: playing,
             link: None,
+            step_from: None,
+            stopping: false,
         });
         self.rebuild_chunk(REBUILD_CHUNK_RECORDS);
     }
 
-    /// Runs the rebuild in progress until about `records` records were replayed (at least one
-    /// entry or step), and finishes it when nothing remains.
+    /// Runs the rebuild in progress until about `records` records were replayed, a segment
+    /// rolled counting for more ([`Replay::work`]; at least one entry, step or slice of a
+    /// step), and finishes it when nothing remains.
     fn rebuild_chunk(&mut self, records: i64) {
         let Some(mut r) = self.rebuild.take() else {
             return;
         };
-        let log_end = |s: &Explorer| {
-            s.replay
-                .runner()
-                .map_or(0, |r| r.partition().log_end_offset().0)
-        };
-        let start = log_end(self);
         let n = r.entries.len();
         let forward = r.steps > r.entries.iter().filter(|e| **e == Entry::Step).count();
+        // The work of this chunk: what the partition shows, or at least a slice's whole
+        // budget (its batches may have been rejected, appending nothing).
+        let mut spent = 0i64;
         let mut ran = false;
         while r.next < n || (!r.failed && self.replay.done < r.steps) {
-            if ran && log_end(self) - start >= records {
+            if r.stopping && self.replay.step_in_progress().is_none() {
+                self.rebuild = Some(r);
+                self.cancel_rebuild();
+                return;
+            }
+            if ran && spent >= records {
                 r.chunks += 1;
                 self.playback.playing = false;
                 self.rebuild = Some(r);
                 return;
             }
             ran = true;
-            if r.next < n {
+            let budget = (records - spent).max(1);
+            let before = self.replay.work();
+            let finished = if r.next < n {
                 let i = r.next;
-                r.next += 1;
                 let entry = r.entries[i].clone();
                 let narrate =
                     i + 1 == n && !forward && r.link.as_ref().is_none_or(|l| l.lookup.is_none());
-                if let Err(e) = self.run_entry(i, &entry, narrate) {
-                    if r.link.is_some() {
-                        // A link's moment that cannot be rebuilt: the scenario from its start.
-                        let source = self.replay.source.clone();
-                        let origin = (*self.replay.origin).clone();
-                        self.load(Ok(&source), origin);
-                        self.replay.make_mut().notice =
-                            Some(format!("{e}. Showing the scenario from its start."));
-                        return;
+                match self.run_entry(i, &entry, narrate, budget as u64, &mut r.step_from) {
+                    Ok(finished) => {
+                        if finished {
+                            r.next += 1;
+                        }
+                        finished
                     }
-                    r.next = n;
+                    Err(e) => {
+                        if r.link.is_some() {
+                            // A link's moment that cannot be rebuilt: the scenario from its start.
+                            let source = self.replay.source.clone();
+                            let origin = (*self.replay.origin).clone();
+                            self.load(Ok(&source), origin);
+                            self.replay.make_mut().notice =
+                                Some(format!("{e}. Showing the scenario from its start."));
+                            return;
+                        }
+                        r.next = n;
+                        true
+                    }
                 }
             } else {
                 // Forward past the journal: run the scenario's next steps.
-                r.failed = !self.run_step(self.replay.done + 1 == r.steps);
-            }
+                let narrate = self.replay.done + 1 == r.steps;
+                match self.run_step_slice(budget as u64, narrate, &mut r.step_from) {
+                    Some(ok) => {
+                        r.failed = !ok;
+                        true
+                    }
+                    None => false,
+                }
+            };
+            let work = self.replay.work() - before;
+            spent += if finished { work } else { budget.max(work) };
         }
         if let Some(link) = r.link {
             self.finish_link(link);
@@ -717,8 +810,15 @@ impl Explorer {
         self.say(Sentence::plain(line));
     }
 
-    /// Stops the rebuild in progress at the moment it reached.
+    /// Stops the rebuild in progress at the moment it reached; in the middle of a step, once
+    /// that step has finished (a moment is a whole number of steps).
     fn cancel_rebuild(&mut self) {
+        if self.replay.step_in_progress().is_some() {
+            if let Some(r) = &mut self.rebuild {
+                r.stopping = true;
+            }
+            return;
+        }
         if self.rebuild.take().is_some() {
             self.finish_walks();
             self.playback.playing = false;

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
 use logtime_core::scenario::{
-    self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Source,
-    StepReport, TimedEvent,
+    self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Slice, Source,
+    StepReport, TimedEvent, ROLL_WORK,
 };
 use logtime_core::stream::StreamConfig;
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
@@ -329,6 +329,16 @@ impl Replay {
         self.runner().map_or(Timestamp(0), |r| r.now())
     }
 
+    /// The replay's work so far, in records appended, a segment rolled counting for
+    /// [`ROLL_WORK`] (what a rebuild's chunk is measured in).
+    pub fn work(&self) -> i64 {
+        self.runner().map_or(0, |r| {
+            let p = r.partition();
+            let rolled = p.segments_rolled().saturating_mul(ROLL_WORK);
+            p.log_end_offset().0.saturating_add(rolled as i64)
+        })
+    }
+
     /// Records in the partition.
     pub fn record_count(&self) -> u64 {
         self.runner().map_or(0, |r| r.partition().record_count())
@@ -346,15 +356,39 @@ impl Replay {
     ) -> Option<Result<StepReport, ScenarioError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
-            Backing::Session(s) => {
-                crate::glue::timed_step(|| s.step(&mut |e: TimedEvent<'_>| on_event(e.event)))?
-            }
+            Backing::Session(s) => crate::glue::timed_step(
+                || s.step(&mut |e: TimedEvent<'_>| on_event(e.event)),
+                |_| true,
+            )?,
             Backing::Lesson(_) => return None,
         };
         if let Ok(report) = &result {
             self.done = report.index + 1;
         }
         Some(result)
+    }
+
+    /// Runs a slice of the next step, about `records` records ([`Session::step_slice`]),
+    /// handing its events to `on_event`; the step counts as done once its last slice has run.
+    /// `None` when there is no step to run.
+    pub fn step_slice(&mut self, records: u64, on_event: &mut dyn FnMut(&Event)) -> Option<Slice> {
+        let session = self.session.clone()?;
+        let slice = match &mut *session.borrow_mut() {
+            Backing::Session(s) => crate::glue::timed_step(
+                || s.step_slice(records, &mut |e: TimedEvent<'_>| on_event(e.event)),
+                |s| !matches!(s, Some(Slice::Partial { .. })),
+            )?,
+            Backing::Lesson(_) => return None,
+        };
+        if let Slice::Done(Ok(report)) = &slice {
+            self.done = report.index + 1;
+        }
+        Some(slice)
+    }
+
+    /// The step running in slices, as `(index, batches sent, batches)`.
+    pub fn step_in_progress(&self) -> Option<(usize, u64, u64)> {
+        self.runner()?.step_in_progress()
     }
 
     /// Applies a command between steps at `now`. `None` when no scenario is loaded.
@@ -401,24 +435,29 @@ impl Replay {
         Some(result)
     }
 
-    /// Replays one journal entry (number `index`), handing its events to `on_event`.
+    /// Replays one journal entry (number `index`), a step in slices of about `work` records'
+    /// worth ([`Session::replay_entry_slice`]), handing its events to `on_event`: `Ok(None)`
+    /// while the step runs on.
     pub fn replay_entry(
         &mut self,
         index: usize,
         entry: &Entry,
+        work: u64,
         on_event: &mut dyn FnMut(&Event),
-    ) -> Option<Result<Replayed, JournalError>> {
+    ) -> Option<Result<Option<Replayed>, JournalError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
             Backing::Session(s) => {
-                s.replay_entry(index, entry, &mut |e: TimedEvent<'_>| on_event(e.event))
+                s.replay_entry_slice(index, entry, work, &mut |e: TimedEvent<'_>| {
+                    on_event(e.event)
+                })
             }
             Backing::Lesson(_) => return None,
         };
-        if let Ok(Replayed::Step(Ok(report))) = &result {
+        if let Ok(Some(Replayed::Step(Ok(report)))) = &result {
             self.done = report.index + 1;
         }
-        if let Ok(Replayed::Step(Err(e))) = &result {
+        if let Ok(Some(Replayed::Step(Err(e)))) = &result {
             self.done = e.step.map_or(self.done, |s| s + 1);
         }
         Some(result)
