@@ -154,8 +154,9 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
         .min(segs.len());
     let visible_segs = &segs[first..last];
     let active_base = segs.last().map(|s| s.base_offset());
-    // What a segment card shows of a segment; `partial` when only some of its records are in view.
-    let info = |s: &Segment, partial: bool| {
+    // What a segment card shows of a segment; `partial` when only some of its records are in
+    // view; `compact` for the chips under the density view (no time-index listing).
+    let info = |s: &Segment, partial: bool, compact: bool| {
         let base = s.base_offset();
         SegmentInfo {
             base,
@@ -168,7 +169,13 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
             roll: p.marks.roll_of(base).as_ref().map(narrate::roll_reason),
             verdict: verdict_of(base),
             now,
-            time_index: s.time_index().entries().collect(),
+            time_index: if compact {
+                Vec::new()
+            } else {
+                s.time_index().entries().collect()
+            },
+            time_index_len: s.time_index().len(),
+            compact,
             marks: &marks,
             partial,
             lesson: &lm,
@@ -189,7 +196,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                         let tile = Tile { offset: Offset(o), ts: t, now, retention_ms, lso: Offset(lso) };
                         tile.render(p.marks.landed, &marks, p.reduced_motion, &lm, &act)
                     }).collect();
-                    segment_card(info(s, from > base || to < s.next_offset().0), tiles)
+                    segment_card(info(s, from > base || to < s.next_offset().0, false), tiles)
                 }) }
             </div>
         }
@@ -204,8 +211,11 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                         format::count(visible_records), TILE_LIMIT) }
                 </p>
                 if chips {
+                    // Chips, keyed by base offset so that a window that moves while playing moves
+                    // them instead of rewriting each one; without their time-index listing (in
+                    // the segment's details), so that a frame lays out a few elements per chip.
                     <div class="lt-segments lt-segments-compact" role="list">
-                        { for visible_segs.iter().map(|s| segment_card(info(s, false), html!{})) }
+                        { for visible_segs.iter().map(|s| segment_card(info(s, false, true), html!{})) }
                     </div>
                 } else {
                     <p class="lt-muted">{ format!("{} segments in view; zoom in to list them.", format::count(visible_segs.len() as i64)) }</p>
@@ -370,7 +380,12 @@ struct SegmentInfo<'a> {
     roll: Option<narrate::Sentence>,
     verdict: Option<Verdict>,
     now: Timestamp,
+    /// The time-index entries listed (none on a compact chip).
     time_index: Vec<(Timestamp, Offset)>,
+    /// Entries in the time index.
+    time_index_len: usize,
+    /// A chip under the density view: no time-index listing.
+    compact: bool,
     marks: &'a LookupMarks,
     partial: bool,
     lesson: &'a LessonMarks,
@@ -398,7 +413,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     let chosen = s.marks.chosen == Some(s.base);
     let shown_ti = s.time_index.len().min(12);
     html! {
-        <div role="listitem" data-testid={format!("segment-{}", s.base)}
+        <div role="listitem" key={s.base.0} data-testid={format!("segment-{}", s.base)}
                  class={classes!("lt-seg", s.active.then_some("active"), pinned.then_some("pinned"), future.then_some("future"),
                         passed.then_some("passed"), chosen.then_some("chosen"), chained.map(|_| "chained"),
                         outlined.then_some("lt-hl"), picked.then_some("picked"))}
@@ -428,8 +443,9 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
             if let Some(r) = &s.roll { <p class="lt-seg-roll">{ "↪ " }{ sentence(r) }</p> }
             if s.partial { <p class="lt-seg-meta lt-muted">{ "(partly in view)" }</p> }
             <div class="lt-tiles" role="list">{ tiles }</div>
-            <div class="lt-ti" aria-label={format!("time index of segment {}: {} entries", s.base, s.time_index.len())}>
-                <span class="lt-ti-label">{ format!("time index ({})", s.time_index.len()) }</span>
+            if !s.compact {
+            <div class="lt-ti" aria-label={format!("time index of segment {}: {} entries", s.base, s.time_index_len)}>
+                <span class="lt-ti-label">{ format!("time index ({})", s.time_index_len) }</span>
                 { for s.time_index.iter().enumerate().take(shown_ti).map(|(i, (t, o))| {
                     let probed = s.marks.probed.contains(&(s.base, i as u32));
                     let found = chosen && s.marks.found_entry == Some((*t, *o));
@@ -440,8 +456,9 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                         data-testid={format!("ti-{}-{i}", s.base)}>
                         { format!("{} → {}", format::stamp(t.0, s.now.0), o) }</button> }
                 }) }
-                if s.time_index.len() > shown_ti { <span class="lt-muted">{ format!("+{} more", s.time_index.len() - shown_ti) }</span> }
+                if s.time_index_len > shown_ti { <span class="lt-muted">{ format!("+{} more", s.time_index_len - shown_ti) }</span> }
             </div>
+            }
         </div>
     }
 }
