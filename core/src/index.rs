@@ -76,6 +76,11 @@ impl<K: From<i64>, V: From<i64>, const ENTRY_SIZE: usize> Index<K, V, ENTRY_SIZE
         self.entries.capacity() * size_of::<(i64, i64)>()
     }
 
+    /// Reserves room for `entries` more entries.
+    pub(crate) fn reserve(&mut self, entries: usize) {
+        self.entries.reserve(entries);
+    }
+
     /// Gives back reserved room (the segment stopped growing).
     pub(crate) fn shrink(&mut self) {
         self.entries.shrink_to_fit();

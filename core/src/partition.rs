@@ -401,7 +401,7 @@ impl Partition {
         self.segments
             .last_mut()
             .expect("a partition always has a segment")
-            .reserve(n, e.records_per_batch);
+            .reserve(n, e.records_per_batch, e.batch_bytes);
     }
 
     /// Applies a command at broker time `now`. Retention checks due at or before `now` run first,

@@ -498,11 +498,30 @@ impl Segment {
         update
     }
 
-    /// Reserves room for `batches` more batches of `records_per_batch` records each (a caller
-    /// that knows what is coming saves the copies of doubling growth).
-    pub(crate) fn reserve(&mut self, batches: usize, records_per_batch: usize) {
+    /// Reserves room for `batches` more batches of `batch_bytes` bytes and `records_per_batch`
+    /// records each, and for the index entries they add (a caller that knows what is coming
+    /// saves the copies of doubling growth, and the page faults of memory it then drops).
+    pub(crate) fn reserve(&mut self, batches: usize, records_per_batch: usize, batch_bytes: i64) {
         self.batches.reserve(batches, records_per_batch);
+        // `appended` adds an entry once more than `index.interval.bytes` went by: every
+        // `interval / batch_bytes + 1` batches of that size.
+        let every = self.index_interval_bytes.max(0) / batch_bytes.max(1) + 1;
+        let entries = usize::try_from(batches as i64 / every + 1).unwrap_or(usize::MAX);
+        let offsets = entries.min(
+            self.offset_index
+                .max_entries()
+                .saturating_sub(self.offset_index.len()),
+        );
+        self.offset_index.reserve(offsets);
+        self.index_batches.reserve(offsets);
+        let times = entries.min(
+            self.time_index
+                .max_entries()
+                .saturating_sub(self.time_index.len()),
+        );
+        self.time_index.reserve(times);
     }
+
 
     /// `onBecomeInactiveSegment`: the final time-index entry for the segment's max, if it is new.
     /// The segment will not grow again, so it gives back its reserved room and remembers why
