@@ -161,6 +161,27 @@ impl Batches {
         self.close(first, first + 1, size, max_timestamp, log_append_time);
     }
 
+    /// Appends one-record batches of `size` bytes each, narrow ones (a CreateTime stamp and its
+    /// natural max) stamped `stamps`. The caller checks [`Batches::is_plain`] first.
+    pub(crate) fn extend_narrow(&mut self, size: u32, stamps: &[i64]) {
+        debug_assert!(self.is_plain());
+        self.stamps.extend_from_slice(stamps);
+        let from = self.size;
+        let mut end = from;
+        self.starts.extend(stamps.iter().map(|_| {
+            let start = end;
+            end += size;
+            start
+        }));
+        self.size = end;
+    }
+
+    /// Whether every batch so far is narrow and CreateTime (no [`Extra`] at all), so that
+    /// [`Batches::extend_narrow`] may append.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.extra.is_none()
+    }
+
     /// A store over `stamps` (every record's timestamp, moved in, not copied), with `batches` as
     /// `(records, size, max timestamp, log append time)` in order; the caller checks that the
     /// record counts add up to `stamps.len()`.

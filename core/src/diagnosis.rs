@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::units::Timestamp;
 use serde::{Deserialize, Serialize};
 
-const HOUR: i64 = 3_600_000;
+pub(crate) const HOUR: i64 = 3_600_000;
 /// A converted stamp this close to the broker clock is taken as the intended time.
 const PLAUSIBLE: i64 = 2 * 365 * 24 * HOUR;
 

@@ -36,6 +36,8 @@ use crate::units::{Bytes, Offset, Timestamp};
 use crate::validation::{self, ErrorCode, Limits, ProduceError, Validated};
 use serde::{Deserialize, Serialize};
 
+mod run;
+
 /// Where events go: a `Vec` collects them; [`Discard`] skips building them (the hot path).
 pub(crate) trait Sink {
     /// Records the event `f` builds (or not).
@@ -696,35 +698,6 @@ impl Partition {
             #[cfg(debug_assertions)]
             limits: self.limits,
         }
-    }
-
-    /// Produces one-record batches shaped like `shape` (its key, value and headers; its
-    /// timestamp is not read), the way generated traffic sends them: each item is a batch's
-    /// `(broker time, record timestamp)`. Exactly [`Command::Produce`] of each batch in turn
-    /// (due retention checks, KIP-937 validation, rolls, both indexes, the high watermark), but
-    /// the common batch (nothing due, accepted without a diagnosis, no roll) is appended
-    /// without being sized or validated again. The events are not built. Stops at the first
-    /// error (a rejected batch, the clock going backwards): `Err` holds it with the `k`
-    /// batches appended before it; otherwise `Ok` with the number of batches.
-    pub fn produce_run(
-        &mut self,
-        shape: &Record,
-        batches: impl IntoIterator<Item = (Timestamp, Timestamp)>,
-    ) -> Result<u64, Box<(u64, Error)>> {
-        let run = self.run_shape(shape);
-        let mut n = 0;
-        for (now, ts) in batches {
-            if !self.append_common(run, now, ts, &mut Discard) {
-                let record = Record {
-                    timestamp: ts,
-                    ..shape.clone()
-                };
-                self.produce_with(now, std::slice::from_ref(&record), &mut Discard)
-                    .map_err(|e| Box::new((n, e)))?;
-            }
-            n += 1;
-        }
-        Ok(n)
     }
 
     /// What follows a batch's store in the active segment (at `base..=last`, `position`): the

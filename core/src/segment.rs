@@ -23,6 +23,8 @@ use crate::units::{Bytes, Offset, Timestamp};
 use crate::validation::Validated;
 use serde::{Deserialize, Serialize};
 
+mod stretch;
+
 /// One stored batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredBatch {
@@ -453,6 +455,25 @@ impl Segment {
         self.appended(now, base, position, v)
     }
 
+    /// The index entries `appended` adds for the batch `batch` (its last offset `last`, at
+    /// `position`), the segment's max so far being `max`: an offset-index entry, and a
+    /// time-index entry for the max when it is new.
+    fn index_entry(
+        &mut self,
+        last: Offset,
+        position: Bytes,
+        batch: usize,
+        max: (Timestamp, Offset),
+    ) -> IndexUpdate {
+        self.offset_index.append(last, position);
+        self.index_batches.push(batch as u32);
+        let added = self.time_index.maybe_append(max.0, max.1, false);
+        IndexUpdate {
+            offset_entry: Some((last, position)),
+            time_entry: added.then_some(max),
+        }
+    }
+
     /// The size of the batch `v` about to be appended, which becomes the roll basis when it is
     /// the segment's first.
     #[inline]
@@ -481,16 +502,8 @@ impl Segment {
         }
         let mut update = IndexUpdate::default();
         if self.bytes_since_last_index_entry > self.index_interval_bytes {
-            self.offset_index.append(last, position);
-            self.index_batches.push(self.batches.len() as u32 - 1);
-            update.offset_entry = Some((last, position));
-            if self.time_index.maybe_append(
-                self.max_timestamp_so_far,
-                self.offset_of_max_timestamp,
-                false,
-            ) {
-                update.time_entry = Some((self.max_timestamp_so_far, self.offset_of_max_timestamp));
-            }
+            let max = (self.max_timestamp_so_far, self.offset_of_max_timestamp);
+            update = self.index_entry(last, position, self.batches.len() - 1, max);
             self.bytes_since_last_index_entry = 0;
         }
         self.bytes_since_last_index_entry += v.size.0;
@@ -521,7 +534,6 @@ impl Segment {
         );
         self.time_index.reserve(times);
     }
-
 
     /// `onBecomeInactiveSegment`: the final time-index entry for the segment's max, if it is new.
     /// The segment will not grow again, so it gives back its reserved room and remembers why

@@ -11,6 +11,7 @@ use crate::diagnosis::{diagnose, unremarkable, Diagnosis};
 use crate::units::{Bytes, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// Kafka's `error_message` for a batch with an out-of-range timestamp.
 pub(crate) const INVALID_TIMESTAMP_MESSAGE: &str =
@@ -234,6 +235,21 @@ impl Limits {
         timestamp_in_range(ts, now, self.before, self.after)
             && unremarkable(ts, now, self.retention_ms)
     }
+
+    /// The stamps [`Limits::stamp_common`] surely accepts, as a range of `ts - now` worked out
+    /// once: inside both KIP-937 bounds, at most an hour ahead, not older than `retention.ms`.
+    /// A run checks a stamp against it first and asks `stamp_common` only about the others
+    /// (NO_TIMESTAMP, a difference that overflows, a stamp outside), so the range needs to be
+    /// sound, not complete.
+    pub(crate) fn common_ahead(&self) -> RangeInclusive<i64> {
+        // `-before` saturates at `-i64::MAX`, so no difference of `i64::MIN` gets in (its
+        // negation wraps in `timestamp_in_range`).
+        let mut lo = self.before.saturating_neg();
+        if self.retention_ms >= 0 {
+            lo = lo.max(-self.retention_ms);
+        }
+        lo..=self.after.min(crate::diagnosis::HOUR)
+    }
 }
 
 /// The common case on its own: a one-record batch that every check accepts and that needs no
@@ -426,6 +442,53 @@ mod tests {
 
     fn batch(ts: &[i64]) -> Vec<Record> {
         ts.iter().map(|t| Record::at(Timestamp(*t))).collect()
+    }
+
+    /// Values where the arithmetic of the checks turns: the extremes, zero, an hour.
+    fn edgy() -> impl proptest::strategy::Strategy<Value = i64> {
+        use proptest::prelude::*;
+        prop_oneof![
+            prop::sample::select(vec![
+                i64::MIN,
+                i64::MIN + 1,
+                -3_600_001,
+                -3_600_000,
+                -1,
+                0,
+                1,
+                3_600_000,
+                3_600_001,
+                i64::MAX - 1,
+                i64::MAX,
+            ]),
+            -10_000_000i64..10_000_000,
+            any::<i64>(),
+        ]
+    }
+
+    proptest::proptest! {
+        /// A stamp inside `common_ahead` is one `stamp_common` accepts, whatever the limits.
+        #[test]
+        fn the_common_window_admits_only_common_stamps(
+            before in edgy(), after in edgy(), retention_ms in edgy(),
+            now in edgy(), ts in edgy(), near in -5_000_000i64..5_000_000,
+        ) {
+            let limits = Limits {
+                create_time: true,
+                compact: false,
+                before,
+                after,
+                max_message_bytes: 1 << 20,
+                segment_bytes: 1 << 30,
+                retention_ms,
+            };
+            let window = limits.common_ahead();
+            for ts in [ts, now.saturating_add(near)] {
+                if ts.checked_sub(now).is_some_and(|a| window.contains(&a)) {
+                    proptest::prop_assert!(limits.stamp_common(Timestamp(now), Timestamp(ts)));
+                }
+            }
+        }
     }
 
     /// A11 (derived from LogValidator.java:633-635): strict bounds, -1 exempt.
