@@ -517,9 +517,10 @@ impl Segment {
     pub(crate) fn reserve(&mut self, batches: usize, records_per_batch: usize, batch_bytes: i64) {
         self.batches.reserve(batches, records_per_batch);
         // `appended` adds an entry once more than `index.interval.bytes` went by: every
-        // `interval / batch_bytes + 1` batches of that size.
+        // `interval / batch_bytes + 1` batches of that size (none for a segment of fewer, such
+        // as a one-batch segment, which then allocates no index at all).
         let every = self.index_interval_bytes.max(0) / batch_bytes.max(1) + 1;
-        let entries = usize::try_from(batches as i64 / every + 1).unwrap_or(usize::MAX);
+        let entries = usize::try_from(batches as i64 / every).unwrap_or(usize::MAX);
         let offsets = entries.min(
             self.offset_index
                 .max_entries()
