@@ -161,9 +161,10 @@ mod tests {
 
     const START: i64 = 1_000_000;
 
-    /// A 3.6 partition created at `START` with these `segment.bytes`, `index.interval.bytes`, `segment.ms`,
-    /// `segment.jitter.ms` and `segment.index.bytes`.
+    /// A 3.6 partition created at `start` with these `segment.bytes`, `index.interval.bytes`,
+    /// `segment.ms`, `segment.jitter.ms` and `segment.index.bytes`.
     fn partition(
+        start: i64,
         segment_bytes: i64,
         interval: i64,
         ms: i64,
@@ -182,7 +183,7 @@ mod tests {
         ] {
             c.set(name, &ConfigValue::Number(v)).expect("in range");
         }
-        Partition::new(c, "t-0", Timestamp(START), 3)
+        Partition::new(c, "t-0", Timestamp(start), 3)
     }
 
     /// The outcome and the state after `items` as one run and after the same batches one at a
@@ -208,7 +209,7 @@ mod tests {
         ]
     }
 
-    /// Batches `0..n`, batch `i` at `T + i × every` stamped by `stamp(now)`.
+    /// Batches `0..n`, batch `i` at `START + i × every` stamped by `stamp(now)`.
     fn evenly(n: i64, every: i64, stamp: impl Fn(i64) -> i64) -> Vec<(Timestamp, Timestamp)> {
         (0..n)
             .map(|i| START + i * every)
@@ -220,7 +221,7 @@ mod tests {
     /// (no jitter here), inside a stretch.
     #[test]
     fn a_stretch_rolls_by_record_time_at_the_limit() {
-        let p = partition(1 << 20, 4096, 100, 0, 10_485_760);
+        let p = partition(START, 1 << 20, 4096, 100, 0, 10_485_760);
         let [a, b] = both_ways(&p, &Record::at(Timestamp::NONE), &evenly(350, 1, |now| now));
         assert_eq!(a, b);
         assert!(a.contains("Time { waited_ms: 101, limit_ms: 100, by_record_time: true }"));
@@ -230,7 +231,7 @@ mod tests {
     /// batches after it have none either.
     #[test]
     fn a_stretch_rolls_by_the_wall_clock_without_stamps() {
-        let p = partition(1 << 20, 4096, 100, 0, 10_485_760);
+        let p = partition(START, 1 << 20, 4096, 100, 0, 10_485_760);
         let [a, b] = both_ways(&p, &Record::at(Timestamp::NONE), &evenly(200, 7, |_| -1));
         assert_eq!(a, b);
         assert!(a.contains("by_record_time: false"));
@@ -271,14 +272,13 @@ mod tests {
                 0..600,
             ),
         ) {
-            let mut p = partition(segment_bytes, interval, segment_ms, segment_ms / 3, index_bytes);
-            if near_zero {
-                p = Partition::new(p.config.clone(), "t-0", Timestamp(0), 3);
-            }
+            // Near 0, stamps behind the clock are negative (their batches' max is -1).
+            let start = if near_zero { 0 } else { START };
+            let mut p =
+                partition(start, segment_bytes, interval, segment_ms, segment_ms / 3, index_bytes);
             let shape = Record::with_key(Timestamp::NONE, key, value);
             p.expect_batches(expect, std::slice::from_ref(&shape));
-            // Near 0, stamps behind the clock are negative (their batches' max is -1).
-            let mut now = if near_zero { 0 } else { START };
+            let mut now = start;
             let items: Vec<(Timestamp, Timestamp)> = items
                 .iter()
                 .map(|&(advance, d)| {
