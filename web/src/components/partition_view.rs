@@ -241,7 +241,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                 <div><dt>{ "Log end offset" }</dt><dd data-testid="log-end">{ format::count(leo) }</dd></div>
                 <div><dt>{ "High watermark" }</dt><dd>{ format::count(hw) }</dd></div>
                 <div><dt>{ "Segments" }</dt><dd data-testid="segment-count">{ format::count(segs.len() as i64) }</dd></div>
-                <div><dt>{ "Size" }</dt><dd>{ human::bytes(part.size().0) }</dd></div>
+                <div><dt>{ "Size" }</dt><dd>{ human::bytes(p.replay.size().0) }</dd></div>
                 <div><dt>{ "retention.ms" }</dt><dd>{ if retention_ms < 0 { "no limit".to_string() } else { human::duration(retention_ms) } }</dd></div>
                 <div><dt>{ "In view" }</dt><dd>{ format!("{}–{}", format::count(va), format::count((vb - 1).max(va))) }</dd></div>
             </dl>

@@ -1,7 +1,7 @@
 //! The loaded scenario and its replay: the session (runner and journal) or, for a lesson, core's
 //! [`Play`] and the learner's operations on it; how far it has run, and why it stopped.
 
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::rc::Rc;
 
 use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
@@ -128,7 +128,13 @@ pub struct Replay {
     /// The downstream stream processor a lesson file's `stream` section declares (shown as a
     /// lane under the partition, in a lesson or in the explorer).
     pub stream: Option<StreamConfig>,
+    /// The partition's size with what it was computed for ([`Replay::size`]).
+    size: Cell<Option<(SizeKey, Bytes)>>,
 }
+
+/// What a partition's size follows: its log start and end offsets, its segments and the rolls
+/// so far (an append moves the end, a deletion the start or the segments).
+type SizeKey = (i64, i64, usize, u64);
 
 impl Default for Replay {
     fn default() -> Self {
@@ -144,6 +150,7 @@ impl Default for Replay {
             done: 0,
             total: 0,
             stream: None,
+            size: Cell::new(None),
         }
     }
 }
@@ -346,7 +353,32 @@ impl Replay {
 
     /// `(broker time, partition size)`, for the disk chart.
     pub fn disk_point(&self) -> Option<(Timestamp, Bytes)> {
-        self.runner().map(|r| (r.now(), r.partition().size()))
+        let now = self.runner()?.now();
+        Some((now, self.size()))
+    }
+
+    /// The partition's size. [`logtime_core::Partition::size`] adds up every segment (a
+    /// million segments take milliseconds), so the size is kept until the partition changes:
+    /// a rebuild samples it every step and renders it every chunk.
+    pub fn size(&self) -> Bytes {
+        let Some(r) = self.runner() else {
+            return Bytes(0);
+        };
+        let p = r.partition();
+        let key = (
+            p.log_start_offset().0,
+            p.log_end_offset().0,
+            p.segments().len(),
+            p.segments_rolled(),
+        );
+        match self.size.get() {
+            Some((k, size)) if k == key => size,
+            _ => {
+                let size = p.size();
+                self.size.set(Some((key, size)));
+                size
+            }
+        }
     }
 
     /// Runs the next step, handing its events to `on_event`. `None` when there is no step to run.

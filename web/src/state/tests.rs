@@ -956,3 +956,19 @@ fn an_imports_findings_stay_while_its_scenario_is_loaded() {
     let s = act(&s, load(Ok(other)));
     assert!(s.import.done.is_none());
 }
+
+#[test]
+fn the_remembered_size_follows_appends_rolls_and_deletions() {
+    let mut s = loaded("future-pins-retention");
+    let size = |s: &Explorer| s.replay.runner().unwrap().partition().size();
+    assert_eq!(s.replay.size(), size(&s));
+    let mut deleted = false;
+    while !s.replay.at_end() {
+        let segments = s.replay.runner().unwrap().partition().segments().len();
+        s = act(&s, Action::Step);
+        deleted |= s.replay.runner().unwrap().partition().segments().len() < segments;
+        assert_eq!(s.replay.size(), size(&s));
+        assert_eq!(s.disk.last().map(|(_, b)| b), Some(size(&s)));
+    }
+    assert!(deleted, "retention deleted segments on the way");
+}
