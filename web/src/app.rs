@@ -215,6 +215,30 @@ fn view_params(o: &Options) -> Vec<(&'static str, String)> {
     v
 }
 
+/// What the partition's panels are drawn from: the explorer's state, or during a rebuild what
+/// it was once the first chunk had run.
+struct PanelState {
+    replay: Shared<state::Replay>,
+    marks: Shared<state::Marks>,
+    lookup: Shared<state::LookupState>,
+    retention: Shared<state::RetentionState>,
+    disk: Shared<state::Disk>,
+    viewport: crate::model::viewport::Viewport,
+}
+
+impl PanelState {
+    fn of(st: &Explorer) -> PanelState {
+        PanelState {
+            replay: st.replay.clone(),
+            marks: st.marks.clone(),
+            lookup: st.lookup.clone(),
+            retention: st.retention.clone(),
+            disk: st.disk.clone(),
+            viewport: st.viewport,
+        }
+    }
+}
+
 /// The explorer.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
@@ -778,6 +802,23 @@ pub fn app(props: &AppProps) -> Html {
     };
     let st = &*state;
     let replay = &st.replay;
+    // While a rebuild runs, the panels keep what they showed once its first chunk had run: the
+    // partition part way through a rebuild is not a moment to read, and redrawing a million
+    // segments after every chunk would cost as much as the chunk. The rebuild bar and the clock
+    // show its progress; the panels catch up when it ends.
+    let frozen = use_mut_ref(|| None::<std::rc::Rc<PanelState>>);
+    let view = {
+        let mut f = frozen.borrow_mut();
+        match &st.rebuild {
+            None => {
+                *f = None;
+                std::rc::Rc::new(PanelState::of(st))
+            }
+            Some(_) => f
+                .get_or_insert_with(|| std::rc::Rc::new(PanelState::of(st)))
+                .clone(),
+        }
+    };
     // A built-in's title is known before its file arrives (and when it could not).
     let builtin = current.as_deref().and_then(builtins::find);
     let title = if let Some(b) = builtin.filter(|_| replay.loading) {
@@ -819,12 +860,12 @@ pub fn app(props: &AppProps) -> Html {
     let retention_shown = if hidden.contains(Affordance::Verdicts) {
         Shared::default()
     } else {
-        st.retention.clone()
+        view.retention.clone()
     };
     let lookup_shown = if hidden.contains(Affordance::LookupTrace) {
         Shared::default()
     } else {
-        st.lookup.clone()
+        view.lookup.clone()
     };
     let lesson_marks = lesson_on.then(|| {
         let (segments, ranges, _) = lv.highlights();
@@ -890,34 +931,34 @@ pub fn app(props: &AppProps) -> Html {
                 if wide {
                 <div class="lt-col-wide">
                     if show(Panel::Partition) {
-                        <PartitionView replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()}
-                                       retention={retention_shown.clone()} viewport={st.viewport} {reduced_motion} {dark} {on_viewport}
+                        <PartitionView replay={view.replay.clone()} marks={view.marks.clone()} lookup={lookup_shown.clone()}
+                                       retention={retention_shown.clone()} viewport={view.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
                         if replay.stream.is_some() {
-                            <StreamLane replay={replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
+                            <StreamLane replay={view.replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
                         }
                     }
                     if let Some(i) = st.inspect {
-                        <DetailsPanel inspect={i} replay={replay.clone()} marks={st.marks.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
+                        <DetailsPanel inspect={i} replay={view.replay.clone()} marks={view.marks.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
                     }
                     if show(Panel::Retention) || show(Panel::Lookup) {
                     <div class="lt-grid-2">
                         if show(Panel::Retention) {
-                            <RetentionPanel replay={replay.clone()} state={retention_shown.clone()} {reduced_motion} on_action={on_action.clone()}
+                            <RetentionPanel replay={view.replay.clone()} state={retention_shown.clone()} {reduced_motion} on_action={on_action.clone()}
                                             remedies={!hidden.contains(Affordance::Remedies)} />
                         }
                         if show(Panel::Lookup) {
-                            <LookupPanel replay={replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
+                            <LookupPanel replay={view.replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
                         }
                     </div>
                     }
                     if show(Panel::Chart) || show(Panel::Disk) {
                     <div class="lt-grid-2">
                         if show(Panel::Chart) {
-                            <TimestampChart replay={replay.clone()} lookup={lookup_shown.clone()} {dark} />
+                            <TimestampChart replay={view.replay.clone()} lookup={lookup_shown.clone()} {dark} />
                         }
                         if show(Panel::Disk) {
-                            <DiskChart disk={st.disk.clone()} {dark} />
+                            <DiskChart disk={view.disk.clone()} {dark} />
                         }
                     </div>
                     }

@@ -64,9 +64,10 @@ pub fn url_due(playing: bool, last: f64, now: f64) -> bool {
     !playing || now - last >= URL_EVERY_MS_PLAYING
 }
 
-/// How long one chunk of a rebuild should keep the page busy: well under the 50 ms of a long
-/// task, and long enough that yielding between chunks costs little.
-pub const CHUNK_MS: f64 = 30.0;
+/// How long one chunk of a rebuild should keep the page busy: with the render that follows it
+/// (10-20 ms with a million segments) well under the 50 ms of a long task, and long enough
+/// that yielding between chunks costs little.
+pub const CHUNK_MS: f64 = 20.0;
 
 /// The records the next chunk of a rebuild should replay, after `records` took `ms`: scaled
 /// towards [`CHUNK_MS`], at most doubling or halving at a time, between 1,000 and 2,000,000.
@@ -87,8 +88,8 @@ mod tests {
 
     #[test]
     fn chunks_aim_at_the_chunk_time() {
-        assert_eq!(next_chunk(20_000, 30.0), 20_000);
-        assert_eq!(next_chunk(20_000, 15.0), 40_000);
+        assert_eq!(next_chunk(20_000, CHUNK_MS), 20_000);
+        assert_eq!(next_chunk(20_000, CHUNK_MS / 2.0), 40_000);
         assert_eq!(next_chunk(20_000, 5.0), 40_000, "at most double");
         assert_eq!(next_chunk(20_000, 120.0), 10_000, "at most halve");
         assert_eq!(next_chunk(20_000, 0.0), 40_000, "too fast to time");
