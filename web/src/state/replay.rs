@@ -12,6 +12,16 @@ use logtime_core::scenario::{
 use logtime_core::stream::StreamConfig;
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
 
+/// What `p`'s size and record count follow ([`SizeKey`]).
+fn size_key(p: &logtime_core::Partition) -> SizeKey {
+    (
+        p.log_start_offset().0,
+        p.log_end_offset().0,
+        p.segments().len(),
+        p.segments_rolled(),
+    )
+}
+
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
 /// it exactly (core's play is deterministic), which is how going back and branches work.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,10 +140,13 @@ pub struct Replay {
     pub stream: Option<StreamConfig>,
     /// The partition's size with what it was computed for ([`Replay::size`]).
     size: Cell<Option<(SizeKey, Bytes)>>,
+    /// The partition's record count with what it was computed for ([`Replay::record_count`]).
+    records: Cell<Option<(SizeKey, u64)>>,
 }
 
-/// What a partition's size follows: its log start and end offsets, its segments and the rolls
-/// so far (an append moves the end, a deletion the start or the segments).
+/// What a partition's size and record count follow: its log start and end offsets, its
+/// segments and the rolls so far (an append moves the end, a deletion the start or the
+/// segments).
 type SizeKey = (i64, i64, usize, u64);
 
 impl Default for Replay {
@@ -151,6 +164,7 @@ impl Default for Replay {
             total: 0,
             stream: None,
             size: Cell::new(None),
+            records: Cell::new(None),
         }
     }
 }
@@ -346,9 +360,22 @@ impl Replay {
         })
     }
 
-    /// Records in the partition.
+    /// Records in the partition, kept until the partition changes like [`Replay::size`] (the
+    /// clock bar shows it in every render, a rebuild's chunks included).
     pub fn record_count(&self) -> u64 {
-        self.runner().map_or(0, |r| r.partition().record_count())
+        let Some(r) = self.runner() else {
+            return 0;
+        };
+        let p = r.partition();
+        let key = size_key(p);
+        match self.records.get() {
+            Some((k, n)) if k == key => n,
+            _ => {
+                let n = p.record_count();
+                self.records.set(Some((key, n)));
+                n
+            }
+        }
     }
 
     /// `(broker time, partition size)`, for the disk chart.
@@ -365,12 +392,7 @@ impl Replay {
             return Bytes(0);
         };
         let p = r.partition();
-        let key = (
-            p.log_start_offset().0,
-            p.log_end_offset().0,
-            p.segments().len(),
-            p.segments_rolled(),
-        );
+        let key = size_key(p);
         match self.size.get() {
             Some((k, size)) if k == key => size,
             _ => {

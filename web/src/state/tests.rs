@@ -958,7 +958,7 @@ fn an_imports_findings_stay_while_its_scenario_is_loaded() {
 }
 
 #[test]
-fn the_remembered_size_follows_appends_rolls_and_deletions() {
+fn the_remembered_size_and_count_follow_appends_rolls_and_deletions() {
     let mut s = loaded("future-pins-retention");
     let size = |s: &Explorer| s.replay.runner().unwrap().partition().size();
     assert_eq!(s.replay.size(), size(&s));
@@ -969,6 +969,8 @@ fn the_remembered_size_follows_appends_rolls_and_deletions() {
         deleted |= s.replay.runner().unwrap().partition().segments().len() < segments;
         assert_eq!(s.replay.size(), size(&s));
         assert_eq!(s.disk.last().map(|(_, b)| b), Some(size(&s)));
+        let records = s.replay.runner().unwrap().partition().record_count();
+        assert_eq!(s.replay.record_count(), records);
     }
     assert!(deleted, "retention deleted segments on the way");
 }
