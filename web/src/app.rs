@@ -552,7 +552,7 @@ pub fn app(props: &AppProps) -> Html {
         );
     }
     // a long rebuild: the next chunk once the browser has drawn this one, sized so that a
-    // chunk takes about 30 ms (timed here, outside the reducer)
+    // chunk takes about `timeline::CHUNK_MS` (timed here, outside the reducer)
     {
         let d = state.dispatcher();
         let budget = use_mut_ref(|| state::REBUILD_CHUNK_RECORDS);
