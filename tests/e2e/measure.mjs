@@ -214,6 +214,35 @@ function writeTenMillion() {
 const wasmMemory = (page) =>
   page.evaluate(async () => (await (await import('./logtime-web.js')).default()).memory.buffer.byteLength);
 
+/** Starts collecting long tasks in `globalThis.__longTasks`. */
+const watchLongTasks = (page) =>
+  page.evaluate(() => {
+    globalThis.__longTasks = [];
+    new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+
+/** The longest of `tasks` (ms, rounded), 0 when there are none. */
+const longest = (tasks) => (tasks.length ? Math.max(...tasks).toFixed(0) : 0);
+
+/**
+ * Waits until the scrubber stands at its last step and no rebuild runs; resolves to the page's
+ * clock then (ms since navigation), less `globalThis[since]` when `since` names a start time.
+ */
+const rebuiltAt = (page, since) =>
+  page
+    .waitForFunction(
+      (since) => {
+        const root = document.querySelector('#app')?.shadowRoot;
+        const s = root?.querySelector('[data-testid=scrubber]');
+        return s && Number(s.max) > 0 && Number(s.value) === Number(s.max) && !root.querySelector('[data-testid=rebuild]')
+          ? performance.now() - (since ? globalThis[since] : 0)
+          : null;
+      },
+      since,
+      { polling: 'raf', timeout: 600_000 },
+    )
+    .then((h) => h.jsonValue());
+
 async function measurePlayTenMillion(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
@@ -222,13 +251,7 @@ async function measurePlayTenMillion(browser, server) {
       throw new Error(`no ${PARTITION} within ${WAIT_MS} ms for ?src=${TEN_M}`);
     });
     await page.locator('[data-testid=speed]').selectOption('64', { timeout: 5_000 });
-    await page.evaluate(() => {
-      globalThis.__longTasks = [];
-      new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({
-        type: 'longtask',
-        buffered: false,
-      });
-    });
+    await watchLongTasks(page);
     await page.locator(PLAY[0]).first().click({ timeout: 5_000 });
     const deltas = await sampleFrames(page, Number(process.env.MEASURE_PLAY_MS || 10_000));
     const longTasks = await page.evaluate(() => globalThis.__longTasks);
@@ -237,7 +260,7 @@ async function measurePlayTenMillion(browser, server) {
     out('play10m_frame_p95_ms', p95(deltas).toFixed(1));
     out('play10m_worst_frame_ms', Math.max(...deltas).toFixed(1));
     out('play10m_long_tasks_over_50ms', longTasks.length);
-    out('play10m_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+    out('play10m_longest_task_ms', longest(longTasks));
     out('play10m_frames', deltas.length);
     out('play10m_wasm_memory_bytes', memory);
     out('play10m_steps_played', steps ?? 'unknown');
@@ -257,7 +280,6 @@ async function measureReplayTenMillion(browser, server) {
     await firstPartition(page);
     // Rebuild to the last step: the whole replay in one go, then one render.
     const scrubber = page.locator('[data-testid=scrubber]');
-    const total = Number(await scrubber.getAttribute('max'));
     await page.evaluate(() => {
       globalThis.__logtimeReplayMs = 0;
       globalThis.__logtimeReplaySteps = [];
@@ -267,16 +289,7 @@ async function measureReplayTenMillion(browser, server) {
       el.value = el.max;
       el.dispatchEvent(new Event('change', { bubbles: true }));
     });
-    const ms = await page
-      .waitForFunction(
-        (total) => {
-          const s = document.querySelector('#app')?.shadowRoot?.querySelector('[data-testid=scrubber]');
-          return Number(s?.value) === total ? performance.now() - globalThis.__replayStart : null;
-        },
-        total,
-        { polling: 'raf', timeout: 600_000 },
-      )
-      .then((h) => h.jsonValue());
+    const ms = await rebuiltAt(page, '__replayStart');
     wasmMs = await page.evaluate(() => globalThis.__logtimeReplayMs);
     if (!(wasmMs > 0)) throw new Error('the page timed no step in core (__logtimeReplayMs)');
     out('replay10m_wasm_ms', Math.round(wasmMs));
@@ -329,13 +342,6 @@ function writeSegments(name, steps) {
 /** Element count in the explorer's shadow root. */
 const domNodes = (page) => page.evaluate(() => document.querySelector('#app')?.shadowRoot?.querySelectorAll('*').length);
 
-/** Starts collecting long tasks in `globalThis.__longTasks`. */
-const watchLongTasks = (page) =>
-  page.evaluate(() => {
-    globalThis.__longTasks = [];
-    new PerformanceObserver((l) => globalThis.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-
 /**
  * A million one-record segments: the scenario rebuilt to its last step from the scrubber (in
  * chunks, with the progress bar), then a second of play-free idling; prints the time it took,
@@ -348,7 +354,6 @@ async function measureMillionSegments(browser, server) {
     // The scenario has loaded once the partition shows its figures.
     await page.locator('[data-testid=segment-count]').first().waitFor({ timeout: WAIT_MS });
     const scrubber = page.locator('[data-testid=scrubber]');
-    const total = Number(await scrubber.getAttribute('max'));
     await watchLongTasks(page);
     await page.evaluate(() => {
       globalThis.__loadStart = performance.now();
@@ -362,25 +367,13 @@ async function measureMillionSegments(browser, server) {
       el.value = el.max;
       el.dispatchEvent(new Event('change', { bubbles: true }));
     });
-    const ms = await page
-      .waitForFunction(
-        (total) => {
-          const root = document.querySelector('#app')?.shadowRoot;
-          const s = root?.querySelector('[data-testid=scrubber]');
-          return Number(s?.value) === total && !root.querySelector('[data-testid=rebuild]')
-            ? performance.now() - globalThis.__loadStart
-            : null;
-        },
-        total,
-        { polling: 'raf', timeout: 600_000 },
-      )
-      .then((h) => h.jsonValue());
+    const ms = await rebuiltAt(page, '__loadStart');
     const segments = await page.locator('[data-testid=segment-count]').first().textContent();
     const longTasks = await page.evaluate(() => globalThis.__longTasks);
     out('segments1m_segments', segments.replace(/\D/g, ''));
     out('segments1m_load_ms', Math.round(ms));
     out('segments1m_progress_bar', await page.evaluate(() => globalThis.__progressSeen));
-    out('segments1m_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+    out('segments1m_longest_task_ms', longest(longTasks));
     out('segments1m_long_tasks_over_50ms', longTasks.length);
     out('segments1m_dom_elements', await domNodes(page));
     out('segments1m_wasm_memory_bytes', await wasmMemory(page));
@@ -416,23 +409,11 @@ async function measureMillionSegmentsLink(browser, server) {
       requestAnimationFrame(look);
     });
     await page.goto(url(`index.html?src=${SEGMENTS_1M}&step=100`), { waitUntil: 'load', timeout: WAIT_MS });
-    const ms = await page
-      .waitForFunction(
-        () => {
-          const root = document.querySelector('#app')?.shadowRoot;
-          const s = root?.querySelector('[data-testid=scrubber]');
-          return s && Number(s.value) === Number(s.max) && Number(s.max) > 0 && !root.querySelector('[data-testid=rebuild]')
-            ? performance.now()
-            : null;
-        },
-        null,
-        { polling: 'raf', timeout: 600_000 },
-      )
-      .then((h) => h.jsonValue());
+    const ms = await rebuiltAt(page);
     const longTasks = await page.evaluate(() => globalThis.__longTasks);
     out('segments1m_link_ms', Math.round(ms));
     out('segments1m_link_progress_bar', await page.evaluate(() => globalThis.__progressSeen));
-    out('segments1m_link_longest_task_ms', longTasks.length ? Math.max(...longTasks).toFixed(0) : 0);
+    out('segments1m_link_longest_task_ms', longest(longTasks));
   } catch (e) {
     fail('segments1m_link_ms', short(e));
   } finally {
