@@ -3,7 +3,7 @@
 // Run after `trunk build --release --offline`:  node --test tests/e2e/explorer.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { appRoot, loaded, screenshot, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 
@@ -11,6 +11,7 @@ async function ready(page) {
   await appRoot(page);
   await page.locator('[data-testid=clock]').first().waitFor({ timeout: 20_000 });
   await page.locator('[data-testid=partition]').first().waitFor({ timeout: 20_000 });
+  await loaded(page);
 }
 
 /** Clicks "step forward" until the scenario is done. */

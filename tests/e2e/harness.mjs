@@ -207,6 +207,14 @@ export async function appRoot(scope, { timeout = 20_000, within = '' } = {}) {
   return loc;
 }
 
+/**
+ * Waits until no explorer in `scope` is loading (its `aria-busy` gone): a built-in scenario is
+ * fetched after the page mounts, and until it arrives the controls are disabled.
+ */
+export async function loaded(scope, { timeout = 20_000 } = {}) {
+  await scope.locator('.lt-app[aria-busy=true]').first().waitFor({ state: 'detached', timeout });
+}
+
 /** Saves a full-page PNG to tests/e2e/screenshots/NAME.png and returns its path. */
 export async function screenshot(page, name) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
