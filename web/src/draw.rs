@@ -85,15 +85,6 @@ fn fit(canvas: &HtmlCanvasElement, (w, h): (f64, f64)) -> (f64, f64, f64) {
     (w, h, dpr)
 }
 
-/// CSS size of a canvas, read from the layout (which forces one if the DOM changed): only until
-/// the cached size from [`crate::glue::watch_size`] arrives.
-pub fn css_size(canvas: &HtmlCanvasElement) -> (f64, f64) {
-    (
-        canvas.client_width().max(1) as f64,
-        canvas.client_height().max(1) as f64,
-    )
-}
-
 /// Sets the context's font unless it already has it. Setting a canvas font resolves it against
 /// the page's styles, which forces a style recalculation after every DOM update (13 % of a
 /// 10M-record play); the context keeps its font between frames (until the canvas is resized).

@@ -63,8 +63,8 @@ pub type Draw = Box<dyn Fn(&web_sys::HtmlCanvasElement, (f64, f64))>;
 
 /// A canvas that `draw` paints, with its CSS size, after every render of the component and
 /// when its size changes (in the browser only: a native build renders the element and draws
-/// nothing). The size is cached from a ResizeObserver, so drawing after a DOM update never
-/// forces a layout (only the first drawing, before the observer reports, reads it).
+/// nothing). The size comes from a ResizeObserver, so drawing never forces a layout: the first
+/// drawing waits for its first report, which arrives in the same frame, before the paint.
 ///
 /// A canvas drawn less than `every_ms` ago is drawn again once that time has passed (its
 /// latest render's picture): a chart beside a fast playback costs a drawing and a compositor
@@ -98,6 +98,13 @@ pub fn use_canvas(draw: Draw, every_ms: u32) -> NodeRef {
         use_effect(move || {
             #[cfg(target_arch = "wasm32")]
             if let Some(c) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                // Until the observer's first report (in this frame, after the browser's own
+                // layout and before its paint) the size is unknown: reading it here would force
+                // a layout of the whole page in the middle of the render (4–9 ms in traces when the
+                // partition view switches to this canvas), and the report draws it anyway.
+                let Some(s) = *size.borrow() else {
+                    return;
+                };
                 let now = js_sys::Date::now();
                 let mut d = drawn.borrow_mut();
                 let wait = f64::from(every_ms) - (now - d.0);
@@ -111,9 +118,6 @@ pub fn use_canvas(draw: Draw, every_ms: u32) -> NodeRef {
                     return;
                 }
                 *d = (now, None);
-                let s = *size
-                    .borrow_mut()
-                    .get_or_insert_with(|| crate::draw::css_size(&c));
                 draw(&c, s);
             }
             #[cfg(not(target_arch = "wasm32"))]
