@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { appRoot, loaded, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 const require = createRequire(import.meta.url);
@@ -387,12 +387,18 @@ test('a tampered or truncated link says why inside the explorer; the rest of the
   });
 });
 
+/** The docs page's three explorers are shown and their built-in scenarios have arrived. */
+async function docsReady(page) {
+  for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
+  await loaded(page);
+}
+
 test('docs page: three embeds load the wasm once and stay independent', async () => {
   await withPage(e2e, { path: null, reducedMotion: 'reduce' }, async (page) => {
     const wasm = [];
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
     await page.goto(new URL('docs-example.html', e2e.server.url).href);
-    for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
+    await docsReady(page);
     assert.equal(wasm.length, 1, 'the wasm module loads once');
     const rej = page.locator('#docs-rejection');
     const ret = page.locator('#docs-retention');
@@ -409,7 +415,7 @@ test('docs page: three embeds load the wasm once and stay independent', async ()
 for (const [viewport, colorScheme] of [['desktop', 'light'], ['desktop', 'dark'], ['mobile', 'light'], ['mobile', 'dark']]) {
   test(`docs page screenshots: ${viewport} ${colorScheme}`, async () => {
     await withPage(e2e, { path: '/docs-example.html', viewport, colorScheme, reducedMotion: 'reduce' }, async (page) => {
-      for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
+      await docsReady(page);
       const ret = page.locator('#docs-retention');
       for (let i = 0; i < 40 && (await ret.locator('[data-testid=step]').isEnabled()); i++) await ret.locator('[data-testid=step]').click();
       await waitText(page.locator('#docs-lookup [data-testid=lookup-answer]'), /offset 3\b/);
@@ -423,7 +429,7 @@ for (const [viewport, colorScheme] of [['desktop', 'light'], ['desktop', 'dark']
 for (const colorScheme of ['light', 'dark']) {
   test(`docs page: axe finds no accessibility violations (${colorScheme}, several explorers)`, async () => {
     await withPage(e2e, { path: '/docs-example.html', colorScheme, reducedMotion: 'reduce' }, async (page) => {
-      for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
+      await docsReady(page);
       const ret = page.locator('#docs-retention');
       for (let i = 0; i < 40 && (await ret.locator('[data-testid=step]').isEnabled()); i++) await ret.locator('[data-testid=step]').click();
       await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
