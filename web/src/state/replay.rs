@@ -22,6 +22,24 @@ fn size_key(p: &logtime_core::Partition) -> SizeKey {
     )
 }
 
+/// `cell`'s value while the partition is as it was when it was worked out ([`size_key`]),
+/// else `work`'s, kept for next time.
+fn kept<T: Copy>(
+    cell: &Cell<Option<(SizeKey, T)>>,
+    p: &logtime_core::Partition,
+    work: impl FnOnce(&logtime_core::Partition) -> T,
+) -> T {
+    let key = size_key(p);
+    match cell.get() {
+        Some((k, v)) if k == key => v,
+        _ => {
+            let v = work(p);
+            cell.set(Some((key, v)));
+            v
+        }
+    }
+}
+
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
 /// it exactly (core's play is deterministic), which is how going back and branches work.
 #[derive(Clone, Debug, PartialEq)]
@@ -363,19 +381,9 @@ impl Replay {
     /// Records in the partition, kept until the partition changes like [`Replay::size`] (the
     /// clock bar shows it in every render, a rebuild's chunks included).
     pub fn record_count(&self) -> u64 {
-        let Some(r) = self.runner() else {
-            return 0;
-        };
-        let p = r.partition();
-        let key = size_key(p);
-        match self.records.get() {
-            Some((k, n)) if k == key => n,
-            _ => {
-                let n = p.record_count();
-                self.records.set(Some((key, n)));
-                n
-            }
-        }
+        self.runner().map_or(0, |r| {
+            kept(&self.records, r.partition(), |p| p.record_count())
+        })
     }
 
     /// `(broker time, partition size)`, for the disk chart.
@@ -388,19 +396,8 @@ impl Replay {
     /// million segments take milliseconds), so the size is kept until the partition changes:
     /// a rebuild samples it every step and renders it every chunk.
     pub fn size(&self) -> Bytes {
-        let Some(r) = self.runner() else {
-            return Bytes(0);
-        };
-        let p = r.partition();
-        let key = size_key(p);
-        match self.size.get() {
-            Some((k, size)) if k == key => size,
-            _ => {
-                let size = p.size();
-                self.size.set(Some((key, size)));
-                size
-            }
-        }
+        self.runner()
+            .map_or(Bytes(0), |r| kept(&self.size, r.partition(), |p| p.size()))
     }
 
     /// Runs the next step, handing its events to `on_event`. `None` when there is no step to run.
