@@ -534,6 +534,13 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
+    // once a scenario is on screen, the busy code of a play runs once at idle moments
+    // (`warm`: the first play of a big scenario would otherwise compile it in its first frames)
+    use_effect_with(state.replay.is_loaded(), |loaded| {
+        if *loaded {
+            crate::warm::start();
+        }
+    });
     // playback at animation frames (outside the reducer): the steps due in a frame are one
     // action and one render
     {

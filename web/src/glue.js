@@ -298,6 +298,15 @@ export function progressSet(key, value) {
   }
 }
 
+/**
+ * Calls `f` once at the browser's next idle moment: `requestIdleCallback` (with a timeout, so
+ * that a page that is never idle still gets there), or a short timeout where there is none.
+ */
+export function whenIdle(f) {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => f(), { timeout: 2000 });
+  else setTimeout(f, 50);
+}
+
 let replayStepStart = 0;
 let replayStepMs = 0;
 

@@ -4,6 +4,8 @@
 //! (a picker's or a drop's, folders walked) and its worker, the clock the replay measurement
 //! reads, and where the files beside the wasm module are. Off the browser they do nothing.
 
+use std::cell::Cell;
+
 #[cfg(target_arch = "wasm32")]
 mod js {
     use wasm_bindgen::prelude::*;
@@ -55,6 +57,8 @@ mod js {
         pub fn replay_clock(begin: bool, step_done: bool);
         #[wasm_bindgen(js_name = assetUrl)]
         pub fn asset_url(path: &str) -> String;
+        #[wasm_bindgen(js_name = whenIdle)]
+        pub fn when_idle(f: &JsValue);
     }
 }
 
@@ -364,6 +368,9 @@ pub fn progress_set(key: &str, value: Option<String>) {
 /// `step_done` says from `f`'s result whether the step has finished (its slices add up to one
 /// step's time).
 pub fn timed_step<T>(f: impl FnOnce() -> T, step_done: impl FnOnce(&T) -> bool) -> T {
+    if UNTIMED.with(Cell::get) {
+        return f();
+    }
     #[cfg(target_arch = "wasm32")]
     js::replay_clock(true, false);
     let out = f();
@@ -372,6 +379,29 @@ pub fn timed_step<T>(f: impl FnOnce() -> T, step_done: impl FnOnce(&T) -> bool) 
     #[cfg(not(target_arch = "wasm32"))]
     let _ = step_done;
     out
+}
+
+thread_local! {
+    /// Steps run now are not the page's replay ([`untimed`]).
+    static UNTIMED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with [`timed_step`] not timing the steps it runs (the warm-up's scratch replay is
+/// not the replay the measurement compares with native).
+pub fn untimed<T>(f: impl FnOnce() -> T) -> T {
+    let was = UNTIMED.with(|u| u.replace(true));
+    let out = f();
+    UNTIMED.with(|u| u.set(was));
+    out
+}
+
+/// Calls `f` once at the browser's next idle moment (`requestIdleCallback`, or a short timeout
+/// where there is none); off the browser, never.
+pub fn when_idle(f: impl FnOnce() + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    js::when_idle(&wasm_bindgen::closure::Closure::once_into_js(f));
+    #[cfg(not(target_arch = "wasm32"))]
+    drop(f);
 }
 
 /// The URL of `path` (relative to `dist/`) beside the wasm module; off the browser, `path`.

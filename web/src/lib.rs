@@ -14,8 +14,8 @@
 //!
 //! Options are read in one place, [`options`]. The explorer itself is [`app::App`]: its state in
 //! [`state`] (a reducer over one struct per panel and a session journal), plain maths in
-//! [`model`], drawing in [`draw`], the panels in [`components`], and the built-in scenarios in
-//! [`builtins`].
+//! [`model`], drawing in [`draw`], the panels in [`components`], the built-in scenarios in
+//! [`builtins`], and the idle-time warm-up of a play's code in [`warm`].
 
 pub mod app;
 pub mod builtins;
@@ -27,6 +27,7 @@ pub mod importer;
 pub mod model;
 pub mod options;
 pub mod state;
+pub mod warm;
 
 use std::cell::{Cell, RefCell};
 

@@ -518,6 +518,32 @@ pub fn density_canvas(p: &DensityCanvasProps) -> Html {
     }
 }
 
+/// Draws `state`'s partition as density bars on a canvas that is never shown (the warm-up's
+/// drawing, [`crate::warm`]); off the browser, nothing.
+pub fn draw_offscreen(state: &crate::state::Explorer) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
+        if let Some(c) = canvas {
+            let props = DensityCanvasProps {
+                replay: state.replay.clone(),
+                lookup: state.lookup.clone(),
+                retention: state.retention.clone(),
+                viewport: state.viewport,
+                dark: false,
+                on_viewport: Callback::noop(),
+            };
+            draw_density(&c, (320.0, 120.0), &props);
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = state;
+}
+
 fn draw_density(
     c: &web_sys::HtmlCanvasElement,
     (width, height): (f64, f64),
