@@ -18,7 +18,7 @@ const csv = execFileSync('twiggy', ['top', '-n', '1000000', '--format', 'csv', f
   encoding: 'utf8',
   maxBuffer: 1 << 28,
 });
-const OURS = ['logtime_web', 'logtime_core'];
+const OURS = ['logtime_web', 'logtime_core', 'logtime_model'];
 
 function parseCsv(text) {
   const rows = [];

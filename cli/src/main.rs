@@ -7,7 +7,7 @@ mod output;
 
 use logtime_core::lesson::{self, Concrete, Lesson, Pick};
 use logtime_core::scenario::{
-    ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome, MAX_SCENARIO_BYTES,
+    Json, ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome, MAX_SCENARIO_BYTES,
 };
 use logtime_core::KafkaVersion;
 use output::{Indent, Spool};
@@ -284,7 +284,7 @@ fn write_report(s: Scenario, out: &mut impl Write) -> Result<(), ReportError> {
     while let Some(step) = runner.step_summary() {
         let (report, _) = step.map_err(ReportError::Scenario)?;
         out.write_all(if first { b"\n    " } else { b",\n    " })?;
-        serde_json::to_writer_pretty(Indent::new(out, b"    "), &report)
+        serde_json::to_writer_pretty(Indent::new(out, b"    "), &Json(&report))
             .map_err(std::io::Error::from)?;
         first = false;
     }

@@ -12,49 +12,34 @@
 //!
 //! The `3.6` preset models the 3.9 code paths (MAX_TIMESTAMP by the 3.8+ rule, the batch's last
 //! offset as the time index's offset); 3.6.0 and 3.7 differed in that bookkeeping.
+//!
+//! The partition model and the scenario runner (the explorer's hot loop) are the crate
+//! `logtime-model`, which the browser build optimises for speed while this crate (parsers,
+//! lessons, narration, imports, the stream processor) is optimised for size; this crate
+//! re-exports all of it under the paths below, so callers use `logtime_core` only.
 
 // `unsafe_code` is forbidden and `missing_docs` warned for every crate by `[workspace.lints]`.
 
-mod batch;
-mod batches;
-mod config;
-mod diagnosis;
-mod error;
-mod event;
-pub mod human;
-pub mod import;
-mod index;
-pub mod lesson;
-mod lookup;
-mod offset_index;
-mod partition;
-mod retention;
-mod rng;
-pub mod scenario;
-mod segment;
-pub mod stream;
-mod time_index;
-mod units;
-mod validation;
-
-pub use batch::{batch_size, Header, Record};
-pub use config::{
-    BrokerConfig, CleanupPolicy, Config, ConfigError, ConfigKey, ConfigKind, ConfigUnit,
-    ConfigValue, KafkaVersion, TimestampType, TopicConfig, CONFIG_KEYS,
+// The model's modules under their own names, so that `crate::partition::Partition` and the like
+// read the same in this crate as in `logtime-model`.
+use logtime_model::{
+    batch, config, diagnosis, error, event, index, lookup, partition, retention, rng, segment,
+    units, validation,
 };
-pub use diagnosis::{Diagnosis, Finding};
-pub use error::{DeleteRecordsError, Error};
-pub use event::{Appended, Event, LogStartReason, Roll};
-pub use index::{Comparison, Index, Probe, ProbePhase};
-pub use lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
-pub use offset_index::OffsetIndex;
-pub use partition::{Command, Partition, PartitionState, SegmentState};
-pub use retention::{DeletedSegment, RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-pub use rng::SplitMix64;
-pub use segment::{RollReason, Segment, StoredBatch};
-pub use time_index::TimeIndex;
-pub use units::{Bytes, Offset, Timestamp};
-pub use validation::{validate, ErrorCode, ProduceError, RecordError, Validated};
 
-#[cfg(test)]
-mod tests;
+pub use logtime_model::human;
+pub mod import;
+pub mod lesson;
+pub mod scenario;
+pub mod stream;
+
+pub use logtime_model::{
+    batch_size, validate, Appended, BrokerConfig, Bytes, CleanupPolicy, Command, Comparison,
+    Config, ConfigError, ConfigKey, ConfigKind, ConfigUnit, ConfigValue, DeleteRecordsError,
+    DeletedSegment, Diagnosis, Error, ErrorCode, Event, Finding, Header, Index, KafkaVersion,
+    LogStartReason, Lookup, LookupError, Offset, OffsetIndex, OffsetSpec, Partition,
+    PartitionState, Probe, ProbePhase, ProduceError, Record, RecordError, RecordMatch,
+    RetentionPass, RetentionReport, Roll, RollReason, Segment, SegmentState, SegmentVerdict,
+    SplitMix64, StoredBatch, TimeIndex, Timestamp, TimestampType, TopicConfig, TraceStep,
+    Validated, Verdict, CONFIG_KEYS,
+};

@@ -48,7 +48,7 @@ mod inspect;
 mod legacy;
 mod log_file;
 mod rebuild;
-pub mod seed;
+pub use logtime_model::seed;
 mod wire;
 pub mod words;
 

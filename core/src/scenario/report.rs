@@ -4,10 +4,13 @@
 //!
 //! Step entries are JSON objects with their keys in alphabetical order, the final state in field
 //! order, exactly as the conformance expectations were written against.
+//!
+//! [`Report`] and [`StepReport`] are `logtime-model`'s types and the JSON needs this crate's
+//! narration, so the serialisation is on a wrapper: `serde_json::to_string(&Json(&report))`.
 
 use super::narrate;
-use super::outcome::{ProduceOutcome, StepOutcome, StepReport};
-use super::replay::Report;
+use super::Report;
+use super::{ProduceOutcome, StepOutcome, StepReport};
 use crate::diagnosis::Diagnosis;
 use crate::retention::RetentionReport;
 use crate::units::Timestamp;
@@ -16,22 +19,35 @@ use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
-impl Serialize for Report {
+/// A [`Report`] or a [`StepReport`] as the JSON report writes it (its `Serialize`).
+#[derive(Clone, Copy, Debug)]
+pub struct Json<'a, T>(pub &'a T);
+
+/// `{"steps": [STEP...], "final": STATE}`.
+impl Serialize for Json<'_, Report> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// The steps as a JSON array of step entries.
+        struct Steps<'a>(&'a [StepReport]);
+        impl Serialize for Steps<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.iter().map(Json))
+            }
+        }
         let mut r = s.serialize_struct("Report", 2)?;
-        r.serialize_field("steps", &self.steps)?;
-        r.serialize_field("final", &self.final_state)?;
+        r.serialize_field("steps", &Steps(&self.0.steps))?;
+        r.serialize_field("final", &self.0.final_state)?;
         r.end()
     }
 }
 
 /// `{"index": i, "now": t, KIND: BODY}`.
-impl Serialize for StepReport {
+impl Serialize for Json<'_, StepReport> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
         let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("index", &self.index)?;
-        m.serialize_entry("now", &self.now)?;
-        m.serialize_entry(self.outcome.kind(), &body(self))?;
+        m.serialize_entry("index", &r.index)?;
+        m.serialize_entry("now", &r.now)?;
+        m.serialize_entry(r.outcome.kind(), &body(r))?;
         m.end()
     }
 }
@@ -179,7 +195,7 @@ mod tests {
 
     /// The step's entry under its kind, as `logtime run` prints it.
     fn entry(r: &StepReport) -> Value {
-        to_json(r)[r.outcome.kind()].clone()
+        to_json(&Json(r))[r.outcome.kind()].clone()
     }
 
     #[test]
@@ -298,7 +314,7 @@ mod tests {
     #[test]
     fn report_serialises_with_the_kind_as_key() {
         let r = report(r#"{"snapshot": {}}, {"retention": {}}"#);
-        let v = serde_json::to_value(&r).unwrap();
+        let v = serde_json::to_value(Json(&r)).unwrap();
         assert_eq!(v["steps"][0]["index"], 0);
         assert_eq!(v["steps"][0]["now"], START);
         assert_eq!(v["steps"][0]["snapshot"]["log_end_offset"], 0);

@@ -31,8 +31,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::outcome::StepReport;
-use super::replay::{Runner, Slice};
+use super::StepReport;
+use super::{Runner, Slice};
 use super::{Scenario, ScenarioError, TimedEvent};
 use crate::batch::{Header, Record};
 use crate::config::{ConfigValue, KafkaVersion};

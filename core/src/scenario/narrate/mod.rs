@@ -27,8 +27,8 @@ pub use retention::{
     verdict_brief,
 };
 
-use super::outcome::{StepOutcome, StepReport};
 use super::Scenario;
+use super::{StepOutcome, StepReport};
 use crate::config::{Config, ConfigValue};
 use crate::human::{date, duration};
 use crate::partition::PartitionState;

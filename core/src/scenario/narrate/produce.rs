@@ -5,7 +5,7 @@ use super::{list, Sentence};
 use crate::diagnosis::{Diagnosis, Finding};
 use crate::event::Roll;
 use crate::human::{approx_duration, bytes, duration};
-use crate::scenario::outcome::{ProduceOutcome, StepReport};
+use crate::scenario::{ProduceOutcome, StepReport};
 use crate::segment::RollReason;
 use crate::units::Timestamp;
 use crate::validation::ProduceError;

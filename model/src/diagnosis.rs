@@ -81,7 +81,8 @@ pub(crate) fn unremarkable(ts: Timestamp, now: Timestamp, retention_ms: i64) -> 
 
 /// Diagnoses one stamp; `None` when it is unremarkable (accepted and within an hour ahead and
 /// within retention behind) or is NO_TIMESTAMP.
-pub(crate) fn diagnose(
+#[doc(hidden)] // for `logtime-core`'s inspection of imported partitions
+pub fn diagnose(
     batch_index: u32,
     ts: Timestamp,
     now: Timestamp,
@@ -174,8 +175,12 @@ mod tests {
         assert!(diagnose(0, NOW, NOW, &c, false).is_none());
         assert!(diagnose(0, Timestamp(NOW.0 + 3 * 365 * 86_400_000), NOW, &c, false).is_some());
         let replay = diagnose(0, Timestamp(NOW.0 - 8 * 86_400_000), NOW, &c, false).unwrap();
-        assert!(crate::scenario::narrate::diagnosis(&replay)
-            .to_string()
-            .contains("older than retention.ms"));
+        assert!(matches!(
+            replay.finding,
+            Finding::ClockBehind {
+                older_than_retention: true,
+                ..
+            }
+        ));
     }
 }

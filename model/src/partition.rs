@@ -2,7 +2,7 @@
 //! offset after each append): the sans-I/O state machine everything else drives.
 //!
 //! ```
-//! use logtime_core::{Partition, Command, Config, KafkaVersion, Record, Timestamp, OffsetSpec};
+//! use logtime_model::{Partition, Command, Config, KafkaVersion, Record, Timestamp, OffsetSpec};
 //! let start = Timestamp(1_700_000_000_000);
 //! let mut p = Partition::new(Config::defaults(KafkaVersion::V4_0), "clicks-0", start, 0);
 //! p.apply(start, Command::Produce { records: vec![Record::at(start)] }).unwrap();
@@ -233,7 +233,7 @@ impl Partition {
 
     /// A partition whose log already holds `segments` (oldest first, contiguous, only the last
     /// may be empty), with the given log start offset, as at broker time `now`: imported from a
-    /// broker's files or seeded by a scenario. `crate::import::seed` checks the parts first so
+    /// broker's files or seeded by a scenario. `crate::seed` checks the parts first so
     /// that [`Partition::check_invariants`] holds. The high watermark is the log end offset, the
     /// retention task first runs at `now + log.retention.check.interval.ms` and the log
     /// cleaner's first pass is at `now + log.cleaner.backoff.ms`.

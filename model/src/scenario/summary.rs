@@ -65,7 +65,8 @@ fn span<T: Copy>(range: &mut Option<(T, T)>, from: T, to: T) {
 
 impl StepSummary {
     /// Counts `event` (a retention check is kept by the caller, which owns it).
-    pub(crate) fn see(&mut self, event: &Event) {
+    #[doc(hidden)] // for the runner's tests in `logtime-core`
+    pub fn see(&mut self, event: &Event) {
         match event {
             Event::BatchAppended(a) => {
                 self.batches_appended += 1;
@@ -99,74 +100,8 @@ impl StepSummary {
     }
 
     /// Whether a retention check is worth showing (quiet scheduled checks are not).
-    pub(crate) fn worth_showing(r: &RetentionReport) -> bool {
+    #[doc(hidden)] // for the runner's tests in `logtime-core`
+    pub fn worth_showing(r: &RetentionReport) -> bool {
         !r.scheduled || !r.deleted.is_empty() || !r.future_timestamp_segments.is_empty()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::{parse, Runner};
-
-    /// The summary of every step of every built-in scenario is what its events add up to.
-    #[test]
-    fn summaries_add_up_the_events() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../static/scenarios");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        assert!(files.len() >= 5, "the built-in scenarios are found");
-        for path in files {
-            let s = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let (mut by_event, mut summarised) = (Runner::new(s.clone()), Runner::new(s));
-            let mut steps = 0;
-            loop {
-                let mut want = StepSummary::default();
-                let Some(r) = by_event.step(&mut |e| {
-                    want.see(e.event);
-                    if let Event::RetentionChecked(r) = e.event {
-                        if StepSummary::worth_showing(r) {
-                            want.retention = Some(r.clone());
-                        }
-                    }
-                }) else {
-                    break;
-                };
-                let (report, got) = summarised.step_summary().expect("as many steps").unwrap();
-                assert_eq!(report, r.unwrap(), "{path:?} step {steps}: same report");
-                assert_eq!(got, want, "{path:?} step {steps}");
-                steps += 1;
-            }
-            assert!(summarised.step_summary().is_none());
-            assert_eq!(by_event.partition().state(), summarised.partition().state());
-        }
-    }
-
-    #[test]
-    fn ranges_span_the_step() {
-        let s = parse(
-            r#"{"kafka": "3.6", "start": 1000000, "topic": {"segment.bytes": 300}, "steps": [
-                {"produce": {"batches": 3, "every": "1ms", "records": [{"timestamp": "now-5ms"}]}},
-                {"produce": {"records": [{"timestamp": 500}, {"timestamp": 900}]}}]}"#,
-        )
-        .unwrap();
-        let mut r = Runner::new(s);
-        let (_, a) = r.step_summary().unwrap().unwrap();
-        assert_eq!((a.batches_appended, a.records_appended), (3, 3));
-        assert_eq!(a.offsets, Some((Offset(0), Offset(2))));
-        assert_eq!(a.landed, Some((Offset(2), Offset(2))));
-        assert_eq!(a.segments, Some((Offset(0), Offset(2))));
-        assert_eq!(a.rolls, 2);
-        assert_eq!(
-            a.max_timestamps,
-            Some((Timestamp(1_000_000 - 5), Timestamp(1_000_002 - 5)))
-        );
-        let (_, b) = r.step_summary().unwrap().unwrap();
-        assert_eq!(b.offsets, Some((Offset(3), Offset(4))));
-        assert_eq!(b.max_timestamps, Some((Timestamp(900), Timestamp(900))));
-        assert_eq!(b.batches_appended, 1);
     }
 }

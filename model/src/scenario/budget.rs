@@ -47,7 +47,7 @@ pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
 
 /// What the steps parsed so far ask for.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Tally {
+pub struct Tally {
     /// Records written (seeded ones included).
     records: u128,
     /// Segments rolled (at least).
@@ -63,12 +63,12 @@ pub(crate) struct Tally {
 }
 
 /// A budget error's field and reason.
-pub(crate) type Over = (&'static str, String);
+pub type Over = (&'static str, String);
 
 impl Tally {
     /// A log that already holds `records` records in `segments` segments, the last one
     /// `active_bytes` long, with `index_entries` offset-index entries.
-    pub(crate) fn seeded(
+    pub fn seeded(
         &mut self,
         records: u128,
         segments: u128,
@@ -92,7 +92,7 @@ impl Tally {
 
     /// A produce step of `batches` batches of `records`, under `segment.bytes`,
     /// `max.message.bytes` and `index.interval.bytes`.
-    pub(crate) fn produce(
+    pub fn produce(
         &mut self,
         batches: u64,
         records: &[(Option<u32>, u32)],
@@ -145,7 +145,7 @@ impl Tally {
     }
 
     /// A lookup step.
-    pub(crate) fn lookup(&mut self) -> Result<(), Over> {
+    pub fn lookup(&mut self) -> Result<(), Over> {
         self.lookup_walk += 1 + self.rolled;
         if self.lookup_walk > MAX_LOOKUP_WALK as u128 {
             return Err((
@@ -161,7 +161,7 @@ impl Tally {
     }
 
     /// A snapshot step.
-    pub(crate) fn snapshot(&mut self) -> Result<(), Over> {
+    pub fn snapshot(&mut self) -> Result<(), Over> {
         let listed = 1 + self.rolled + 2 * self.index_entries;
         self.snapshot_volume += listed;
         if self.snapshot_volume > MAX_SNAPSHOT_VOLUME as u128 {

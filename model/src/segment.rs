@@ -162,7 +162,7 @@ impl Segment {
     }
 
     /// A segment assembled from parts read off disk or seeded by a scenario
-    /// (`crate::import::seed`, which checks them first so that [`Segment::check_invariants`]
+    /// (`crate::seed`, which checks them first so that [`Segment::check_invariants`]
     /// holds). The max timestamp and its offset come from the batches, the roll basis from the
     /// first batch, and the index counter from the batches after the last offset-index entry.
     ///
