@@ -24,6 +24,7 @@ use crate::validation::Validated;
 use serde::{Deserialize, Serialize};
 
 mod stretch;
+pub(crate) use stretch::TimeRoll;
 
 /// One stored batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

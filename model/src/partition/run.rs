@@ -5,10 +5,11 @@
 //! What a run saves is the work that does not change from one batch to the next. The batch's
 //! size is worked out once. Batches are pulled a block at a time; the active segment says how
 //! many can follow before one could roll it by size or overflow its offsets
-//! ([`Segment::stretch_room`](crate::segment::Segment::stretch_room)), one tight loop finds the
-//! prefix of the block that passes the checks that depend on the batch (the clock, the due
-//! retention check, a stamp inside KIP-937's window that needs no diagnosis, the roll by time),
-//! and that prefix is stored as slices, with its index entries where `index.interval.bytes`
+//! ([`Segment::stretch_room`](crate::segment::Segment::stretch_room)), the prefix of the block
+//! that passes the checks that depend on the batch (the clock, the due retention check, a stamp
+//! inside KIP-937's window that needs no diagnosis, the roll by time) is found, from the
+//! block's bounds in one pass when they settle it for every batch, else by one tight loop up
+//! to the first batch that fails, and that prefix is stored as slices, with its index entries where `index.interval.bytes`
 //! puts them ([`Segment::append_stretch`](crate::segment::Segment::append_stretch)). The batch
 //! after a prefix goes the one-batch way, which decides exactly what happens to it (a roll, a
 //! retention check, a diagnosis, a rejection).
@@ -16,10 +17,12 @@
 use super::{Discard, Partition, RunShape};
 use crate::batch::Record;
 use crate::error::Error;
+use crate::segment::TimeRoll;
 use crate::units::Timestamp;
+use std::ops::RangeInclusive;
 
 /// How many batches a run pulls from its iterator ahead of appending them: checking a block
-/// in one tight loop, then storing its admitted prefix as slices, is what makes a run fast.
+/// at once, then storing its admitted prefix as slices, is what makes a run fast.
 const BLOCK: usize = 256;
 
 impl Partition {
@@ -106,20 +109,25 @@ impl Partition {
         let time_roll = seg.time_roll(segment_ms);
         // `append_common`'s checks: the clock, the due check, the stamp (a stamp outside the
         // window that needs no diagnosis all the same, NO_TIMESTAMP say, goes the one-batch
-        // way), and `should_roll`'s by time.
+        // way), and `should_roll`'s by time; for the whole stretch at once when its bounds
+        // settle them, else batch by batch up to the first that fails.
+        let (nows, stamps) = (&nows[..room], &stamps[..room]);
         let mut clock = self.clock;
-        let admitted = nows[..room]
-            .iter()
-            .zip(&stamps[..room])
-            .take_while(|&(&now, &ts)| {
-                let ok = now >= clock
-                    && now < due
-                    && ts.checked_sub(now.0).is_some_and(|a| common.contains(&a))
-                    && !time_roll.rolls(now, Timestamp(ts).max(Timestamp::NONE));
-                clock = now;
-                ok
-            })
-            .count();
+        let admitted = if all_pass(nows, stamps, clock, due, &common, time_roll) {
+            room
+        } else {
+            nows.iter()
+                .zip(stamps)
+                .take_while(|&(&now, &ts)| {
+                    let ok = now >= clock
+                        && now < due
+                        && ts.checked_sub(now.0).is_some_and(|a| common.contains(&a))
+                        && !time_roll.rolls(now, Timestamp(ts).max(Timestamp::NONE));
+                    clock = now;
+                    ok
+                })
+                .count()
+        };
         let k = seg.append_stretch(run.size, &nows[..admitted], &stamps[..admitted]);
         if k > 0 {
             self.clock = nows[k - 1];
@@ -134,6 +142,61 @@ impl Partition {
         }
         k
     }
+}
+
+/// Whether every batch of `(nows, stamps)` surely passes `append_common`'s checks that depend
+/// on the batch (the broker clock being `clock` before them): what a stretch of generated
+/// traffic usually is, told from bounds of the whole stretch in one pass instead of batch by
+/// batch. The broker times must not go down, the last before the due retention check; every
+/// `ts - now` is between the smallest stamp minus the last broker time and the largest stamp
+/// minus the first, which must both be inside the window; and the roll by record time is a
+/// bound on the largest stamp. `false` when that does not settle it (the roll by the wall
+/// clock, a stretch that reaches a bound): the batches are then checked one by one.
+fn all_pass(
+    nows: &[Timestamp],
+    stamps: &[i64],
+    clock: Timestamp,
+    due: Timestamp,
+    common: &RangeInclusive<i64>,
+    time_roll: TimeRoll,
+) -> bool {
+    let (Some(&first), Some(&last)) = (nows.first(), nows.last()) else {
+        return true;
+    };
+    let Some(limit) = time_roll.record_time_limit() else {
+        return false;
+    };
+    // Four lanes of each bound, and no branch before the end: the compare-and-moves of the
+    // lanes run side by side, and a stretch is checked at a fraction of a batch-by-batch loop.
+    let (mut ordered, mut low, mut high) = (first >= clock, [i64::MAX; 4], [i64::MIN; 4]);
+    let mut prev = first;
+    let (now_chunks, stamp_chunks) = (nows.chunks_exact(4), stamps.chunks_exact(4));
+    let tail = now_chunks.remainder().iter().zip(stamp_chunks.remainder());
+    for (n, t) in now_chunks.zip(stamp_chunks) {
+        ordered &= (prev <= n[0]) & (n[0] <= n[1]) & (n[1] <= n[2]) & (n[2] <= n[3]);
+        prev = n[3];
+        for ((low, high), &t) in low.iter_mut().zip(&mut high).zip(t) {
+            (*low, *high) = ((*low).min(t), (*high).max(t));
+        }
+    }
+    for (&n, &t) in tail {
+        ordered &= prev <= n;
+        prev = n;
+        (low[0], high[0]) = (low[0].min(t), high[0].max(t));
+    }
+    let (low, high) = (
+        low.into_iter().fold(i64::MAX, i64::min),
+        high.into_iter().fold(i64::MIN, i64::max),
+    );
+    ordered
+        && last < due
+        && low
+            .checked_sub(last.0)
+            .is_some_and(|a| a >= *common.start())
+        && high
+            .checked_sub(first.0)
+            .is_some_and(|a| a <= *common.end())
+        && high.max(Timestamp::NONE.0) <= limit
 }
 
 #[cfg(test)]
@@ -235,6 +298,57 @@ mod tests {
         let [a, b] = both_ways(&p, &Record::at(Timestamp::NONE), &evenly(200, 7, |_| -1));
         assert_eq!(a, b);
         assert!(a.contains("by_record_time: false"));
+    }
+
+    /// A run is checked a block at a time from the block's bounds when they settle every
+    /// batch: bounds exactly at a limit (KIP-937's windows, here inside the one that needs no
+    /// diagnosis; the roll by record time; the due retention check) and one past it end
+    /// exactly where single batches do.
+    #[test]
+    fn stretches_at_the_limits() {
+        // KIP-937's windows inside the one that needs no diagnosis (`retention.ms` 20,000).
+        let partition = |segment_ms: i64| {
+            let mut c = Config::defaults(KafkaVersion::V3_6);
+            for (name, v) in [
+                ("segment.ms", segment_ms),
+                ("retention.ms", 20_000),
+                ("log.retention.check.interval.ms", 5_000),
+                ("message.timestamp.before.max.ms", 15_000),
+                ("message.timestamp.after.max.ms", 3_600_000),
+            ] {
+                c.set(name, &ConfigValue::Number(v)).expect("in range");
+            }
+            Partition::new(c, "t-0", Timestamp(START), 3)
+        };
+        // The first batch sets the roll basis (`START`), the others share one broker time, so
+        // that the block's bounds are the stamps' own.
+        let at = |stamp: i64| {
+            let mut items = vec![(Timestamp(START), Timestamp(START))];
+            items.extend((0..300).map(|_| (Timestamp(START + 1), Timestamp(stamp))));
+            items
+        };
+        let week = 604_800_000;
+        let mut cases = vec![
+            (week, at(START + 1 - 15_000)),
+            (week, at(START - 15_000)),
+            (week, at(START + 1 + 3_600_000)),
+            (week, at(START + 2 + 3_600_000)),
+            // Only the roll by record time limits these.
+            (1000, at(START + 1000)),
+            (1000, at(START + 1001)),
+        ];
+        // Across the due retention check (every 5 s): broker times 20 ms apart, stamped at them.
+        cases.push((week, evenly(600, 20, |now| now)));
+        // The clock going back by 1 ms, at any place in a block.
+        for i in 2..10 {
+            let mut back = at(START + 1);
+            back[i].0 = Timestamp(START);
+            cases.push((week, back));
+        }
+        for (segment_ms, items) in cases {
+            let [a, b] = both_ways(&partition(segment_ms), &Record::at(Timestamp::NONE), &items);
+            assert_eq!(a, b, "{:?}", items[1]);
+        }
     }
 
     proptest! {

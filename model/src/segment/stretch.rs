@@ -31,6 +31,16 @@ impl TimeRoll {
         };
         waited > self.limit_ms
     }
+
+    /// When the wait is measured on record time: the largest max timestamp a batch can have
+    /// without rolling the segment. The basis is at least 0 and a max at least -1, so their
+    /// difference never wraps, and `max - basis > limit` is `max > basis + limit` (a sum past
+    /// `i64::MAX` bounds nothing, as its saturation to `i64::MAX` does not).
+    pub(crate) fn record_time_limit(&self) -> Option<i64> {
+        let basis = self.basis?;
+        debug_assert!(basis.0 >= 0);
+        Some(basis.0.saturating_add(self.limit_ms))
+    }
 }
 
 /// How many `j >= 0` have `j × step <= slack` (`step > 0`).
@@ -140,15 +150,43 @@ impl Segment {
         self.batches.extend_narrow(size, stamps);
         // A batch's max is its stamp, or -1 (NO_TIMESTAMP) for a negative one, so a stamp
         // can only be a new max if it is above the max so far (never below -1).
-        let (mut top, mut at) = (self.max_timestamp_so_far.0, None);
-        for (i, &t) in stamps.iter().enumerate() {
-            if t > top {
-                (top, at) = (t, Some(i));
-            }
-        }
-        if let Some(i) = at {
-            self.max_timestamp_so_far = Timestamp(top);
+        if let Some(i) = first_above(stamps, self.max_timestamp_so_far.0) {
+            self.max_timestamp_so_far = Timestamp(stamps[i]);
             self.offset_of_max_timestamp = first.plus(i as i64);
         }
     }
+}
+
+/// How many independent maxima [`first_above`] keeps (a chain of compare-and-moves each, so that
+/// they run side by side).
+const LANES: usize = 4;
+
+/// The first of `stamps` to reach their max, if that max is above `top`. Lane `l` keeps the max
+/// of the stamps at `l`, `l + LANES`, ... and the first of them to reach it (`>`); the answer
+/// is the largest of the lanes' maxima, at the first place any lane reached it.
+fn first_above(stamps: &[i64], top: i64) -> Option<usize> {
+    let mut lanes = [(top, usize::MAX); LANES];
+    let chunks = stamps.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        for (l, (&t, lane)) in chunk.iter().zip(&mut lanes).enumerate() {
+            if t > lane.0 {
+                *lane = (t, c * LANES + l);
+            }
+        }
+    }
+    let done = stamps.len() - tail.len();
+    for (l, (&t, lane)) in tail.iter().zip(&mut lanes).enumerate() {
+        if t > lane.0 {
+            *lane = (t, done + l);
+        }
+    }
+    let (max, at) = lanes.into_iter().fold((top, usize::MAX), |(m, a), (t, i)| {
+        if t > m || (t == m && i < a) {
+            (t, i)
+        } else {
+            (m, a)
+        }
+    });
+    (max > top).then_some(at)
 }
