@@ -520,14 +520,8 @@ impl Partition {
                 clock: self.clock,
             });
         }
-        let quick = match records {
-            [r] => validation::accepted_single(&self.limits, now, r),
-            _ => None,
-        };
-        let v = match quick {
-            Some(v) => v,
-            None => self.validate(now, records).map_err(Error::Produce)?,
-        };
+        // A one-record batch inside the windows takes validation's quick path there.
+        let v = self.validate(now, records).map_err(Error::Produce)?;
         self.run_due_checks(now, events);
         self.append_validated(now, records, v, events);
         self.clock = now;
@@ -542,14 +536,7 @@ impl Partition {
         now: Timestamp,
         records: &[Record],
     ) -> Result<Offset, Box<ProduceError>> {
-        let quick = match records {
-            [r] => validation::accepted_single(&self.limits, now, r),
-            _ => None,
-        };
-        let v = match quick {
-            Some(v) => v,
-            None => self.validate(now, records).map_err(Box::new)?,
-        };
+        let v = self.validate(now, records).map_err(Box::new)?;
         let base = self.log_end_offset();
         self.append_validated(now, records, v, &mut Discard);
         self.clock = self.clock.max(now);
