@@ -54,7 +54,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
     let rules = use_state(|| KafkaVersion::V4_0);
     let pasted = use_state(String::new);
     let over = use_state(|| false);
-    let field_error = use_state(|| None::<String>);
+    let field_error = use_state(Option::<String>::default);
     // The settings as typed, checked when an import starts.
     let settings = {
         let clock = (*clock).clone();

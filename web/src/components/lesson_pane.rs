@@ -274,7 +274,7 @@ fn scorecard(p: &LessonPaneProps) -> Html {
 #[function_component(LessonPane)]
 pub fn lesson_pane(p: &LessonPaneProps) -> Html {
     let value = use_state(String::new);
-    let form_error = use_state(|| None::<String>);
+    let form_error = use_state(Option::<String>::default);
     // a new item starts with an empty field
     {
         let (value, form_error) = (value.clone(), form_error.clone());

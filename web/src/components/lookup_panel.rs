@@ -6,7 +6,7 @@ use logtime_core::scenario::parse_time;
 use logtime_core::{human, OffsetSpec, Timestamp};
 use yew::prelude::*;
 
-use super::sentence;
+use super::{label, sentence};
 use crate::model::format;
 use crate::model::marks::late_records;
 use crate::state::{LookupState, Replay, Shared};
@@ -32,8 +32,8 @@ pub struct LookupPanelProps {
 #[function_component(LookupPanel)]
 pub fn lookup_panel(p: &LookupPanelProps) -> Html {
     let tid = super::use_uid("lt-lk");
-    let text = use_state(|| "now-1h".to_string());
-    let err = use_state(|| None::<String>);
+    let text = super::use_text("now-1h");
+    let err = use_state(Option::<String>::default);
     let now = p.replay.now().0;
     let go = |spec: OffsetSpec| {
         let cb = p.on_lookup.clone();
@@ -118,7 +118,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         <section role="group" class="lt-panel lt-lookup" aria-label="Lookup">
             <h2>{ "Lookup (offsetsForTimes)" }</h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
-                <label for={tid.clone()}>{ "Time T" }</label>
+                { label(&tid, "Time T") }
                 <input id={tid} value={(*text).clone()} {oninput} placeholder="now-1h, 2025-11-04T10:00:05Z, epoch ms" data-testid="lookup-time" />
                 <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="lookup-go">{ "Look up" }</button>
             </form>

@@ -47,6 +47,13 @@ pub fn use_uid(prefix: &'static str) -> String {
     (*id).clone()
 }
 
+/// A text field's state, starting at `init`. Every `use_state` with its own initialiser
+/// closure is its own copy of the hook's code in the wasm; this one hook serves every text field.
+#[hook]
+pub fn use_text(init: &'static str) -> UseStateHandle<String> {
+    use_state(move || init.to_owned())
+}
+
 /// A random number in `[0, 1)` (0.5 off the browser).
 #[cfg(target_arch = "wasm32")]
 pub fn random() -> f64 {
@@ -125,6 +132,17 @@ pub fn use_canvas(draw: Draw, every_ms: u32) -> NodeRef {
         });
     }
     canvas
+}
+
+/// A form control's `<label>`, by the control's id. One copy in the wasm for every such label
+/// (each `html!` element is its own inline code).
+pub fn label(id: &str, text: &'static str) -> Html {
+    html! { <label for={id.to_owned()}>{ text }</label> }
+}
+
+/// A `<select>`'s `<option>`: its value, whether it is the one chosen, and its text.
+pub fn option(value: &'static str, selected: bool, text: &'static str) -> Html {
+    html! { <option value={value} selected={selected}>{ text }</option> }
 }
 
 /// A narrator's sentence as inline HTML: what a span mentions is named in `data-mention`

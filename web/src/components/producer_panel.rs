@@ -5,7 +5,7 @@ use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
 use logtime_core::{human, Diagnosis, ErrorCode, ProduceError, Timestamp};
 use yew::prelude::*;
 
-use super::{input_value, sentence};
+use super::{input_value, label, option, sentence};
 use crate::model::format;
 use crate::model::producer::{BatchSpec, KeyChoice, Unit, When};
 use crate::state::{ProducerState, Shared};
@@ -30,16 +30,16 @@ pub struct ProducerPanelProps {
 #[function_component(ProducerPanel)]
 pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     let now = p.now.0;
-    let mode = use_state(|| "now".to_string());
-    let amount = use_state(|| "1h".to_string());
-    let absolute = use_state(|| "2030-03-14T11:20:00Z".to_string());
-    let unit = use_state(|| "ms".to_string());
-    let skew = use_state(|| "0".to_string());
-    let count = use_state(|| "1".to_string());
-    let value_bytes = use_state(|| "100".to_string());
-    let key_kind = use_state(|| KeyChoice::Null.value().to_string());
-    let key_bytes = use_state(|| "8".to_string());
-    let form_error = use_state(|| None::<String>);
+    let mode = super::use_text("now");
+    let amount = super::use_text("1h");
+    let absolute = super::use_text("2030-03-14T11:20:00Z");
+    let unit = super::use_text("ms");
+    let skew = super::use_text("0");
+    let count = super::use_text("1");
+    let value_bytes = super::use_text("100");
+    let key_kind = super::use_text(KeyChoice::Null.value());
+    let key_bytes = super::use_text("8");
+    let form_error = use_state(Option::<String>::default);
     let ids = [
         super::use_uid("lt-p-mode"),
         super::use_uid("lt-p-amount"),
@@ -126,42 +126,40 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
         <section role="group" class="lt-panel lt-producer" aria-label="Producer">
             <h2>{ "Producer" }</h2>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
-                <label for={ids[0].clone()}>{ "Timestamp" }</label>
+                { label(&ids[0], "Timestamp") }
                 <select id={ids[0].clone()} onchange={bind(&mode)} data-testid="ts-mode">
-                    <option value="now" selected={*mode == "now"}>{ "now (broker clock)" }</option>
-                    <option value="plus" selected={*mode == "plus"}>{ "now + duration" }</option>
-                    <option value="minus" selected={*mode == "minus"}>{ "now − duration" }</option>
-                    <option value="abs" selected={*mode == "abs"}>{ "absolute time" }</option>
+                    { option("now", *mode == "now", "now (broker clock)") }
+                    { option("plus", *mode == "plus", "now + duration") }
+                    { option("minus", *mode == "minus", "now − duration") }
+                    { option("abs", *mode == "abs", "absolute time") }
                 </select>
                 if *mode == "plus" || *mode == "minus" {
-                    <label for={ids[1].clone()}>{ "Duration" }</label>
+                    { label(&ids[1], "Duration") }
                     <input id={ids[1].clone()} value={(*amount).clone()} oninput={bind_input(&amount)} placeholder="1h, 7d, 3y" data-testid="ts-amount" />
                 }
                 if *mode == "abs" {
-                    <label for={ids[1].clone()}>{ "Time (UTC)" }</label>
+                    { label(&ids[1], "Time (UTC)") }
                     <input id={ids[1].clone()} value={(*absolute).clone()} oninput={bind_input(&absolute)} placeholder="2030-03-14T11:20:00Z or epoch ms" data-testid="ts-absolute" />
                 }
-                <label for={ids[2].clone()}>{ "Unit written" }</label>
+                { label(&ids[2], "Unit written") }
                 <select id={ids[2].clone()} onchange={bind(&unit)} data-testid="ts-unit">
-                    <option value="ms" selected={*unit == "ms"}>{ "milliseconds (correct)" }</option>
-                    <option value="s" selected={*unit == "s"}>{ "seconds (mistake)" }</option>
-                    <option value="us" selected={*unit == "us"}>{ "microseconds (mistake)" }</option>
-                    <option value="ns" selected={*unit == "ns"}>{ "nanoseconds (mistake)" }</option>
+                    { option("ms", *unit == "ms", "milliseconds (correct)") }
+                    { option("s", *unit == "s", "seconds (mistake)") }
+                    { option("us", *unit == "us", "microseconds (mistake)") }
+                    { option("ns", *unit == "ns", "nanoseconds (mistake)") }
                 </select>
-                <label for={ids[3].clone()}>{ "Producer clock skew" }</label>
+                { label(&ids[3], "Producer clock skew") }
                 <input id={ids[3].clone()} value={(*skew).clone()} oninput={bind_input(&skew)} placeholder="0, +4s, -10min" data-testid="ts-skew" />
-                <label for={ids[4].clone()}>{ "Records per batch" }</label>
+                { label(&ids[4], "Records per batch") }
                 <input id={ids[4].clone()} type="number" min="1" max="1000" value={(*count).clone()} oninput={bind_input(&count)} />
-                <label for={ids[5].clone()}>{ "Value bytes" }</label>
+                { label(&ids[5], "Value bytes") }
                 <input id={ids[5].clone()} type="number" min="0" value={(*value_bytes).clone()} oninput={bind_input(&value_bytes)} />
-                <label for={ids[6].clone()}>{ "Key" }</label>
+                { label(&ids[6], "Key") }
                 <select id={ids[6].clone()} onchange={bind(&key_kind)} aria-describedby={ids[8].clone()} data-testid="key-kind">
-                    { for KeyChoice::ALL.into_iter().map(|c| html! {
-                        <option value={c.value()} selected={key_choice == c}>{ key_label(c) }</option>
-                    }) }
+                    { for KeyChoice::ALL.into_iter().map(|c| option(c.value(), key_choice == c, key_label(c))) }
                 </select>
                 if key_choice == KeyChoice::Sized {
-                    <label for={ids[7].clone()}>{ "Key bytes" }</label>
+                    { label(&ids[7], "Key bytes") }
                     <input id={ids[7].clone()} type="number" min="0" value={(*key_bytes).clone()} oninput={bind_input(&key_bytes)} data-testid="key-bytes" />
                 }
                 <p id={ids[8].clone()} class="lt-hint" data-testid="key-hint">

@@ -5,7 +5,7 @@ use logtime_core::scenario::parse_duration;
 use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
-use super::{input_value, sentence};
+use super::{input_value, label, sentence};
 use crate::model::format;
 use crate::state::{Action, Replay, RetentionState, Shared};
 
@@ -41,8 +41,8 @@ pub fn verdict_class(v: &SegmentVerdict) -> (&'static str, &'static str) {
 pub fn retention_panel(p: &RetentionPanelProps) -> Html {
     let del_id = super::use_uid("lt-del");
     let ret_id = super::use_uid("lt-ret");
-    let delete_to = use_state(|| None::<String>);
-    let raise_to = use_state(|| "7d".to_string());
+    let delete_to = use_state(Option::<String>::default);
+    let raise_to = super::use_text("7d");
     let Some(r) = p.replay.runner() else {
         return html! {};
     };
@@ -145,13 +145,13 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                     <span class="lt-muted">{ "refuses new far-future stamps; does not unpin what is already stored" }</span>
                 </div>
                 <div class="lt-remedy">
-                    <label for={del_id.clone()}>{ "DeleteRecords to offset" }</label>
+                    { label(&del_id, "DeleteRecords to offset") }
                     <input id={del_id} class="lt-narrow" value={delete_value} data-testid="delete-offset"
                            onchange={{ let h = delete_to.clone(); Callback::from(move |e: Event| h.set(Some(input_value(&e)))) }} />
                     <button type="button" class="lt-btn" onclick={on_delete} data-testid="remedy-delete">{ "Delete records, then check" }</button>
                 </div>
                 <div class="lt-remedy">
-                    <label for={ret_id.clone()}>{ "Raise retention.ms to" }</label>
+                    { label(&ret_id, "Raise retention.ms to") }
                     <input id={ret_id} class="lt-narrow" value={(*raise_to).clone()}
                            onchange={{ let h = raise_to.clone(); Callback::from(move |e: Event| h.set(input_value(&e))) }} />
                     <button type="button" class="lt-btn" onclick={on_raise} data-testid="remedy-retention">{ "Raise, then check" }</button>
@@ -160,7 +160,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
             </details>
             } else {
                 <div class="lt-remedy">
-                    <label for={del_id.clone()}>{ "DeleteRecords to offset" }</label>
+                    { label(&del_id, "DeleteRecords to offset") }
                     <input id={del_id} class="lt-narrow" value={delete_value} data-testid="delete-offset" inputmode="numeric"
                            onchange={{ let h = delete_to.clone(); Callback::from(move |e: Event| h.set(Some(input_value(&e)))) }} />
                     <button type="button" class="lt-btn" onclick={on_delete} data-testid="delete-records">{ "Delete records" }</button>

@@ -49,7 +49,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
                     { for GROUPS.iter().filter(|(_, e)| !e.is_empty()).map(|(group, entries)| html!{
                         <optgroup label={*group}>
                         { for entries.iter().map(|b| html!{
-                            <option value={b.name} selected={cur.as_str() == b.name}>{ b.label }</option>
+                            { super::option(b.name, cur.as_str() == b.name, b.label) }
                         }) }
                         </optgroup>
                     }) }
