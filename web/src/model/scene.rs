@@ -118,7 +118,8 @@ pub fn build(inp: &SceneInput<'_>) -> Scene {
             boundaries.push(boundary(i));
         }
     }
-    boundaries.sort_by_key(|b| b.base);
+    let order = super::stable_order(boundaries.iter().map(|b| (b.base.0, 0)));
+    let mut boundaries = super::reorder(boundaries, &order);
     boundaries.dedup_by(|a, b| a.base == b.base);
     let log_start_x = {
         let x = vp.x_of(inp.log_start.0 as f64, inp.width);

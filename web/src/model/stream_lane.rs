@@ -137,7 +137,8 @@ impl Lane {
                 }
             }
         }
-        lane.windows.sort_by_key(|w| w.window.start);
+        let order = crate::model::stable_order(lane.windows.iter().map(|w| (w.window.start.0, 0)));
+        lane.windows = crate::model::reorder(std::mem::take(&mut lane.windows), &order);
         lane.rows = pack(&mut lane.windows);
         lane
     }
@@ -321,8 +322,7 @@ pub fn short_label(w: Window, now: Timestamp) -> String {
 
 /// Gives each bar the first row whose bars all end before it starts; returns the rows used.
 fn pack(windows: &mut [LaneWindow]) -> usize {
-    let mut order: Vec<usize> = (0..windows.len()).collect();
-    order.sort_by_key(|&i| (windows[i].first, windows[i].window.start));
+    let order = crate::model::stable_order(windows.iter().map(|w| (w.first.0, w.window.start.0)));
     let mut row_ends: Vec<Offset> = Vec::new();
     for i in order {
         let w = &mut windows[i];
