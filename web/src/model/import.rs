@@ -54,12 +54,10 @@ pub fn link_refusal(packed_chars: usize) -> Option<String> {
 /// The files an import left aside, briefly: names, with snapshots (one per segment) counted.
 pub fn skipped(names: &[String]) -> String {
     let snapshots = names.iter().filter(|n| n.ends_with(".snapshot")).count();
-    let mut listed: Vec<String> = names
-        .iter()
-        .filter(|n| !n.ends_with(".snapshot"))
-        .cloned()
-        .collect();
+    // Sorted as `&String`, the type `Variants::parse` sorts: the wasm then holds one copy of the sort.
+    let mut listed: Vec<&String> = names.iter().filter(|n| !n.ends_with(".snapshot")).collect();
     listed.sort();
+    let mut listed: Vec<String> = listed.into_iter().cloned().collect();
     match snapshots {
         0 => {}
         1 => listed.push("1 producer snapshot".into()),
