@@ -32,6 +32,11 @@ impl RebuildProgress {
         (done + share).min(self.steps as f64)
     }
 
+    /// [`value`](Self::value) as the `<progress>` element's `value` attribute: three decimals.
+    pub fn value_attr(&self) -> String {
+        format::three_decimals(self.value())
+    }
+
     /// What the bar says: "Rebuilding: step 12 of 100", and of a step running in slices
     /// "(step 13: 2,000 of 10,000 batches)"; "Stopping after step 13" once stopped.
     pub fn label(&self) -> String {
@@ -57,7 +62,7 @@ pub fn rebuild_bar(p: RebuildProgress, on_cancel: &Callback<()>) -> Html {
         <div class="lt-rebuild" role="status" data-testid="rebuild">
             <label>
                 { p.label() }
-                <progress max={p.steps.max(1).to_string()} value={format!("{:.3}", p.value())} data-testid="rebuild-progress" />
+                <progress max={p.steps.max(1).to_string()} value={p.value_attr()} data-testid="rebuild-progress" />
             </label>
             <button type="button" class="lt-btn lt-btn-small" onclick={cancel} data-testid="rebuild-cancel"
                     disabled={p.stopping}>
@@ -96,5 +101,18 @@ mod tests {
             stopping: false,
         };
         assert_eq!(end.value(), 5.0, "never past the end");
+    }
+
+    #[test]
+    fn the_value_attribute_is_the_value_to_three_decimals() {
+        let p = RebuildProgress {
+            done: 1,
+            steps: 3,
+            partial: Some((1, 16)),
+            stopping: false,
+        };
+        // 1.0625 exactly: a tie, rounded to even as `{:.3}` does
+        assert_eq!(p.value_attr(), "1.062");
+        assert_eq!(p.value_attr(), format!("{:.3}", p.value()));
     }
 }

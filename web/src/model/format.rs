@@ -21,6 +21,40 @@ pub fn css_pct(v: f64) -> String {
     format!("{sign}{}.{:02}%", h / 100, h % 100)
 }
 
+/// `v` with three decimals, exactly as `format!("{v:.3}")` writes it (the exact binary value
+/// rounded, ties to even), by integer arithmetic: float formatting would add core's float
+/// printing (about 15 KB) to the wasm. For `v` in `[0, 2^64)`; anything else (NaN, negative)
+/// reads as `0.000`, and so does `-0.0`.
+pub fn three_decimals(v: f64) -> String {
+    if !(0.0..18_446_744_073_709_551_616.0).contains(&v) {
+        return "0.000".into();
+    }
+    // v = m * 2^e exactly
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1 << 52), exp - 1075)
+    };
+    let n = u128::from(m) * 1000;
+    let t = if e >= 0 {
+        n << e
+    } else if -e >= 127 {
+        0 // n < 2^63: below half a thousandth
+    } else {
+        let s = -e as u32;
+        let (q, r, half) = (n >> s, n & ((1u128 << s) - 1), 1u128 << (s - 1));
+        if r > half || (r == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    format!("{}.{:03}", t / 1000, t % 1000)
+}
+
 /// A stamp's distance from the broker clock in one truncated unit: `+3 y`, `−11 d`, `now`.
 pub fn relative(delta_ms: i64) -> String {
     if delta_ms == 0 {
@@ -187,6 +221,42 @@ impl AgeClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn three_decimals_writes_what_format_writes() {
+        let mut values = vec![
+            0.0,
+            0.0005,
+            0.0015,
+            0.0625,
+            0.3125,
+            1.0005,
+            2.0625,
+            0.9995,
+            0.9999,
+            999.9995,
+            5e-324,
+            1e-5,
+            12.25,
+            1e15,
+            123_456.789_5,
+        ];
+        // a deterministic spread of fractions, as the rebuild bar makes them (done + sent / of)
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let of = x % 100_000 + 1;
+            values.push((x >> 40) as f64 % 1000.0 + (x % of) as f64 / of as f64);
+            values.push(f64::from_bits(x >> 2) % 4096.0);
+        }
+        for v in values {
+            assert_eq!(three_decimals(v), format!("{v:.3}"), "{v:?}");
+        }
+        assert_eq!(three_decimals(f64::NAN), "0.000");
+        assert_eq!(three_decimals(-1.0), "0.000");
+    }
 
     #[test]
     fn tile_times_are_full_times_of_day() {
