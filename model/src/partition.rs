@@ -101,6 +101,11 @@ pub struct Partition {
     config: Config,
     topic_partition: String,
     segments: Vec<Segment>,
+    /// The sum of the segments' sizes, kept as they grow, roll and are deleted so that
+    /// [`Partition::size`] does not walk a million one-record segments.
+    size: i64,
+    /// The sum of the segments' record counts, kept like `size`.
+    records: u64,
     log_start_offset: Offset,
     high_watermark: Offset,
     clock: Timestamp,
@@ -222,6 +227,8 @@ impl Partition {
             config,
             topic_partition: topic_partition.to_string(),
             segments: vec![seg],
+            size: 0,
+            records: 0,
             log_start_offset: Offset(0),
             high_watermark: Offset(0),
             clock: start,
@@ -247,6 +254,8 @@ impl Partition {
     ) -> Partition {
         let rng = SplitMix64::new(seed);
         let high_watermark = segments.last().map_or(Offset(0), |s| s.next_offset());
+        let size = segments.iter().map(|s| s.size().0).sum();
+        let records = segments.iter().map(Segment::record_count).sum();
         Partition {
             next_retention_check: config.first_retention_check(now),
             next_cleaner_pass: config.first_cleaner_pass(now),
@@ -255,6 +264,8 @@ impl Partition {
             config,
             topic_partition: topic_partition.to_string(),
             segments,
+            size,
+            records,
             log_start_offset,
             high_watermark,
             clock: now,
@@ -324,7 +335,7 @@ impl Partition {
     }
     /// Total size of all segments.
     pub fn size(&self) -> Bytes {
-        Bytes(self.segments.iter().map(|s| s.size().0).sum())
+        Bytes(self.size)
     }
     /// The index of the first segment that ends after `offset` (a binary search): the segment
     /// holding it, or the next one.
@@ -359,7 +370,7 @@ impl Partition {
     }
     /// Total record count, including records below the log start offset not yet deleted.
     pub fn record_count(&self) -> u64 {
-        self.segments.iter().map(|s| s.record_count()).sum()
+        self.records
     }
 
     fn validate(&self, now: Timestamp, records: &[Record]) -> Result<Validated, ProduceError> {
@@ -700,6 +711,8 @@ impl Partition {
         events: &mut impl Sink,
     ) {
         let segment = self.active_segment().base_offset();
+        self.size += v.size.0;
+        self.records += (last.0 - base.0 + 1) as u64;
         if let Some(e) = &mut self.expected {
             e.batches -= 1;
             if e.batches == 0 {
@@ -933,8 +946,11 @@ impl Partition {
                     self.roll(at, leo, RollReason::RetentionDeletesAll, events);
                 }
                 Step::Delete { n, pass: _ } => {
-                    let size_after =
-                        self.size().0 - self.segments[..n].iter().map(|s| s.size().0).sum::<i64>();
+                    for seg in &self.segments[..n] {
+                        self.size -= seg.size().0;
+                        self.records -= seg.record_count();
+                    }
+                    let size_after = self.size;
                     for seg in self.segments.drain(..n) {
                         let d = deleted.next().expect("the plan lists every deletion");
                         let reason = retention::deletion_reason(
@@ -1043,6 +1059,16 @@ impl Partition {
         for s in &self.segments {
             s.check_invariants();
         }
+        assert_eq!(
+            self.size,
+            self.segments.iter().map(|s| s.size().0).sum::<i64>(),
+            "the running size is the segments' sum"
+        );
+        assert_eq!(
+            self.records,
+            self.segments.iter().map(Segment::record_count).sum::<u64>(),
+            "the running record count is the segments' sum"
+        );
         let first = self.segments[0].base_offset();
         assert!(
             first <= self.log_start_offset,

@@ -133,6 +133,8 @@ impl Partition {
             self.clock = nows[k - 1];
             // Each batch moved the high watermark to its end.
             self.high_watermark = seg.next_offset();
+            self.size += k as i64 * run.size.0;
+            self.records += k as u64;
             if let Some(e) = &mut self.expected {
                 e.batches = e.batches.saturating_sub(k as u64);
                 if e.batches == 0 {
@@ -209,8 +211,10 @@ mod tests {
     /// and roll bookkeeping, the clock, the schedules, the expected batches).
     fn state(p: &Partition) -> String {
         format!(
-            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
+            "{:?} {} {} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
             p.segments,
+            p.size,
+            p.records,
             p.log_start_offset,
             p.high_watermark,
             p.clock,

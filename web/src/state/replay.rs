@@ -1,7 +1,7 @@
 //! The loaded scenario and its replay: the session (runner and journal) or, for a lesson, core's
 //! [`Play`] and the learner's operations on it; how far it has run, and why it stopped.
 
-use std::cell::{Cell, Ref, RefCell};
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
@@ -11,34 +11,6 @@ use logtime_core::scenario::{
 };
 use logtime_core::stream::StreamConfig;
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
-
-/// What `p`'s size and record count follow ([`SizeKey`]).
-fn size_key(p: &logtime_core::Partition) -> SizeKey {
-    (
-        p.log_start_offset().0,
-        p.log_end_offset().0,
-        p.segments().len(),
-        p.segments_rolled(),
-    )
-}
-
-/// `cell`'s value while the partition is as it was when it was worked out ([`size_key`]),
-/// else `work`'s, kept for next time.
-fn kept<T: Copy>(
-    cell: &Cell<Option<(SizeKey, T)>>,
-    p: &logtime_core::Partition,
-    work: impl FnOnce(&logtime_core::Partition) -> T,
-) -> T {
-    let key = size_key(p);
-    match cell.get() {
-        Some((k, v)) if k == key => v,
-        _ => {
-            let v = work(p);
-            cell.set(Some((key, v)));
-            v
-        }
-    }
-}
 
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
 /// it exactly (core's play is deterministic), which is how going back and branches work.
@@ -156,16 +128,7 @@ pub struct Replay {
     /// The downstream stream processor a lesson file's `stream` section declares (shown as a
     /// lane under the partition, in a lesson or in the explorer).
     pub stream: Option<StreamConfig>,
-    /// The partition's size with what it was computed for ([`Replay::size`]).
-    size: Cell<Option<(SizeKey, Bytes)>>,
-    /// The partition's record count with what it was computed for ([`Replay::record_count`]).
-    records: Cell<Option<(SizeKey, u64)>>,
 }
-
-/// What a partition's size and record count follow: its log start and end offsets, its
-/// segments and the rolls so far (an append moves the end, a deletion the start or the
-/// segments).
-type SizeKey = (i64, i64, usize, u64);
 
 impl Default for Replay {
     fn default() -> Self {
@@ -181,8 +144,6 @@ impl Default for Replay {
             done: 0,
             total: 0,
             stream: None,
-            size: Cell::new(None),
-            records: Cell::new(None),
         }
     }
 }
@@ -378,12 +339,9 @@ impl Replay {
         })
     }
 
-    /// Records in the partition, kept until the partition changes like [`Replay::size`] (the
-    /// clock bar shows it in every render, a rebuild's chunks included).
+    /// Records in the partition.
     pub fn record_count(&self) -> u64 {
-        self.runner().map_or(0, |r| {
-            kept(&self.records, r.partition(), |p| p.record_count())
-        })
+        self.runner().map_or(0, |r| r.partition().record_count())
     }
 
     /// `(broker time, partition size)`, for the disk chart.
@@ -392,12 +350,9 @@ impl Replay {
         Some((now, self.size()))
     }
 
-    /// The partition's size. [`logtime_core::Partition::size`] adds up every segment (a
-    /// million segments take milliseconds), so the size is kept until the partition changes:
-    /// a rebuild samples it every step and renders it every chunk.
+    /// The partition's size.
     pub fn size(&self) -> Bytes {
-        self.runner()
-            .map_or(Bytes(0), |r| kept(&self.size, r.partition(), |p| p.size()))
+        self.runner().map_or(Bytes(0), |r| r.partition().size())
     }
 
     /// Runs the next step, handing its events to `on_event`. `None` when there is no step to run.
