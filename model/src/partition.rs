@@ -840,8 +840,7 @@ impl Partition {
         let mut idle: u64 = 0;
         while next <= now {
             let at = next;
-            let (steps, report) =
-                retention::plan(&self.config, &self.view(), self.inputs(at), true);
+            let (steps, report) = retention::plan(&self.config, self.view(), self.inputs(at), true);
             // How many more checks are due after this one, at or before `now`.
             let last_due =
                 ((now.0 as i128 - at.0 as i128) / interval as i128).min(i64::MAX as i128) as i64;
@@ -909,12 +908,12 @@ impl Partition {
 
     /// What a retention check at `now` would do, without doing it.
     pub fn preview_retention(&self, now: Timestamp) -> RetentionReport {
-        retention::plan(&self.config, &self.view(), self.inputs(now), false).1
+        retention::plan(&self.config, self.view(), self.inputs(now), false).1
     }
 
     fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut impl Sink) {
         let (steps, report) =
-            retention::plan(&self.config, &self.view(), self.inputs(at), scheduled);
+            retention::plan(&self.config, self.view(), self.inputs(at), scheduled);
         self.execute_retention(at, steps, report, 0, events);
     }
 

@@ -272,28 +272,30 @@ impl Planner {
 /// offset assume the steps are executed).
 pub(crate) fn plan(
     config: &Config,
-    view: &[SegmentView],
+    view: Vec<SegmentView>,
     inputs: Inputs,
     scheduled: bool,
 ) -> (Vec<Step>, RetentionReport) {
     let t = &config.topic;
+    let next_offsets = view
+        .iter()
+        .skip(1)
+        .map(|s| s.base)
+        .chain([inputs.log_end_offset])
+        .collect();
+    let verdicts = view
+        .iter()
+        .map(|s| SegmentVerdict {
+            base_offset: s.base,
+            largest_timestamp: s.largest,
+            record_time: s.record_time,
+            verdict: Verdict::CompactOnly,
+        })
+        .collect();
     let mut p = Planner {
-        view: view.to_vec(),
-        next_offsets: view
-            .iter()
-            .skip(1)
-            .map(|s| s.base)
-            .chain([inputs.log_end_offset])
-            .collect(),
-        verdicts: view
-            .iter()
-            .map(|s| SegmentVerdict {
-                base_offset: s.base,
-                largest_timestamp: s.largest,
-                record_time: s.record_time,
-                verdict: Verdict::CompactOnly,
-            })
-            .collect(),
+        view,
+        next_offsets,
+        verdicts,
         first: 0,
         lso: inputs.log_start_offset,
         steps: Vec::new(),
