@@ -247,3 +247,38 @@ fn message(e: &JsValue) -> String {
             .unwrap_or_default()
     })
 }
+
+/// The warm-up runs to its end in the browser, its density drawing on a real (unshown) canvas
+/// included, and leaves the page as it was: no element added, no replay time counted.
+#[wasm_bindgen_test]
+async fn the_warm_up_runs_to_its_end_and_leaves_the_page_alone() {
+    let window = web_sys::window().unwrap();
+    let before = window
+        .document()
+        .unwrap()
+        .body()
+        .unwrap()
+        .child_element_count();
+    let clock = |name: &str| js_sys::Reflect::get(&window, &name.into()).unwrap();
+    let _ = js_sys::Reflect::set(&window, &"__logtimeReplayMs".into(), &JsValue::from(0.0));
+    let mut warm = logtime_web::warm::WarmUp::new();
+    let mut pieces = 0;
+    while warm.piece() {
+        pieces += 1;
+        assert!(pieces < 10, "the warm-up never ends");
+    }
+    assert_eq!(pieces, 4);
+    assert!(warm.state().replay.at_end());
+    let after = window
+        .document()
+        .unwrap()
+        .body()
+        .unwrap()
+        .child_element_count();
+    assert_eq!(before, after, "the warm-up added an element to the page");
+    assert_eq!(
+        clock("__logtimeReplayMs").as_f64(),
+        Some(0.0),
+        "the warm-up's steps were timed"
+    );
+}
