@@ -427,6 +427,18 @@ impl Partition {
         Ok(events)
     }
 
+    /// A command at `now` before the partition's clock is refused: the clock only moves
+    /// forwards, and nothing changes.
+    fn check_clock(&self, now: Timestamp) -> Result<(), Error> {
+        if now < self.clock {
+            return Err(Error::ClockWentBackwards {
+                now,
+                clock: self.clock,
+            });
+        }
+        Ok(())
+    }
+
     /// [`Partition::apply`], handing each event to `events` as it happens (a sink that only
     /// counts builds no list, and one that discards builds no event).
     pub(crate) fn apply_with(
@@ -435,12 +447,7 @@ impl Partition {
         command: Command,
         events: &mut impl Sink,
     ) -> Result<(), Error> {
-        if now < self.clock {
-            return Err(Error::ClockWentBackwards {
-                now,
-                clock: self.clock,
-            });
-        }
+        self.check_clock(now)?;
         match command {
             Command::Tick => self.run_due_checks(now, events),
             Command::Produce { records } => return self.produce_with(now, &records, events),
@@ -525,12 +532,7 @@ impl Partition {
         records: &[Record],
         events: &mut impl Sink,
     ) -> Result<(), Error> {
-        if now < self.clock {
-            return Err(Error::ClockWentBackwards {
-                now,
-                clock: self.clock,
-            });
-        }
+        self.check_clock(now)?;
         // A one-record batch inside the windows takes validation's quick path there.
         let v = self.validate(now, records).map_err(Error::Produce)?;
         self.run_due_checks(now, events);
