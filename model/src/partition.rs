@@ -702,7 +702,8 @@ impl Partition {
 
     /// What follows a batch's store in the active segment (at `base..=last`, `position`): the
     /// expected batches, the events, the high watermark.
-    #[inline]
+    // Always inlined (into both append paths), as `Segment::append_one` is.
+    #[inline(always)]
     fn appended(
         &mut self,
         base: Offset,

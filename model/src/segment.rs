@@ -439,7 +439,9 @@ impl Segment {
     }
 
     /// [`Segment::append`] of a CreateTime batch of one record stamped `stamp` at `base`.
-    #[inline]
+    // Always inlined: its one caller, the common path, is too large for the inliner's
+    // threshold, and the call passes `v` and returns the index update through memory.
+    #[inline(always)]
     pub(crate) fn append_one(
         &mut self,
         now: Timestamp,

@@ -358,7 +358,7 @@ impl Replay {
     /// Runs the next step, handing its events to `on_event`. `None` when there is no step to run.
     pub fn step(
         &mut self,
-        on_event: &mut dyn FnMut(&Event),
+        on_event: &mut impl FnMut(&Event),
     ) -> Option<Result<StepReport, ScenarioError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
@@ -377,7 +377,7 @@ impl Replay {
     /// Runs a slice of the next step, about `records` records ([`Session::step_slice`]),
     /// handing its events to `on_event`; the step counts as done once its last slice has run.
     /// `None` when there is no step to run.
-    pub fn step_slice(&mut self, records: u64, on_event: &mut dyn FnMut(&Event)) -> Option<Slice> {
+    pub fn step_slice(&mut self, records: u64, on_event: &mut impl FnMut(&Event)) -> Option<Slice> {
         let session = self.session.clone()?;
         let slice = match &mut *session.borrow_mut() {
             Backing::Session(s) => crate::glue::timed_step(
