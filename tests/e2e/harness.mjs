@@ -59,10 +59,10 @@ const MIME = {
 };
 
 /**
- * Serves `dir` (default dist/) on 127.0.0.1 at a free port.
+ * Serves `dir` (default dist/) on 127.0.0.1 at a free port, adding `headers` to every response.
  * Resolves to { url: 'http://127.0.0.1:PORT/', port, close() }.
  */
-export async function startServer(dir = DIST) {
+export async function startServer(dir = DIST, headers = {}) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html not found: build first (trunk build --release --offline)`);
   }
@@ -90,6 +90,7 @@ export async function startServer(dir = DIST) {
         'content-type': MIME[path.extname(file).toLowerCase()] || 'application/octet-stream',
         'content-length': body.length,
         'cache-control': 'no-cache',
+        ...headers,
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     });
