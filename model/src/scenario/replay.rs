@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::event::{Appended, Event, Roll};
 use crate::partition::{Command, Partition, PartitionState, Sink};
 use crate::retention::RetentionReport;
-use crate::units::{Offset, Timestamp};
+use crate::units::{Bytes, Offset, Timestamp};
 
 /// A whole replay: every step's report and the partition at the end (`{"steps": [...], "final":
 /// STATE}` in JSON).
@@ -387,14 +387,27 @@ impl Sink for StepSink<'_, '_> {
             // Every batch makes one of these, and they own nothing: forgetting one frees
             // nothing and skips a call to the whole enum's drop glue, which the callback above
             // stops the compiler from resolving to this variant (a twentieth of a replay in the
-            // browser).
-            e @ (Event::HighWatermarkMoved { .. }
-            | Event::OffsetIndexEntry { .. }
-            | Event::TimeIndexEntry { .. }) => std::mem::forget(e),
+            // browser). Every field is named, so that a new one cannot slip past this; the
+            // assertion below the impl checks that none of their types owns anything.
+            e @ (Event::HighWatermarkMoved { from: _, to: _ }
+            | Event::OffsetIndexEntry {
+                segment: _,
+                offset: _,
+                position: _,
+            }
+            | Event::TimeIndexEntry {
+                segment: _,
+                timestamp: _,
+                offset: _,
+                at_roll: _,
+            }) => std::mem::forget(e),
             _ => {}
         }
     }
 }
+
+// What `StepSink::emit` forgets owns nothing.
+const _: () = assert!(!std::mem::needs_drop::<(Offset, Bytes, Timestamp, bool)>());
 
 /// One step's (or command's) replay: the partition, the callback, and what the report collects.
 struct Ctx<'a, 'f> {
