@@ -1,7 +1,7 @@
 //! Replays a scenario file to its end with no report and no event kept, and prints how long it
 //! took: the native side of `scripts/measure-web.sh`'s wasm-versus-native comparison (the
 //! browser side rebuilds the same scenario to its last step in the explorer, which runs this
-//! loop with a callback that only notes what the partition view marks).
+//! loop: each step noting what the partition view marks, with no event handed out).
 //!
 //! `cargo run --release -p logtime-core --example replay -- scenario.json`
 //! prints `native_replay_ms`, `native_replay_second_half_ms` (the steady state: the partition
@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use logtime_core::scenario::{parse, Runner};
+use logtime_core::scenario::{parse, Runner, ViewMarks};
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
@@ -32,7 +32,8 @@ fn main() {
     let mut mid = start;
     loop {
         let before = Instant::now();
-        let Some(r) = runner.step(&mut |_| {}) else {
+        let mut marks = ViewMarks::default();
+        let Some(r) = runner.step_marks(&mut marks) else {
             break;
         };
         steps.push(before.elapsed().as_secs_f64() * 1e6);

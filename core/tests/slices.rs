@@ -4,8 +4,9 @@
 //! slices emits the same events, in the same order and at the same broker times, as running it
 //! step by step, ends each step with the same report and summary, and leaves the same partition.
 //! Between two slices the step is not finished: the runner still names it and refuses commands.
+//! Run for their marks alone (no callback), slices and steps mark what their events say.
 
-use logtime_core::scenario::{parse, Runner, Slice, StepReport, StepSummary, ROLL_WORK};
+use logtime_core::scenario::{parse, Runner, Slice, StepReport, StepSummary, ViewMarks, ROLL_WORK};
 use logtime_core::{Command, Error, Event, Timestamp};
 use proptest::prelude::*;
 
@@ -168,6 +169,45 @@ proptest! {
         prop_assert!(got.events == expected.events, "events differ");
         prop_assert_eq!(s.partition().state(), w.partition().state());
         prop_assert_eq!(s.now(), w.now());
+    }
+
+    /// Slices run for their marks (`step_slice_marks`, no callback) do what slices run with a
+    /// callback do, and mark exactly what those slices' events say; the same for whole steps
+    /// (`step_marks`).
+    #[test]
+    fn marks_without_events_are_what_the_events_mark(
+        strict in any::<bool>(),
+        segment_bytes in prop::sample::select(vec![170u32, 600, 4096, 1 << 20]),
+        steps in prop::collection::vec(gen_step(), 1..8),
+        cuts in prop::collection::vec(prop_oneof![3 => 1u64..40, 1 => 40u64..1000], 1..6),
+    ) {
+        let json = scenario_json(strict, segment_bytes, &steps);
+        let (mut by_event, mut by_marks) = (Runner::new(parse(&json).unwrap()), Runner::new(parse(&json).unwrap()));
+        for i in 0.. {
+            let records = cuts[i % cuts.len()];
+            let mut want = ViewMarks::default();
+            let a = by_event.step_slice(records, &mut |e| want.see(e.event));
+            let mut got = ViewMarks::default();
+            let b = by_marks.step_slice_marks(records, &mut got);
+            prop_assert_eq!(format!("{b:?}"), format!("{a:?}"));
+            prop_assert_eq!(&got, &want);
+            if a.is_none() {
+                break;
+            }
+        }
+        prop_assert_eq!(by_marks.partition().state(), by_event.partition().state());
+        let (mut by_event, mut by_marks) = (Runner::new(parse(&json).unwrap()), Runner::new(parse(&json).unwrap()));
+        loop {
+            let mut want = ViewMarks::default();
+            let a = by_event.step(&mut |e| want.see(e.event));
+            let mut got = ViewMarks::default();
+            let b = by_marks.step_marks(&mut got);
+            prop_assert_eq!(format!("{b:?}"), format!("{a:?}"));
+            prop_assert_eq!(&got, &want);
+            if a.is_none() {
+                break;
+            }
+        }
     }
 
     /// A step started in slices and finished by `step_summary` adds up the same summary as the

@@ -12,8 +12,8 @@
 //   replay10m_*            the same scenario rebuilt to its last step in the explorer and
 //                          replayed natively (core's `replay` example, when LOGTIME_NATIVE_REPLAY
 //                          names its binary): three runs of each, taken in turn, medians. Both
-//                          sides time the same loop, each `Runner::step` (the page adds them up
-//                          in __logtimeReplayMs and __logtimeReplaySteps): replay10m_wasm_ms and
+//                          sides time the same loop, each `Runner::step_marks` (the page's
+//                          slices of it, added up in __logtimeReplayMs and __logtimeReplaySteps): replay10m_wasm_ms and
 //                          replay10m_native_ms are the totals, *_step_median_us the median step
 //                          of the second half (the steady state, which a step preempted by
 //                          another process does not move), replay10m_wasm_vs_native the ratio

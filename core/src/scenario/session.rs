@@ -32,7 +32,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::StepReport;
-use super::{Runner, Slice};
+use super::{Runner, Slice, ViewMarks};
 use super::{Scenario, ScenarioError, TimedEvent};
 use crate::batch::{Header, Record};
 use crate::config::{ConfigValue, KafkaVersion};
@@ -611,6 +611,27 @@ impl Session {
         let slice = self.runner.step_slice(work, on_event)?;
         if let Slice::Done(_) = slice {
             // As in `step`: recorded even when the step failed.
+            self.journal.entries.push(Entry::Step);
+        }
+        Some(slice)
+    }
+
+    /// [`Session::step`] with no callback: what the step changed that a view marks is added
+    /// to `marks` ([`Runner::step_marks`]).
+    pub fn step_marks(
+        &mut self,
+        marks: &mut ViewMarks,
+    ) -> Option<Result<StepReport, ScenarioError>> {
+        let result = self.runner.step_marks(marks)?;
+        self.journal.entries.push(Entry::Step);
+        Some(result)
+    }
+
+    /// [`Session::step_slice`] with no callback: what the slice changed that a view marks is
+    /// added to `marks` ([`Runner::step_slice_marks`]).
+    pub fn step_slice_marks(&mut self, work: u64, marks: &mut ViewMarks) -> Option<Slice> {
+        let slice = self.runner.step_slice_marks(work, marks)?;
+        if let Slice::Done(_) = slice {
             self.journal.entries.push(Entry::Step);
         }
         Some(slice)

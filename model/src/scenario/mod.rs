@@ -38,7 +38,7 @@ pub use outcome::{
     VersionChange,
 };
 pub use replay::{run, Report, Runner, Slice, ROLL_WORK};
-pub use summary::StepSummary;
+pub use summary::{StepSummary, ViewMarks};
 pub use time::{parse_bytes, parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.

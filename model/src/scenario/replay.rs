@@ -14,7 +14,7 @@ use super::outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
 };
-use super::summary::StepSummary;
+use super::summary::{StepSummary, ViewMarks};
 use super::time::{apply_unit, overflow_reason};
 use super::{ProduceStep, Scenario, ScenarioError, Step, TimeSpec, TimedEvent, UnitMistake};
 use crate::batch::Record;
@@ -133,7 +133,17 @@ impl Runner {
         &mut self,
         on_event: &mut dyn FnMut(TimedEvent<'_>),
     ) -> Option<Result<StepReport, ScenarioError>> {
-        self.run_whole(Some(on_event))
+        self.run_whole(Some(on_event), None)
+            .map(|r| r.map(|(report, _)| report))
+    }
+
+    /// [`Runner::step`] with no callback: what the step changed that a view marks is added to
+    /// `marks` as it happens.
+    pub fn step_marks(
+        &mut self,
+        marks: &mut ViewMarks,
+    ) -> Option<Result<StepReport, ScenarioError>> {
+        self.run_whole(None, Some(marks))
             .map(|r| r.map(|(report, _)| report))
     }
 
@@ -151,37 +161,35 @@ impl Runner {
         work: u64,
         on_event: &mut dyn FnMut(TimedEvent<'_>),
     ) -> Option<Slice> {
-        Some(match self.run_slice(Some(work), Some(on_event))? {
-            Ran::Done(result) => Slice::Done(result.map(|(report, _)| report)),
-            Ran::Partial {
-                step,
-                sent,
-                batches,
-            } => Slice::Partial {
-                step,
-                sent,
-                batches,
-            },
-        })
+        self.run_slice(Some(work), Some(on_event), None)
+            .map(Ran::into_slice)
+    }
+
+    /// [`Runner::step_slice`] with no callback: what the slice changed that a view marks is
+    /// added to `marks` as it happens.
+    pub fn step_slice_marks(&mut self, work: u64, marks: &mut ViewMarks) -> Option<Slice> {
+        self.run_slice(Some(work), None, Some(marks))
+            .map(Ran::into_slice)
     }
 
     /// Runs the next step (or the rest of the step running in slices) and adds up its events
     /// instead of handing them out one by one. `None` when done.
     pub fn step_summary(&mut self) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
-        self.run_whole(None)
+        self.run_whole(None, None)
     }
 
     /// Runs step `next` (the rest of it, when it runs in slices) to its end.
     fn run_whole(
         &mut self,
         mut on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+        mut marks: Option<&mut ViewMarks>,
     ) -> Option<Result<(StepReport, StepSummary), ScenarioError>> {
         loop {
             // Without a limit the step runs to its end in one slice: the loop never repeats.
             let on_event = on_event
                 .as_mut()
                 .map(|f| &mut **f as &mut dyn FnMut(TimedEvent<'_>));
-            match self.run_slice(None, on_event)? {
+            match self.run_slice(None, on_event, marks.as_deref_mut())? {
                 Ran::Done(result) => return Some(result),
                 Ran::Partial { .. } => {}
             }
@@ -194,10 +202,11 @@ impl Runner {
         &mut self,
         limit: Option<u64>,
         on_event: Option<&mut dyn FnMut(TimedEvent<'_>)>,
+        marks: Option<&mut ViewMarks>,
     ) -> Option<Ran> {
         let index = self.next;
         let step = self.scenario.steps.get(index)?;
-        let mut ctx = Ctx::new(index, &mut self.partition, on_event);
+        let mut ctx = Ctx::new(index, &mut self.partition, on_event, marks);
         let resume = self.sliced.take().map(|s| {
             ctx.collected = s.collected;
             s.traffic
@@ -255,7 +264,7 @@ impl Runner {
         if self.sliced.is_some() {
             return Err(Error::StepInProgress { step: self.next });
         }
-        let mut ctx = Ctx::new(self.next, &mut self.partition, on_event);
+        let mut ctx = Ctx::new(self.next, &mut self.partition, on_event, None);
         let outcome = ctx.command(now, command)?;
         Ok(ctx.finish(outcome))
     }
@@ -272,6 +281,24 @@ enum Ran {
     },
     /// The step finished.
     Done(Result<(StepReport, StepSummary), ScenarioError>),
+}
+
+impl Ran {
+    /// The caller's view of it (the summary is for [`Runner::step_summary`] only).
+    fn into_slice(self) -> Slice {
+        match self {
+            Ran::Done(result) => Slice::Done(result.map(|(report, _)| report)),
+            Ran::Partial {
+                step,
+                sent,
+                batches,
+            } => Slice::Partial {
+                step,
+                sent,
+                batches,
+            },
+        }
+    }
 }
 
 /// How far [`Ctx::step`] got.
@@ -328,6 +355,8 @@ struct StepSink<'c, 'f> {
     /// What the outcome needs, when the caller reads it ([`Ctx::with_sink`]); `None` on the
     /// common path ([`Ctx::with_sink_unseen`]), which then neither builds nor drops one a batch.
     seen: Option<Seen>,
+    /// What a view marks, for a caller that asked for it instead of the events.
+    marks: Option<&'c mut ViewMarks>,
 }
 
 impl Sink for StepSink<'_, '_> {
@@ -337,6 +366,12 @@ impl Sink for StepSink<'_, '_> {
     #[inline(always)]
     fn emit(&mut self, f: impl FnOnce() -> Event) {
         let event = f();
+        // Counted before the callback, which the compiler cannot see into: here the event's
+        // kind is still known and both fold to that kind's few lines.
+        self.summary.see(&event);
+        if let Some(marks) = self.marks.as_deref_mut() {
+            marks.see(&event);
+        }
         if let Some(on_event) = self.on_event.as_deref_mut() {
             on_event(TimedEvent {
                 step: self.index,
@@ -344,7 +379,6 @@ impl Sink for StepSink<'_, '_> {
                 event: &event,
             });
         }
-        self.summary.see(&event);
         match event {
             Event::SegmentRolled(r) => self.rolls.push(r),
             Event::BatchAppended(a) => {
@@ -414,6 +448,7 @@ struct Ctx<'a, 'f> {
     index: usize,
     partition: &'a mut Partition,
     on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
+    marks: Option<&'a mut ViewMarks>,
     collected: Collected,
     /// The records of the batch being produced, reused from batch to batch.
     buffer: Vec<Record>,
@@ -424,11 +459,13 @@ impl<'a, 'f> Ctx<'a, 'f> {
         index: usize,
         partition: &'a mut Partition,
         on_event: Option<&'f mut dyn FnMut(TimedEvent<'_>)>,
+        marks: Option<&'a mut ViewMarks>,
     ) -> Self {
         Ctx {
             index,
             partition,
             on_event,
+            marks,
             collected: Collected::default(),
             buffer: Vec::new(),
         }
@@ -505,6 +542,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             verdicts: &mut self.collected.verdicts,
             summary: &mut self.collected.summary,
             seen,
+            marks: self.marks.as_deref_mut(),
         };
         f(self.partition, &mut sink)
     }

@@ -12,6 +12,7 @@
 
 use crate::event::Event;
 use crate::retention::RetentionReport;
+use crate::segment::RollReason;
 use crate::units::{Bytes, Offset, Timestamp};
 
 /// What the events of one step add up to.
@@ -118,5 +119,37 @@ impl StepSummary {
     #[doc(hidden)] // for the runner's tests in `logtime-core`
     pub fn worth_showing(r: &RetentionReport) -> bool {
         !r.scheduled || !r.deleted.is_empty() || !r.future_timestamp_segments.is_empty()
+    }
+}
+
+/// What some events changed that a view of the partition marks: the batch that landed last,
+/// each segment rolled, the last retention check worth showing.
+///
+/// [`crate::scenario::Runner::step_marks`] and [`crate::scenario::Runner::step_slice_marks`]
+/// fill one as the events happen, with no event handed out (a callback costs an indirect call
+/// per event, two a batch); a caller that has the events in hand adds each with
+/// [`ViewMarks::see`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewMarks {
+    /// The offsets of the last batch appended.
+    pub landed: Option<(Offset, Offset)>,
+    /// Each segment rolled, in order: its base offset and why it rolled.
+    pub rolls: Vec<(Offset, RollReason)>,
+    /// The last retention check worth showing ([`StepSummary::worth_showing`]).
+    pub retention: Option<RetentionReport>,
+}
+
+impl ViewMarks {
+    /// Adds `event`. Inlined where the event is made, like [`StepSummary::see`].
+    #[inline(always)]
+    pub fn see(&mut self, event: &Event) {
+        match event {
+            Event::BatchAppended(a) => self.landed = Some((a.base_offset, a.last_offset)),
+            Event::SegmentRolled(r) => self.rolls.push((r.old_base, r.reason)),
+            Event::RetentionChecked(r) if StepSummary::worth_showing(r) => {
+                self.retention = Some(r.clone())
+            }
+            _ => {}
+        }
     }
 }

@@ -29,13 +29,10 @@ use std::rc::Rc;
 
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{
-    Entry, Journal, ProduceOutcome, Replayed, Slice, Source, StepOutcome, StepReport,
+    Entry, Journal, ProduceOutcome, Replayed, Slice, Source, StepOutcome, StepReport, ViewMarks,
 };
 use logtime_core::ConfigKey;
-use logtime_core::{
-    Command, ConfigValue, Error, Event, KafkaVersion, Offset, OffsetSpec, RetentionReport,
-    RollReason, Timestamp,
-};
+use logtime_core::{Command, ConfigValue, Error, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use yew::Reducible;
 
 use crate::model::import::Done;
@@ -507,7 +504,7 @@ impl Explorer {
         work: u64,
         from: &mut Option<Timestamp>,
     ) -> Result<bool, String> {
-        let mut marks = MarksUpdate::default();
+        let mut marks = ViewMarks::default();
         let previous = *from.get_or_insert(self.now());
         let replayed = self
             .replay
@@ -592,12 +589,9 @@ impl Explorer {
         narrate: bool,
         from: &mut Option<Timestamp>,
     ) -> Option<bool> {
-        let mut marks = MarksUpdate::default();
+        let mut marks = ViewMarks::default();
         let previous = *from.get_or_insert(self.now());
-        let slice = self
-            .replay
-            .make_mut()
-            .step_slice(work, &mut |e| marks.see(e));
+        let slice = self.replay.make_mut().step_slice(work, &mut marks);
         match slice {
             Some(Slice::Partial { .. }) => {
                 self.absorb_marks(marks);
@@ -616,9 +610,9 @@ impl Explorer {
 
     /// Runs one scenario step; `false` when there is none or it failed.
     fn run_step(&mut self, narrate: bool) -> bool {
-        let mut marks = MarksUpdate::default();
+        let mut marks = ViewMarks::default();
         let previous = self.now();
-        let Some(outcome) = self.replay.make_mut().step(&mut |e| marks.see(e)) else {
+        let Some(outcome) = self.replay.make_mut().step(&mut marks) else {
             return false;
         };
         self.after_step(marks, previous, outcome, narrate)
@@ -627,7 +621,7 @@ impl Explorer {
     /// Shows what a step did (or why it failed); `false` when it failed.
     fn after_step(
         &mut self,
-        marks: MarksUpdate,
+        marks: ViewMarks,
         previous: Timestamp,
         outcome: Result<StepReport, logtime_core::scenario::ScenarioError>,
         narrate: bool,
@@ -651,7 +645,7 @@ impl Explorer {
     }
 
     /// Records what a step or command changed on screen.
-    fn absorb(&mut self, marks: MarksUpdate, report: &StepReport) {
+    fn absorb(&mut self, marks: ViewMarks, report: &StepReport) {
         self.absorb_marks(marks);
         match &report.outcome {
             StepOutcome::Lookup { result, .. } => self.lookup.make_mut().show(result.clone()),
@@ -674,7 +668,7 @@ impl Explorer {
 
     /// Records what the events of a step (or a slice of one) changed in the partition view and
     /// the retention panel.
-    fn absorb_marks(&mut self, marks: MarksUpdate) {
+    fn absorb_marks(&mut self, marks: ViewMarks) {
         if marks.landed.is_some() || !marks.rolls.is_empty() {
             let m = self.marks.make_mut();
             m.landed = marks.landed.or(m.landed);
@@ -851,7 +845,7 @@ impl Explorer {
     /// Applies a command at `now` through the runner (which moves its one clock) and narrates
     /// it. `None` when no scenario is loaded.
     fn apply(&mut self, now: Timestamp, cmd: Command) -> Option<Result<StepReport, Error>> {
-        let mut marks = MarksUpdate::default();
+        let mut marks = ViewMarks::default();
         let result = self
             .replay
             .make_mut()
@@ -1212,7 +1206,7 @@ impl Explorer {
         let mut passed = Vec::new();
         let mut stop = None;
         loop {
-            let mut marks = MarksUpdate::default();
+            let mut marks = ViewMarks::default();
             let previous = self.now();
             let Some((step, stops_here)) = self.replay.lesson().map(|l| {
                 let c = l.play.lesson();
@@ -1418,7 +1412,7 @@ impl Explorer {
     }
 
     fn lesson_reveal(&mut self) {
-        let mut marks = MarksUpdate::default();
+        let mut marks = ViewMarks::default();
         let revealed = self.replay.with_lesson(|l| {
             let r = l.play.reveal(&mut |e| marks.see(e.event));
             if r.is_ok() {
@@ -1514,32 +1508,6 @@ fn focus_of(show: &[core_lesson::Target]) -> Option<(i64, i64)> {
         Target::Offsets { first, last } => Some((first.0, last.0)),
         _ => None,
     })
-}
-
-/// What the events of one step or command change in the partition view and retention panel.
-#[derive(Default)]
-struct MarksUpdate {
-    landed: Option<(Offset, Offset)>,
-    rolls: Vec<(Offset, RollReason)>,
-    retention: Option<RetentionReport>,
-}
-
-impl MarksUpdate {
-    fn see(&mut self, event: &Event) {
-        match event {
-            Event::BatchAppended(a) => self.landed = Some((a.base_offset, a.last_offset)),
-            Event::SegmentRolled(r) => self.rolls.push((r.old_base, r.reason)),
-            // Quiet scheduled checks that changed nothing are not worth a walk.
-            Event::RetentionChecked(r)
-                if !r.scheduled
-                    || !r.deleted.is_empty()
-                    || !r.future_timestamp_segments.is_empty() =>
-            {
-                self.retention = Some(r.clone())
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Whether an action is a command on the partition (which a lesson's open task checks).

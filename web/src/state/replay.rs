@@ -7,7 +7,7 @@ use std::rc::Rc;
 use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
 use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Slice, Source,
-    StepReport, TimedEvent, ROLL_WORK,
+    StepReport, TimedEvent, ViewMarks, ROLL_WORK,
 };
 use logtime_core::stream::StreamConfig;
 use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
@@ -355,17 +355,12 @@ impl Replay {
         self.runner().map_or(Bytes(0), |r| r.partition().size())
     }
 
-    /// Runs the next step, handing its events to `on_event`. `None` when there is no step to run.
-    pub fn step(
-        &mut self,
-        on_event: &mut impl FnMut(&Event),
-    ) -> Option<Result<StepReport, ScenarioError>> {
+    /// Runs the next step, adding what it changed for the view to `marks`. `None` when there
+    /// is no step to run.
+    pub fn step(&mut self, marks: &mut ViewMarks) -> Option<Result<StepReport, ScenarioError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
-            Backing::Session(s) => crate::glue::timed_step(
-                || s.step(&mut |e: TimedEvent<'_>| on_event(e.event)),
-                |_| true,
-            )?,
+            Backing::Session(s) => crate::glue::timed_step(|| s.step_marks(marks), |_| true)?,
             Backing::Lesson(_) => return None,
         };
         if let Ok(report) = &result {
@@ -375,13 +370,13 @@ impl Replay {
     }
 
     /// Runs a slice of the next step, about `records` records ([`Session::step_slice`]),
-    /// handing its events to `on_event`; the step counts as done once its last slice has run.
-    /// `None` when there is no step to run.
-    pub fn step_slice(&mut self, records: u64, on_event: &mut impl FnMut(&Event)) -> Option<Slice> {
+    /// adding what it changed for the view to `marks`; the step counts as done once its last
+    /// slice has run. `None` when there is no step to run.
+    pub fn step_slice(&mut self, records: u64, marks: &mut ViewMarks) -> Option<Slice> {
         let session = self.session.clone()?;
         let slice = match &mut *session.borrow_mut() {
             Backing::Session(s) => crate::glue::timed_step(
-                || s.step_slice(records, &mut |e: TimedEvent<'_>| on_event(e.event)),
+                || s.step_slice_marks(records, marks),
                 |s| !matches!(s, Some(Slice::Partial { .. })),
             )?,
             Backing::Lesson(_) => return None,
