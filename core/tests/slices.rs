@@ -182,7 +182,8 @@ proptest! {
         cuts in prop::collection::vec(prop_oneof![3 => 1u64..40, 1 => 40u64..1000], 1..6),
     ) {
         let json = scenario_json(strict, segment_bytes, &steps);
-        let (mut by_event, mut by_marks) = (Runner::new(parse(&json).unwrap()), Runner::new(parse(&json).unwrap()));
+        let runner = || Runner::new(parse(&json).unwrap());
+        let (mut by_event, mut by_marks) = (runner(), runner());
         for i in 0.. {
             let records = cuts[i % cuts.len()];
             let mut want = ViewMarks::default();
@@ -196,7 +197,7 @@ proptest! {
             }
         }
         prop_assert_eq!(by_marks.partition().state(), by_event.partition().state());
-        let (mut by_event, mut by_marks) = (Runner::new(parse(&json).unwrap()), Runner::new(parse(&json).unwrap()));
+        let (mut by_event, mut by_marks) = (runner(), runner());
         loop {
             let mut want = ViewMarks::default();
             let a = by_event.step(&mut |e| want.see(e.event));
