@@ -15,7 +15,8 @@
 //!   hold every record's bytes, as the model does, and each copy takes the next chunk's window
 //!   of them, so that the copies stream through memory as the model's appends do.
 //!   `memcpy_cached_records_per_s` and `append_vs_memcpy_cached` copy one window again and
-//!   again instead, which stays in the processor's cache (14 MB against a 32 MB L3 here).
+//!   again instead, which can stay in the processor's cache (a tenth of 10M records' bytes is
+//!   14 MB, less than many server processors' last-level cache).
 //! * `lookup_per_s` and `linear_lookup_per_s`: offset-for-time lookups at random targets, a
 //!   tenth of them past the newest record (misses, answered `-1`), through the indexes (time
 //!   index, offset index, batch and record scan) and by brute force over every record.
@@ -124,8 +125,8 @@ fn main() {
     // the same machine load (other builds on two cores). `append_vs_memcpy` is the median.
     // The buffers hold every record's bytes, as the model does, and each copy takes the next
     // chunk's window of them, so that the copies stream through memory as the appends do; one
-    // window copied again and again stays in the processor's cache (a chunk is 14 MB, this
-    // machine's L3 32 MB), which `append_vs_memcpy_cached` compares with.
+    // window copied again and again can stay in the processor's cache (a chunk is 14 MB),
+    // which `append_vs_memcpy_cached` compares with.
     let chunks = 10;
     let window = n / chunks * width;
     let src: Vec<u8> = (0..chunks * window).map(|i| i as u8).collect();
