@@ -1,6 +1,8 @@
 // Measures the built explorer (dist/) in headless Chromium. Prints one `name: value` per line
 // on stdout (details on stderr):
 //   page_gzip_bytes_total  gzip size of every response the page loads (budget 250 KB)
+//   lesson_page_gzip_bytes_total, lesson_page_wasm_loads  the same for a lesson
+//                          (index.html?scenario=future-walkthrough: both modules)
 //   docs_page_gzip_bytes_total, docs_page_wasm_loads  the same for docs-example.html (three
 //                          embeds, the host page's own bytes included) and how often it loads the wasm
 //   first_partition_ms     navigation start → first [data-testid=partition] rendered
@@ -525,6 +527,13 @@ try {
       path: 'docs-example.html',
       name: 'docs_page',
       ready: (page) => page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS }),
+    });
+    // A lesson: the page's first module, then the module with the lesson engine it hands over
+    // to (web/src/upgrade.rs).
+    await measureBytes(browser, server, {
+      path: 'index.html?scenario=future-walkthrough',
+      name: 'lesson_page',
+      ready: (page) => page.locator('[data-testid=lesson]').waitFor({ timeout: WAIT_MS }),
     });
     await measureFirstPartition(browser, server);
     await measureFrames(browser, server);

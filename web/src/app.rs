@@ -95,9 +95,19 @@ fn load(
     source: &ScenarioSource,
     token: u64,
     restore: Restore,
+    lesson_mode: bool,
     dispatch: UseReducerDispatcher<Explorer>,
 ) {
     dispatch.dispatch(Action::Loading(token));
+    // Without the lesson engine, a lesson known as one before it is fetched goes straight to
+    // the module that has it (which fetches it): a built-in lesson or incident, or any
+    // scenario in a lesson mode.
+    let known_lesson = lesson_mode
+        || matches!(source, ScenarioSource::Builtin(n) if builtins::find(n).is_some_and(|b| b.is_lesson()));
+    if !cfg!(feature = "lessons") && known_lesson {
+        dispatch.dispatch(Action::HandOver(token));
+        return;
+    }
     let done = move |json: Result<String, String>, origin: Source| Action::Load {
         token,
         json,
@@ -121,9 +131,9 @@ fn load(
                 let json = fetch_text(&url)
                     .await
                     .map_err(|f| builtins::fetch_message(b, &url, &f))
-                    .and_then(|text| match logtime_core::lesson::parse(&text) {
-                        Ok(_) => Ok(text),
-                        Err(e) => Err(embed::not_a_scenario(&url, &e.to_string())),
+                    .and_then(|text| match state::Replay::check(&text) {
+                        Ok(()) => Ok(text),
+                        Err(e) => Err(embed::not_a_scenario(&url, &e)),
                     });
                 dispatch.dispatch(done(json, origin));
             });
@@ -148,9 +158,9 @@ fn load(
                 let json = fetch_text(&url)
                     .await
                     .map_err(|f| embed::fetch_message(&shown, &f))
-                    .and_then(|text| match logtime_core::lesson::parse(&text) {
-                        Ok(_) => Ok(text),
-                        Err(e) => Err(embed::not_a_scenario(&shown, &e.to_string())),
+                    .and_then(|text| match state::Replay::check(&text) {
+                        Ok(()) => Ok(text),
+                        Err(e) => Err(embed::not_a_scenario(&shown, &e)),
                     });
                 dispatch.dispatch(done(json, Source::Url(url)));
             });
@@ -334,7 +344,34 @@ pub fn app(props: &AppProps) -> Html {
                     *t
                 };
                 let restore = restore_next.borrow_mut().take().unwrap_or_default();
-                load(s, token, restore, d);
+                let lesson_mode = mode.is_some_and(Mode::is_lesson);
+                load(s, token, restore, lesson_mode, d);
+            },
+        );
+    }
+    // a lesson this build cannot play goes to the module that can (upgrade.rs), once per load
+    let root_ref = use_node_ref();
+    {
+        let node = root_ref.clone();
+        let d = state.dispatcher();
+        let current = (*source).clone();
+        let own = opts.source.clone();
+        let standalone = opts.context == Context::Standalone;
+        use_effect_with(
+            (state.replay.needs_lessons, state.load_token),
+            move |(needs, _)| {
+                if let (true, Some(n)) = (*needs, node.get()) {
+                    // Whether the options (the page URL's, standalone) already name it, with
+                    // the moment they ask for.
+                    let same = if standalone {
+                        crate::page_options().is_ok_and(|o| o.source == current)
+                    } else {
+                        own == current
+                    };
+                    crate::upgrade::hand_over(&n, &current, same, standalone, move |why| {
+                        d.dispatch(Action::HandOverFailed(why))
+                    });
+                }
             },
         );
     }
@@ -903,7 +940,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         // One landmark per explorer, named by its scenario (the panels inside are groups, so
         // several explorers on a page do not repeat landmark names).
-        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} onkeydown={onkeydown} tabindex="-1"
+        <div ref={root_ref} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} onkeydown={onkeydown} tabindex="-1"
              data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
              aria-busy={replay.loading.then_some("true")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} on_pick={on_pick} menu={opts.menu}
@@ -941,7 +978,7 @@ pub fn app(props: &AppProps) -> Html {
                         <PartitionView replay={view.replay.clone()} marks={view.marks.clone()} lookup={lookup_shown.clone()}
                                        retention={retention_shown.clone()} viewport={view.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
-                        if replay.stream.is_some() {
+                        if cfg!(feature = "lessons") && replay.stream.is_some() {
                             <StreamLane replay={view.replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
                         }
                     }

@@ -240,6 +240,11 @@ impl Builtin {
         }
     }
 
+    /// Whether it is a lesson or an incident (which the lesson engine plays), not a scenario.
+    pub fn is_lesson(&self) -> bool {
+        self.kind() != "scenario"
+    }
+
     /// The file's URL, beside the wasm module (`static/…` in `dist/`).
     pub fn url(&self) -> String {
         crate::glue::asset_url(&format!("static/{}", self.file))
@@ -298,6 +303,7 @@ mod tests {
             logtime_core::scenario::parse(&json).unwrap_or_else(|e| panic!("{}: {e}", b.name));
             assert_eq!(title_of(&json), b.title, "{}: the title", b.name);
             assert_eq!(b.kind(), "scenario");
+            assert!(!b.is_lesson() && !logtime_core::lesson::is_lesson_file(&json));
         }
         for b in LESSONS.iter().chain(INCIDENTS) {
             let json = b.read();
@@ -306,6 +312,7 @@ mod tests {
             assert_eq!(title_of(&json), b.title, "{}: the title", b.name);
             let meta = &l.default_variant().meta;
             assert!(l.default_variant().is_lesson, "{} is a lesson", b.name);
+            assert!(b.is_lesson() && logtime_core::lesson::is_lesson_file(&json));
             assert!(
                 b.name.ends_with(meta.kind.key()),
                 "{} is named for its kind",

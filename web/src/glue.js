@@ -330,3 +330,74 @@ export function replayClock(begin, stepDone) {
   if (Array.isArray(globalThis.__logtimeReplaySteps)) globalThis.__logtimeReplaySteps.push(replayStepMs);
   replayStepMs = 0;
 }
+
+let full = null;
+
+/** The module with the lesson engine (dist/logtime-full.js, beside this snippet's module),
+ *  loaded and initialised once per page. */
+function loadFull() {
+  if (!full) {
+    const js = new URL('../../../logtime-full.js', import.meta.url);
+    const wasm = new URL('../../../logtime-full_bg.wasm', import.meta.url);
+    full = import(js.href).then(async (m) => {
+      await m.default({ module_or_path: wasm });
+      return m;
+    });
+    full.catch(() => {
+      full = null; // a later lesson tries again
+    });
+  }
+  return full;
+}
+
+/** The options that name a scenario, or a moment of one. */
+const SOURCE_OPTIONS = ['scenario', 'src', 'inline', 'z', 'step', 'moment', 'lookup'];
+
+/**
+ * Hands an explorer over to the module with the lesson engine (web/src/upgrade.rs): loads it,
+ * calls `unmount` (this module's explorer leaves `host`), then mounts that module's explorer
+ * there with the same options (`given`, what `mount` was called with; the page URL's when
+ * `standalone`) and, when `key` is set, the source `key`=`value` instead of theirs. The
+ * standalone page's URL becomes the new explorer's (a new history entry when it changed); an
+ * embed's element gets a `logtime-upgraded` event with `{ module, explorer }`. Rejects, with
+ * nothing changed, when the module cannot be loaded.
+ */
+export async function handOver(host, given, key, value, standalone, unmount) {
+  // A keyboard reader who picked the lesson in the menu stays on the menu.
+  const focused = host.shadowRoot?.activeElement?.dataset?.testid;
+  let m;
+  try {
+    m = await loadFull();
+  } catch (e) {
+    throw new Error(`logtime-full.js could not be loaded (${e.message ?? e})`);
+  }
+  let o = {};
+  if (standalone) o = Object.fromEntries(new URLSearchParams(location.search));
+  else if (typeof given === 'string') o = { scenario: given };
+  else if (given && typeof given === 'object') o = { ...given };
+  if (key) {
+    for (const k of SOURCE_OPTIONS) delete o[k];
+    o[key] = value;
+  }
+  const refocus = () => {
+    if (focused) requestAnimationFrame(() => host.shadowRoot?.querySelector(`[data-testid="${focused}"]`)?.focus());
+  };
+  unmount();
+  if (standalone) {
+    const q = new URLSearchParams(o).toString();
+    const search = q ? `?${q}` : '';
+    if (search !== location.search) history.pushState(null, '', `${location.pathname}${search}${location.hash}`);
+    m.mount_page();
+    refocus();
+    return;
+  }
+  let explorer = null;
+  try {
+    explorer = m.mount(host, o);
+  } catch (e) {
+    // A bad option shows its error box in `host`; a dead instance is the guard's to report.
+    if (e instanceof WebAssembly.RuntimeError) throw e;
+  }
+  refocus();
+  host.dispatchEvent(new CustomEvent('logtime-upgraded', { detail: { module: m, explorer } }));
+}

@@ -71,7 +71,8 @@ pub use check::{check, check_all, CheckSummary};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
 pub use parse::{
-    ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS, POSTMORTEM_KEYS,
+    is_lesson_file, ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS,
+    POSTMORTEM_KEYS,
 };
 pub use play::{Acted, Play, PlayError, Reached, Reveal};
 pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};

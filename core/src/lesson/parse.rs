@@ -364,6 +364,34 @@ fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
 }
 
 /// Parses the JSON text into a value, with the scenario parser's errors for syntax.
+/// Whether `json` is shaped like a lesson file rather than a plain scenario: a top-level
+/// `lesson`, `variants` or `stream`, or a step of a lesson kind ([`LESSON_STEP_KINDS`]) or with
+/// an annotation ([`ANNOTATION_KEYS`]). Only the shape is read, nothing is checked: `false` for
+/// text that is not a JSON object (or is over the size limit). The explorer's first module,
+/// built without the lesson engine, asks this to know whether a document needs the engine
+/// without parsing it as a lesson.
+pub fn is_lesson_file(json: &str) -> bool {
+    if scenario::check_size(json).is_err() {
+        return false;
+    }
+    let Ok(Value::Object(m)) = serde_json::from_str::<Value>(json) else {
+        return false;
+    };
+    if LESSON_TOP_LEVEL_KEYS.iter().any(|k| m.contains_key(*k)) {
+        return true;
+    }
+    let Some(Value::Array(steps)) = m.get("steps") else {
+        return false;
+    };
+    steps.iter().any(|step| {
+        step.as_object().is_some_and(|o| {
+            o.keys().any(|k| {
+                LESSON_STEP_KINDS.contains(&k.as_str()) || ANNOTATION_KEYS.contains(&k.as_str())
+            })
+        })
+    })
+}
+
 pub(crate) fn root(json: &str) -> R<Value> {
     scenario::check_size(json)?;
     let v: Value = match serde_json::from_str(json) {

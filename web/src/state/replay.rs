@@ -98,7 +98,50 @@ impl LessonRun {
 #[derive(Clone, Debug)]
 enum Backing {
     Session(Box<Session>),
-    Lesson(Box<LessonRun>),
+    #[cfg_attr(not(feature = "lessons"), allow(dead_code))]
+    Lesson(LessonSlot),
+}
+
+/// Where a lesson run is kept: boxed with the lesson engine; without it (the `lessons` feature
+/// off), [`NoLessons`], of which no value exists. `Backing::Lesson` is then an absent variant
+/// (uninhabited and zero-sized): `Backing` has no tag, and the compiler drops every path that
+/// plays a lesson, the engine and the lesson pane from the first module's wasm.
+#[cfg(feature = "lessons")]
+type LessonSlot = Box<LessonRun>;
+#[cfg(not(feature = "lessons"))]
+type LessonSlot = NoLessons;
+
+/// A lesson run in a build without the lesson engine: never one.
+#[cfg(not(feature = "lessons"))]
+#[derive(Clone, Debug)]
+pub(super) enum NoLessons {}
+
+#[cfg(not(feature = "lessons"))]
+impl std::ops::Deref for NoLessons {
+    type Target = LessonRun;
+    fn deref(&self) -> &LessonRun {
+        match *self {}
+    }
+}
+
+#[cfg(not(feature = "lessons"))]
+impl std::ops::DerefMut for NoLessons {
+    fn deref_mut(&mut self) -> &mut LessonRun {
+        match *self {}
+    }
+}
+
+impl Backing {
+    /// A lesson run to replay: `None` in a build without the lesson engine.
+    fn lesson(run: LessonRun) -> Option<Rc<RefCell<Backing>>> {
+        #[cfg(feature = "lessons")]
+        return Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
+        #[cfg(not(feature = "lessons"))]
+        {
+            drop(run);
+            None
+        }
+    }
 }
 
 /// A scenario being replayed (or the reason it is not).
@@ -128,6 +171,9 @@ pub struct Replay {
     /// The downstream stream processor a lesson file's `stream` section declares (shown as a
     /// lane under the partition, in a lesson or in the explorer).
     pub stream: Option<StreamConfig>,
+    /// A lesson (or a scenario in a lesson mode) that this build, without the lesson engine,
+    /// cannot play: the explorer hands it to the module that can (still `loading` meanwhile).
+    pub needs_lessons: bool,
 }
 
 impl Default for Replay {
@@ -144,11 +190,26 @@ impl Default for Replay {
             done: 0,
             total: 0,
             stream: None,
+            needs_lessons: false,
         }
     }
 }
 
 impl Replay {
+    /// Whether a fetched document can be shown: a scenario or a lesson file (an error names what is
+    /// wrong). Without the lesson engine, a lesson-shaped file passes unchecked: the module with the
+    /// engine, which it is handed to, checks it.
+    pub fn check(json: &str) -> Result<(), String> {
+        if cfg!(feature = "lessons") {
+            return lesson::parse(json).map(drop).map_err(|e| e.to_string());
+        }
+        match scenario::parse(json) {
+            Ok(_) => Ok(()),
+            Err(_) if lesson::is_lesson_file(json) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// Parses a scenario, ready to run step 0 (or with the parse error).
     pub fn load(json: &str, origin: Source) -> Replay {
         let mut r = Replay {
@@ -184,6 +245,18 @@ impl Replay {
         // A plain scenario in the explorer takes the plain path (and its error messages).
         if lesson_mode != Some(true) && scenario::parse(json).is_ok() {
             return Replay::load(json, origin);
+        }
+        if !cfg!(feature = "lessons") {
+            // The module with the lesson engine takes over (`upgrade.rs`); a document that is
+            // no lesson either shows the scenario parser's error here.
+            if lesson_mode != Some(true) && !lesson::is_lesson_file(json) {
+                return Replay::load(json, origin);
+            }
+            return Replay {
+                source: Rc::from(json),
+                origin: Rc::new(origin),
+                ..Replay::handed_over()
+            };
         }
         let parsed = match lesson::parse(json) {
             Ok(l) => l,
@@ -226,11 +299,19 @@ impl Replay {
                 r.total = c.steps.len();
                 r.stream = c.stream;
                 r.done = run.play.next_step();
-                r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
+                r.session = Backing::lesson(run);
             }
             Err(e) => r.error = Some(e),
         }
         r
+    }
+
+    /// A lesson this build, without the lesson engine, hands over (still loading meanwhile).
+    pub fn handed_over() -> Replay {
+        Replay {
+            needs_lessons: true,
+            ..Replay::default()
+        }
     }
 
     /// A replay of an already started lesson run (rebuilding after going back).
@@ -246,12 +327,19 @@ impl Replay {
             stream: run.play.lesson().stream,
             ..Replay::default()
         };
-        r.session = Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
+        r.session = Backing::lesson(run);
         r
     }
 
     /// The lesson being played, when this replay is one.
+    ///
+    /// Without the lesson engine, never: said in so many words (and inlined), so that the
+    /// compiler drops what follows a lesson at every call, however little it inlines at "z".
+    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn lesson(&self) -> Option<Ref<'_, LessonRun>> {
+        if !cfg!(feature = "lessons") {
+            return None;
+        }
         let s = self.session.as_ref()?;
         Ref::filter_map(s.borrow(), |b| match b {
             Backing::Lesson(l) => Some(&**l),
@@ -261,7 +349,11 @@ impl Replay {
     }
 
     /// Runs `f` on the lesson being played (`None` when this replay is not one).
+    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn with_lesson<T>(&self, f: impl FnOnce(&mut LessonRun) -> T) -> Option<T> {
+        if !cfg!(feature = "lessons") {
+            return None;
+        }
         let s = self.session.as_ref()?;
         let mut b = s.borrow_mut();
         match &mut *b {
@@ -271,6 +363,7 @@ impl Replay {
     }
 
     /// Whether a lesson is being played.
+    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn is_lesson(&self) -> bool {
         self.lesson().is_some()
     }
@@ -299,7 +392,7 @@ impl Replay {
         let s = self.session.as_ref()?;
         Ref::filter_map(s.borrow(), |b| match b {
             Backing::Session(s) => Some(s.journal()),
-            Backing::Lesson(_) => None,
+            Backing::Lesson(..) => None,
         })
         .ok()
     }
@@ -361,7 +454,7 @@ impl Replay {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
             Backing::Session(s) => crate::glue::timed_step(|| s.step_marks(marks), |_| true)?,
-            Backing::Lesson(_) => return None,
+            Backing::Lesson(..) => return None,
         };
         if let Ok(report) = &result {
             self.done = report.index + 1;
@@ -379,7 +472,7 @@ impl Replay {
                 || s.step_slice_marks(records, marks),
                 |s| !matches!(s, Some(Slice::Partial { .. })),
             )?,
-            Backing::Lesson(_) => return None,
+            Backing::Lesson(..) => return None,
         };
         if let Slice::Done(Ok(report)) = &slice {
             self.done = report.index + 1;
@@ -453,7 +546,7 @@ impl Replay {
                     on_event(e.event)
                 })
             }
-            Backing::Lesson(_) => return None,
+            Backing::Lesson(..) => return None,
         };
         if let Ok(Some(Replayed::Step(Ok(report)))) = &result {
             self.done = report.index + 1;
