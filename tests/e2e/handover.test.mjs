@@ -107,3 +107,36 @@ test('an embed handed over keeps following its attributes and is destroyed with 
     assert.equal(await page.locator('#plain [data-testid=partition]').count(), 1);
   });
 });
+
+test('when the lesson module cannot be loaded, the explorer says so and keeps working', async () => {
+  await withPage(e2e, { path: null, allowErrors: [/logtime-full/, /Failed to load resource/] }, async (page) => {
+    await page.route('**/logtime-full_bg.wasm', (r) => r.abort());
+    await page.goto(new URL('index.html?scenario=lookup-scan', e2e.server.url).href);
+    await page.locator('[data-testid=partition]').waitFor();
+    await page.locator('[data-testid=scenario-menu]').selectOption('future-drill');
+    const error = page.locator('[data-testid=scenario-error]');
+    await error.waitFor({ timeout: 20_000 });
+    assert.match(await error.innerText(), /could not start: logtime-full\.js could not be loaded/);
+    // The menu still works in the first module.
+    await page.locator('[data-testid=scenario-menu]').selectOption('landing');
+    await page.locator('[data-testid=partition]').waitFor();
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Records landing/);
+    assert.equal(await page.locator('[data-testid=lesson]').count(), 0);
+  });
+});
+
+test('in an iframe, a lesson picked from the menu leaves the host page\'s history alone', async () => {
+  const host = `<!doctype html><html><body><iframe id="f" src="index.html?scenario=lookup-scan" style="width:1200px;height:900px"></iframe></body></html>`;
+  await withPage(e2e, { path: null }, async (page) => {
+    await page.route('**/frame-host.html', (r) => r.fulfill({ contentType: 'text/html', body: host }));
+    await page.goto(new URL('frame-host.html', e2e.server.url).href);
+    const frame = page.frameLocator('#f');
+    await frame.locator('[data-testid=partition]').waitFor();
+    const before = await page.evaluate(() => history.length);
+    await frame.locator('[data-testid=scenario-menu]').selectOption('two-kinds-drill');
+    await frame.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
+    assert.equal(await page.evaluate(() => history.length), before);
+    const src = await page.frames()[1].evaluate(() => location.search);
+    assert.match(src, /scenario=two-kinds-drill/);
+  });
+});

@@ -386,7 +386,12 @@ export async function handOver(host, given, key, value, standalone, unmount) {
   if (standalone) {
     const q = new URLSearchParams(o).toString();
     const search = q ? `?${q}` : '';
-    if (search !== location.search) history.pushState(null, '', `${location.pathname}${search}${location.hash}`);
+    if (search !== location.search) {
+      // In an iframe a history entry would be the host page's too (as app.rs does for moments).
+      const url = `${location.pathname}${search}${location.hash}`;
+      if (window.parent !== window) history.replaceState(null, '', url);
+      else history.pushState(null, '', url);
+    }
     m.mount_page();
     refocus();
     return;
