@@ -53,13 +53,13 @@ test('the explorer page never loads the lesson module; a lesson from the menu ha
   });
 });
 
-test('a link to a lesson opens it in the lesson module without fetching it twice', async () => {
+test('a link to a built-in lesson loads only the lesson module, and fetches the lesson once', async () => {
   await withPage(e2e, { path: null }, async (page) => {
     const seen = watchLoads(page);
     await page.goto(new URL('index.html?scenario=incident-01-nanoseconds-drill', e2e.server.url).href);
     await page.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
     await waitText(page.locator('[data-testid=scenario-title]'), /^Incident 1 drill: /);
-    assert.deepEqual([seen.web, seen.full], [1, 1]);
+    assert.deepEqual([seen.web, seen.full], [0, 1]);
     assert.deepEqual(seen.json, ['/static/incidents/01-nanoseconds-drill.json']);
     assert.equal(new URL(page.url()).search, '?scenario=incident-01-nanoseconds-drill', 'the URL is left as it was');
   });
@@ -138,5 +138,14 @@ test('in an iframe, a lesson picked from the menu leaves the host page\'s histor
     assert.equal(await page.evaluate(() => history.length), before);
     const src = await page.frames()[1].evaluate(() => location.search);
     assert.match(src, /scenario=two-kinds-drill/);
+  });
+});
+
+test('a scenario in a lesson mode by link loads only the lesson module', async () => {
+  await withPage(e2e, { path: null }, async (page) => {
+    const seen = watchLoads(page);
+    await page.goto(new URL('index.html?scenario=lookup-scan&mode=drill', e2e.server.url).href);
+    await page.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
+    assert.deepEqual([seen.web, seen.full], [0, 1]);
   });
 });

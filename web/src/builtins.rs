@@ -241,6 +241,8 @@ impl Builtin {
     }
 
     /// Whether it is a lesson or an incident (which the lesson engine plays), not a scenario.
+    /// Exactly those are named `*-drill` or `*-walkthrough`: index.html's loader picks the
+    /// module with the lesson engine for such a `?scenario=` by that rule.
     pub fn is_lesson(&self) -> bool {
         self.kind() != "scenario"
     }
@@ -355,6 +357,20 @@ mod tests {
             INCIDENTS.len(),
             16,
             "eight incidents, a walkthrough and a drill each"
+        );
+    }
+
+    /// index.html's loader tells a built-in lesson by its name.
+    #[test]
+    fn lessons_are_named_for_their_kind() {
+        for b in all() {
+            let named = b.name.ends_with("-drill") || b.name.ends_with("-walkthrough");
+            assert_eq!(b.is_lesson(), named, "{}", b.name);
+        }
+        let page = include_str!("../../index.html");
+        assert!(
+            page.contains("/-(drill|walkthrough)$/"),
+            "index.html's rule"
         );
     }
 
