@@ -149,15 +149,23 @@ fn sliced(json: &str, cuts: &[u64]) -> Result<(Seen, Runner), TestCaseError> {
     Ok((seen, r))
 }
 
+/// A scenario's inputs (strict KIP-937 or not, `segment.bytes`, its steps) and the records per
+/// slice to cut its steps into, in turn.
+fn inputs() -> impl Strategy<Value = (bool, u32, Vec<Gen>, Vec<u64>)> {
+    (
+        any::<bool>(),
+        prop::sample::select(vec![170u32, 600, 4096, 1 << 20]),
+        prop::collection::vec(gen_step(), 1..8),
+        prop::collection::vec(prop_oneof![3 => 1u64..40, 1 => 40u64..1000], 1..6),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn slices_of_a_step_do_what_the_whole_step_does(
-        strict in any::<bool>(),
-        segment_bytes in prop::sample::select(vec![170u32, 600, 4096, 1 << 20]),
-        steps in prop::collection::vec(gen_step(), 1..8),
-        cuts in prop::collection::vec(prop_oneof![3 => 1u64..40, 1 => 40u64..1000], 1..6),
+        (strict, segment_bytes, steps, cuts) in inputs(),
     ) {
         let json = scenario_json(strict, segment_bytes, &steps);
         let (expected, w) = whole(&json);
@@ -176,10 +184,7 @@ proptest! {
     /// (`step_marks`).
     #[test]
     fn marks_without_events_are_what_the_events_mark(
-        strict in any::<bool>(),
-        segment_bytes in prop::sample::select(vec![170u32, 600, 4096, 1 << 20]),
-        steps in prop::collection::vec(gen_step(), 1..8),
-        cuts in prop::collection::vec(prop_oneof![3 => 1u64..40, 1 => 40u64..1000], 1..6),
+        (strict, segment_bytes, steps, cuts) in inputs(),
     ) {
         let json = scenario_json(strict, segment_bytes, &steps);
         let runner = || Runner::new(parse(&json).unwrap());
