@@ -361,13 +361,9 @@ pub fn app(props: &AppProps) -> Html {
             (state.replay.needs_lessons, state.load_token),
             move |(needs, _)| {
                 if let (true, Some(n)) = (*needs, node.get()) {
-                    // Whether the options (the page URL's, standalone) already name it, with
-                    // the moment they ask for.
-                    let same = if standalone {
-                        crate::page_options().is_ok_and(|o| o.source == current)
-                    } else {
-                        own == current
-                    };
+                    // Whether the explorer's own options name it, with the moment they ask for
+                    // (a lesson picked since, from the menu or the history, opens at its start).
+                    let same = own == current;
                     crate::upgrade::hand_over(&n, &current, same, standalone, move |why| {
                         d.dispatch(Action::HandOverFailed(why))
                     });

@@ -387,9 +387,12 @@ export async function handOver(host, given, key, value, standalone, unmount) {
     const q = new URLSearchParams(o).toString();
     const search = q ? `?${q}` : '';
     if (search !== location.search) {
-      // In an iframe a history entry would be the host page's too (as app.rs does for moments).
+      // In an iframe a history entry would be the host page's too (as app.rs does for moments);
+      // a URL that already names the lesson (the explorer wrote it as the pick happened) is
+      // corrected in place.
       const url = `${location.pathname}${search}${location.hash}`;
-      if (window.parent !== window) history.replaceState(null, '', url);
+      const named = key && new URLSearchParams(location.search).get(key) === value;
+      if (window.parent !== window || named) history.replaceState(null, '', url);
       else history.pushState(null, '', url);
     }
     m.mount_page();
