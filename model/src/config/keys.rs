@@ -51,7 +51,9 @@ const POLICIES: &[&str] = &["compact", "delete"];
 
 /// Every config the model knows, in display order. A preset may lack some of them
 /// (`message.timestamp.difference.max.ms` is gone from 4.0; see [`ConfigKey::exists_in`]).
-pub const CONFIG_KEYS: &[ConfigKey] = &[
+/// A `static`, not a `const`: a `const` table is a copy of its own in every crate that reads it
+/// (the explorer's wasm held two copies of every doc sentence).
+pub static CONFIG_KEYS: &[ConfigKey] = &[
     ConfigKey { name: "message.timestamp.type", kind: ConfigKind::Choice(TS_TYPES), unit: ConfigUnit::None, broker: false,
         doc: "Whose clock stamps records: the producer's (CreateTime) or the broker's at append (LogAppendTime)." },
     ConfigKey { name: "message.timestamp.before.max.ms", kind: ConfigKind::Long, unit: ConfigUnit::Millis, broker: false,
