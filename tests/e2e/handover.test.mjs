@@ -150,3 +150,46 @@ test('a scenario in a lesson mode by link loads only the lesson module', async (
     assert.deepEqual([seen.web, seen.full], [0, 1]);
   });
 });
+
+test('in the lesson module, the URL names what is shown: a lesson picked after two steps has no step, and reloads at its start', async () => {
+  await withPage(e2e, { path: null }, async (page) => {
+    const seen = watchLoads(page);
+    const menu = page.locator('[data-testid=scenario-menu]');
+    const lessonStep = page.locator('[data-testid=lesson-step]');
+    await page.goto(new URL('index.html?scenario=future-walkthrough', e2e.server.url).href);
+    await page.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
+    const start = await lessonStep.innerText();
+
+    await menu.selectOption('lookup-scan');
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Lookup: the scan past T$/);
+    await until(async () => new URL(page.url()).search === '?scenario=lookup-scan', { what: 'the scenario in the URL' });
+    await page.locator('[data-testid=step]').click();
+    await waitText(page.locator('.lt-scrub'), /Step 1 of/);
+    await page.locator('[data-testid=step]').click();
+    await waitText(page.locator('.lt-scrub'), /Step 2 of/);
+    await until(async () => new URL(page.url()).search === '?scenario=lookup-scan&step=2', { what: 'the moment in the URL' });
+
+    await menu.selectOption('future-walkthrough');
+    await page.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Timestamps from the future/);
+    await until(async () => new URL(page.url()).search === '?scenario=future-walkthrough',
+      { what: `the lesson's own URL (not ${page.url()})` });
+    assert.equal(await lessonStep.innerText(), start, 'the lesson from its start');
+    await page.waitForTimeout(300);
+    assert.equal(new URL(page.url()).search, '?scenario=future-walkthrough', 'no stale step written later');
+    await screenshot(page, 'lesson-module-url-after-scenario');
+
+    await page.reload();
+    await page.locator('[data-testid=lesson]').waitFor({ timeout: 20_000 });
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Timestamps from the future/);
+    assert.equal(await lessonStep.innerText(), start, 'reloads to the lesson at its start');
+
+    // And back: a scenario picked from the lesson gets its own URL once it loads, then its steps.
+    await menu.selectOption('lookup-scan');
+    await waitText(page.locator('[data-testid=scenario-title]'), /^Lookup: the scan past T$/);
+    await until(async () => new URL(page.url()).search === '?scenario=lookup-scan', { what: 'the scenario in the URL' });
+    await page.locator('[data-testid=step]').click();
+    await until(async () => new URL(page.url()).search === '?scenario=lookup-scan&step=1', { what: 'its step in the URL' });
+    assert.equal(seen.web, 0, 'the lesson module alone');
+  });
+});

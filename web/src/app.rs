@@ -210,6 +210,39 @@ fn source_param(source: &ScenarioSource, packed: Option<&String>) -> Option<Sour
     })
 }
 
+/// The link to what the replay shows, named by the origin it was loaded from (not by a pick
+/// still loading, which would pair the new scenario with the old moment): a scenario's moment,
+/// or a lesson (`Some` of the step it was opened at, when not its own start). A lesson's link
+/// names where it opened, not the reader's latest step: a lesson run keeps no journal to
+/// rebuild a moment from, and its steps are no history entries (Back leaves the lesson).
+/// `picked` is the packed form of an inline origin.
+fn shown_query(
+    origin: &Source,
+    picked: Option<SourceParam>,
+    journal: Option<&logtime_core::scenario::Journal>,
+    lesson: Option<Option<usize>>,
+    text: &str,
+    view: &[(&'static str, String)],
+) -> Option<String> {
+    let sp = match origin {
+        Source::Builtin(n) => SourceParam::Builtin(n.clone()),
+        Source::Url(u) => SourceParam::Url(absolute(u)),
+        Source::Inline(_) => picked.filter(|p| matches!(p, SourceParam::Packed(_)))?,
+    };
+    match journal {
+        Some(j) => Some(moment::query_string(&moment::params(&sp, j, text, view))),
+        None => {
+            let opened = logtime_core::scenario::Journal {
+                source: origin.clone(),
+                entries: vec![logtime_core::scenario::Entry::Step; lesson?.unwrap_or(0)],
+            };
+            Some(moment::query_string(&moment::params(
+                &sp, &opened, text, view,
+            )))
+        }
+    }
+}
+
 /// The view options a standalone link keeps (those that differ from the defaults).
 fn view_params(o: &Options) -> Vec<(&'static str, String)> {
     let mut v = Vec::new();
@@ -404,19 +437,42 @@ pub fn app(props: &AppProps) -> Html {
         } else {
             Vec::new()
         };
-        match (replay.journal(), source_param(&source, packed_z.as_ref())) {
-            // A half-rebuilt journal is no moment to link to (or to put in the history).
-            (Some(j), Some(sp))
-                if replay.error.is_none() && replay.notice.is_none() && state.rebuild.is_none() =>
-            {
-                Some(moment::query_string(&moment::params(
-                    &sp,
-                    &j,
-                    &replay.source,
-                    &view,
-                )))
+        // The pick names the packed form of an inline scenario only when it is the one shown.
+        let picked = match (&*source, &*replay.origin) {
+            (ScenarioSource::Inline(j), Source::Inline(t)) if j == t => {
+                source_param(&source, packed_z.as_ref())
+            }
+            (ScenarioSource::Packed(_), Source::Inline(_)) => {
+                source_param(&source, packed_z.as_ref())
             }
             _ => None,
+        };
+        // A lesson's link keeps the mode and variant it is played in (every load takes them).
+        let mut view = view;
+        if replay.is_lesson() && opts.context == Context::Standalone {
+            let (mode, seed) = state.wanted;
+            let mut own: Vec<(&'static str, String)> = Vec::new();
+            if let Some(m) = mode {
+                own.push(("mode", m.name().to_string()));
+            }
+            if let Some(s) = seed {
+                own.push(("seed", s.to_string()));
+            }
+            own.append(&mut view);
+            view = own;
+        }
+        // A half-rebuilt journal is no moment to link to (or to put in the history).
+        if replay.error.is_none() && replay.notice.is_none() && state.rebuild.is_none() {
+            shown_query(
+                &replay.origin,
+                picked,
+                replay.journal().as_deref(),
+                replay.lesson_opened_at(),
+                &replay.source,
+                &view,
+            )
+        } else {
+            None
         }
     };
     // standalone: the URL always holds the moment; each change is a history entry (playback
@@ -1025,5 +1081,70 @@ pub fn app(props: &AppProps) -> Html {
                 <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed · Enter on a record or segment for its details" }</p>
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use logtime_core::scenario::{Entry, Journal};
+
+    fn journal(source: Source, steps: usize) -> Journal {
+        Journal {
+            source,
+            entries: vec![Entry::Step; steps],
+        }
+    }
+
+    #[test]
+    fn the_link_names_what_is_shown() {
+        let view = [("theme", "dark".to_string())];
+        let shown = Source::Builtin("lookup-scan".into());
+        let j = journal(shown.clone(), 2);
+        assert_eq!(
+            shown_query(&shown, None, Some(&j), None, "{}", &view).as_deref(),
+            Some("?scenario=lookup-scan&step=2&theme=dark")
+        );
+        // A lesson has no journal: its link names it alone, with no step, or the step a link
+        // opened it at.
+        let lesson = Source::Builtin("future-walkthrough".into());
+        assert_eq!(
+            shown_query(&lesson, None, None, Some(None), "{}", &view).as_deref(),
+            Some("?scenario=future-walkthrough&theme=dark")
+        );
+        assert_eq!(
+            shown_query(&lesson, None, None, Some(Some(3)), "{}", &[]).as_deref(),
+            Some("?scenario=future-walkthrough&step=3")
+        );
+        // Nothing loaded (or handed over, still loading): no link.
+        assert_eq!(shown_query(&lesson, None, None, None, "{}", &view), None);
+        // An inline scenario waits for its packed form.
+        let inline = Source::Inline("{}".into());
+        let j = journal(inline.clone(), 1);
+        assert_eq!(shown_query(&inline, None, Some(&j), None, "{}", &[]), None);
+        assert_eq!(
+            shown_query(
+                &inline,
+                Some(SourceParam::Packed("abc".into())),
+                Some(&j),
+                None,
+                "{}",
+                &[]
+            )
+            .as_deref(),
+            Some("?z=abc&step=1")
+        );
+        // A pick still loading cannot name an inline origin.
+        assert_eq!(
+            shown_query(
+                &inline,
+                Some(SourceParam::Builtin("lookup-scan".into())),
+                Some(&j),
+                None,
+                "{}",
+                &[]
+            ),
+            None
+        );
     }
 }

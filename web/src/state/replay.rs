@@ -212,13 +212,22 @@ impl Replay {
 
     /// Parses a scenario, ready to run step 0 (or with the parse error).
     pub fn load(json: &str, origin: Source) -> Replay {
+        Replay::parsed(json, origin, scenario::parse(json))
+    }
+
+    /// A scenario already parsed (or the parse error), ready to run step 0.
+    fn parsed(
+        json: &str,
+        origin: Source,
+        parsed: Result<scenario::Scenario, ScenarioError>,
+    ) -> Replay {
         let mut r = Replay {
             source: Rc::from(json),
             origin: Rc::new(origin.clone()),
             loading: false,
             ..Replay::default()
         };
-        match scenario::parse(json) {
+        match parsed {
             Ok(sc) => {
                 r.title = Rc::from(sc.title.as_deref().unwrap_or("Untitled scenario"));
                 r.description = Rc::from(sc.description.as_deref().unwrap_or(""));
@@ -243,14 +252,19 @@ impl Replay {
         open_at: Option<usize>,
     ) -> Replay {
         // A plain scenario in the explorer takes the plain path (and its error messages).
-        if lesson_mode != Some(true) && scenario::parse(json).is_ok() {
-            return Replay::load(json, origin);
-        }
+        let plain = if lesson_mode == Some(true) {
+            None
+        } else {
+            match scenario::parse(json) {
+                Ok(sc) => return Replay::parsed(json, origin, Ok(sc)),
+                Err(e) => Some(e),
+            }
+        };
         if !cfg!(feature = "lessons") {
             // The module with the lesson engine takes over (`upgrade.rs`); a document that is
             // no lesson either shows the scenario parser's error here.
-            if lesson_mode != Some(true) && !lesson::is_lesson_file(json) {
-                return Replay::load(json, origin);
+            if let Some(e) = plain.filter(|_| !lesson::is_lesson_file(json)) {
+                return Replay::parsed(json, origin, Err(e));
             }
             return Replay {
                 source: Rc::from(json),
@@ -261,7 +275,10 @@ impl Replay {
         let parsed = match lesson::parse(json) {
             Ok(l) => l,
             Err(e) => {
-                let mut r = Replay::load(json, origin);
+                let mut r = match plain {
+                    Some(p) => Replay::parsed(json, origin, Err(p)),
+                    None => Replay::load(json, origin),
+                };
                 if r.error.is_none() {
                     r.error = Some(e.to_string());
                 }
@@ -360,6 +377,12 @@ impl Replay {
             Backing::Lesson(l) => Some(f(l)),
             Backing::Session(_) => None,
         }
+    }
+
+    /// For a lesson being played, the step a link opened it at (`None`: its own start).
+    pub fn lesson_opened_at(&self) -> Option<Option<usize>> {
+        self.lesson()
+            .map(|l| Some(l.opened_at).filter(|&k| k != l.play.lesson().meta.opens_at))
     }
 
     /// Whether a lesson is being played.
