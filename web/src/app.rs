@@ -1035,7 +1035,7 @@ pub fn app(props: &AppProps) -> Html {
                         }
                     }
                     if let Some(i) = st.inspect {
-                        <DetailsPanel inspect={i} replay={view.replay.clone()} marks={view.marks.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
+                        <DetailsPanel inspect={i} replay={view.replay.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
                     }
                     if show(Panel::Retention) || show(Panel::Lookup) {
                     <div class="lt-grid-2">

@@ -12,7 +12,6 @@
 
 use crate::event::Event;
 use crate::retention::RetentionReport;
-use crate::segment::RollReason;
 use crate::units::{Bytes, Offset, Timestamp};
 
 /// What the events of one step add up to.
@@ -122,8 +121,9 @@ impl StepSummary {
     }
 }
 
-/// What some events changed that a view of the partition marks: the batch that landed last,
-/// each segment rolled, the last retention check worth showing.
+/// What some events changed that a view of the partition marks: the batch that landed last and
+/// the last retention check worth showing. (Why a segment rolled it keeps itself:
+/// [`crate::Segment::roll_reason`].)
 ///
 /// [`crate::scenario::Runner::step_marks`] and [`crate::scenario::Runner::step_slice_marks`]
 /// fill one as the events happen, with no event handed out (a callback costs an indirect call
@@ -133,8 +133,6 @@ impl StepSummary {
 pub struct ViewMarks {
     /// The offsets of the last batch appended.
     pub landed: Option<(Offset, Offset)>,
-    /// Each segment rolled, in order: its base offset and why it rolled.
-    pub rolls: Vec<(Offset, RollReason)>,
     /// The last retention check worth showing ([`StepSummary::worth_showing`]).
     pub retention: Option<RetentionReport>,
 }
@@ -145,7 +143,6 @@ impl ViewMarks {
     pub fn see(&mut self, event: &Event) {
         match event {
             Event::BatchAppended(a) => self.landed = Some((a.base_offset, a.last_offset)),
-            Event::SegmentRolled(r) => self.rolls.push((r.old_base, r.reason)),
             Event::RetentionChecked(r) if StepSummary::worth_showing(r) => {
                 self.retention = Some(r.clone())
             }

@@ -2,12 +2,12 @@
 //! time-index entry or a lookup trace line): exact times, where it sits, and why.
 
 use logtime_core::scenario::narrate;
-use logtime_core::{human, Offset, Partition, Segment, Timestamp};
+use logtime_core::{human, Offset, Partition, Timestamp};
 use yew::prelude::*;
 
 use super::sentence;
 use crate::model::format;
-use crate::state::{Action, Inspect, LookupState, Marks, Replay, Shared};
+use crate::state::{Action, Inspect, LookupState, Replay, Shared};
 
 /// The details panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -16,8 +16,6 @@ pub struct DetailsPanelProps {
     pub inspect: Inspect,
     /// The partition.
     pub replay: Shared<Replay>,
-    /// Why segments rolled.
-    pub marks: Shared<Marks>,
     /// The latest lookup (its trace lines).
     pub lookup: Shared<LookupState>,
     /// Close.
@@ -42,14 +40,8 @@ fn row(label: &str, value: Html) -> Html {
     html! { <div><dt>{ label.to_string() }</dt><dd>{ value }</dd></div> }
 }
 
-fn segment_of(p: &Partition, o: Offset) -> Option<&Segment> {
-    let segs = p.segments();
-    let i = segs.partition_point(|s| s.next_offset() <= o);
-    segs.get(i).filter(|s| s.base_offset() <= o)
-}
-
-fn record(p: &Partition, marks: &Marks, o: Offset, now: i64) -> (String, Html) {
-    let Some(seg) = segment_of(p, o) else {
+fn record(p: &Partition, o: Offset, now: i64) -> (String, Html) {
+    let Some(seg) = p.segment_of(o) else {
         return (
             format!("Offset {o}"),
             html! { <p>{ "This offset is no longer in the log (below the log start offset, or deleted)." }</p> },
@@ -84,8 +76,8 @@ fn record(p: &Partition, marks: &Marks, o: Offset, now: i64) -> (String, Html) {
             format::count(seg.base_offset().0)
         )
     } else {
-        let why = marks
-            .roll_of(seg.base_offset())
+        let why = seg
+            .roll_reason()
             .map(|r| format!("; it closed when {}", narrate::roll_reason(&r)))
             .unwrap_or_default();
         format!("in segment {}{why}", format::count(seg.base_offset().0))
@@ -113,7 +105,7 @@ fn record(p: &Partition, marks: &Marks, o: Offset, now: i64) -> (String, Html) {
     (format!("Record at offset {}", format::count(o.0)), body)
 }
 
-fn segment(p: &Partition, marks: &Marks, base: Offset, now: i64) -> (String, Html) {
+fn segment(p: &Partition, base: Offset, now: i64) -> (String, Html) {
     let Some(seg) = p.segments().iter().find(|s| s.base_offset() == base) else {
         return (
             format!("Segment {base}"),
@@ -131,7 +123,7 @@ fn segment(p: &Partition, marks: &Marks, base: Offset, now: i64) -> (String, Htm
             { row("largest stamp from", html!{ { if seg.largest_timestamp_is_record_time() { "a record's timestamp".to_string() } else { "the file's last-modified time (no record time)".to_string() } } }) }
             { row("state", html!{ {
                 if active { "active: new batches land here".to_string() }
-                else { marks.roll_of(base).map(|r| format!("closed: {}", narrate::roll_reason(&r))).unwrap_or_else(|| "closed".into()) }
+                else { seg.roll_reason().map(|r| format!("closed: {}", narrate::roll_reason(&r))).unwrap_or_else(|| "closed".into()) }
             } }) }
         </dl>
     };
@@ -177,8 +169,8 @@ pub fn details_panel(p: &DetailsPanelProps) -> Html {
     let now = r.now().0;
     let part = r.partition();
     let (title, body) = match p.inspect {
-        Inspect::Record(o) => record(part, &p.marks, o, now),
-        Inspect::Segment(b) => segment(part, &p.marks, b, now),
+        Inspect::Record(o) => record(part, o, now),
+        Inspect::Segment(b) => segment(part, b, now),
         Inspect::IndexEntry(b, i) => index_entry(part, b, i, now),
         Inspect::Trace(i) => match p
             .lookup

@@ -166,7 +166,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
             largest: s.largest_timestamp(),
             record_time: s.largest_timestamp_is_record_time(),
             active: Some(base) == active_base,
-            roll: p.marks.roll_of(base).as_ref().map(narrate::roll_reason),
+            roll: s.roll_reason().as_ref().map(narrate::roll_reason),
             verdict: verdict_of(base),
             now,
             time_index: if compact {

@@ -679,12 +679,8 @@ impl Explorer {
     /// Records what the events of a step (or a slice of one) changed in the partition view and
     /// the retention panel.
     fn absorb_marks(&mut self, marks: ViewMarks) {
-        if marks.landed.is_some() || !marks.rolls.is_empty() {
-            let m = self.marks.make_mut();
-            m.landed = marks.landed.or(m.landed);
-            for (base, reason) in marks.rolls {
-                m.roll(base, reason);
-            }
+        if marks.landed.is_some() {
+            self.marks.make_mut().landed = marks.landed;
         }
         if let Some(r) = marks.retention {
             self.retention.make_mut().show(r);

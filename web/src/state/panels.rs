@@ -1,10 +1,9 @@
 //! One struct per panel: what each shows besides the partition itself.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use logtime_core::scenario::ProduceOutcome;
-use logtime_core::{Bytes, Lookup, LookupError, Offset, RetentionReport, RollReason, Timestamp};
+use logtime_core::{Bytes, Lookup, LookupError, Offset, RetentionReport, Timestamp};
 
 use crate::model::disk;
 use crate::model::import::Done;
@@ -32,37 +31,6 @@ impl Default for Playback {
 pub struct Marks {
     /// Offsets of the last appended batch (the landing animation).
     pub landed: Option<(Offset, Offset)>,
-    /// Why each closed segment rolled: (its base, the reason), by base. Shared by every copy of
-    /// the state (the reducer copies `Marks` on each step that lands or rolls), so a roll costs
-    /// O(1) instead of a copy of every roll so far; a rebuild starts a new list.
-    rolls: Rc<RefCell<Vec<(Offset, RollReason)>>>,
-}
-
-impl Marks {
-    /// Records that segment `base` rolled. Only the active segment rolls, and it has the highest
-    /// base, so the list stays sorted; a base seen again (an empty segment replaced at the same
-    /// base) keeps the last reason.
-    pub fn roll(&mut self, base: Offset, reason: RollReason) {
-        let mut rolls = self.rolls.borrow_mut();
-        match rolls.last() {
-            Some((last, _)) if *last >= base => {
-                let i = rolls.partition_point(|(b, _)| *b < base);
-                if rolls.get(i).is_some_and(|(b, _)| *b == base) {
-                    rolls[i].1 = reason;
-                } else {
-                    rolls.insert(i, (base, reason));
-                }
-            }
-            _ => rolls.push((base, reason)),
-        }
-    }
-
-    /// Why segment `base` rolled, if it did (a binary search).
-    pub fn roll_of(&self, base: Offset) -> Option<RollReason> {
-        let rolls = self.rolls.borrow();
-        let i = rolls.partition_point(|(b, _)| *b < base);
-        rolls.get(i).filter(|(b, _)| *b == base).map(|(_, r)| *r)
-    }
 }
 
 /// The lookup panel: the latest answer, how much of its trace the walk has shown, a refusal.
