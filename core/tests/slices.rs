@@ -216,6 +216,42 @@ proptest! {
         }
     }
 
+    /// A step run for its summary alone (`step_summary`, no callback: a quiet retention check is
+    /// counted, its report never made) adds up what the same step's events say, with the same
+    /// report (an `advance` counts the checks it ran).
+    #[test]
+    fn summaries_without_events_are_what_the_events_add_up_to(
+        (strict, segment_bytes, steps, _cuts) in inputs(),
+    ) {
+        let json = scenario_json(strict, segment_bytes, &steps);
+        let runner = || Runner::new(parse(&json).unwrap());
+        let (mut by_event, mut summarised) = (runner(), runner());
+        loop {
+            let mut want = StepSummary::default();
+            let a = by_event.step(&mut |e| {
+                want.see(e.event);
+                if let Event::RetentionChecked(r) = e.event {
+                    if StepSummary::worth_showing(r) {
+                        want.retention = Some(r.clone());
+                    }
+                }
+            });
+            let b = summarised.step_summary();
+            match (a, b) {
+                (None, None) => break,
+                (Some(a), Some(b)) => match (a, b) {
+                    (Ok(a), Ok((b, got))) => {
+                        prop_assert_eq!(b, a);
+                        prop_assert_eq!(got, want);
+                    }
+                    (a, b) => prop_assert_eq!(format!("{:?}", b.map(|r| r.0)), format!("{a:?}")),
+                },
+                (a, b) => prop_assert!(false, "one ran a step, the other did not: {a:?} / {b:?}"),
+            }
+        }
+        prop_assert_eq!(summarised.partition().state(), by_event.partition().state());
+    }
+
     /// A step started in slices and finished by `step_summary` adds up the same summary as the
     /// whole step.
     #[test]

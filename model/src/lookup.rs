@@ -229,7 +229,7 @@ impl std::error::Error for LookupError {}
 /// The partition state a lookup reads.
 pub(crate) struct LogView<'a> {
     /// Segments, oldest first.
-    pub segments: &'a [Segment],
+    pub segments: &'a [Box<Segment>],
     /// Log start offset.
     pub log_start_offset: Offset,
     /// High watermark.

@@ -29,7 +29,7 @@ use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::error::{DeleteRecordsError, Error};
 use crate::event::{Appended, Event, LogStartReason, Roll};
 use crate::lookup::{self, LogView, Lookup, LookupError, OffsetSpec};
-use crate::retention::{self, Inputs, RetentionReport, SegmentView, Step, Verdict};
+use crate::retention::{self, Inputs, RetentionReport, Step};
 use crate::rng::SplitMix64;
 use crate::segment::{RollReason, Segment};
 use crate::units::{Bytes, Offset, Timestamp};
@@ -42,6 +42,14 @@ mod run;
 pub(crate) trait Sink {
     /// Records the event `f` builds (or not).
     fn emit(&mut self, f: impl FnOnce() -> Event);
+
+    /// Records a quiet scheduled retention check (it deleted nothing and found no segment
+    /// stamped in the future), whose report `f` builds. A sink that only counts such checks
+    /// need not have the report made: listing every segment's verdict is most of a check's
+    /// work over a million one-record segments, and nothing else of a quiet check is shown.
+    fn quiet_check(&mut self, f: impl FnOnce() -> RetentionReport) {
+        self.emit(|| Event::RetentionChecked(f()));
+    }
 }
 
 impl Sink for Vec<Event> {
@@ -100,7 +108,12 @@ pub enum Command {
 pub struct Partition {
     config: Config,
     topic_partition: String,
-    segments: Vec<Segment>,
+    /// Boxed, so that the list's growth and the retention's removal from its front move a
+    /// pointer per segment, not the segment itself: with a million one-record segments, each
+    /// doubling of a list of whole segments copied hundreds of megabytes in one go (a task of
+    /// half a second in the browser).
+    #[allow(clippy::vec_box)]
+    segments: Vec<Box<Segment>>,
     /// The sum of the segments' sizes, kept as they grow, roll and are deleted so that
     /// [`Partition::size`] does not walk a million one-record segments.
     size: i64,
@@ -226,7 +239,7 @@ impl Partition {
             rolled: 0,
             config,
             topic_partition: topic_partition.to_string(),
-            segments: vec![seg],
+            segments: vec![Box::new(seg)],
             size: 0,
             records: 0,
             log_start_offset: Offset(0),
@@ -244,18 +257,19 @@ impl Partition {
     /// that [`Partition::check_invariants`] holds. The high watermark is the log end offset, the
     /// retention task first runs at `now + log.retention.check.interval.ms` and the log
     /// cleaner's first pass is at `now + log.cleaner.backoff.ms`.
+    #[allow(clippy::vec_box)] // boxed as `Partition::segments` holds them
     pub(crate) fn from_parts(
         config: Config,
         topic_partition: &str,
         now: Timestamp,
         seed: u64,
-        segments: Vec<Segment>,
+        segments: Vec<Box<Segment>>,
         log_start_offset: Offset,
     ) -> Partition {
         let rng = SplitMix64::new(seed);
         let high_watermark = segments.last().map_or(Offset(0), |s| s.next_offset());
         let size = segments.iter().map(|s| s.size().0).sum();
-        let records = segments.iter().map(Segment::record_count).sum();
+        let records = segments.iter().map(|s| s.record_count()).sum();
         Partition {
             next_retention_check: config.first_retention_check(now),
             next_cleaner_pass: config.first_cleaner_pass(now),
@@ -295,7 +309,7 @@ impl Partition {
         &self.topic_partition
     }
     /// Segments, oldest first; the last one is active.
-    pub fn segments(&self) -> &[Segment] {
+    pub fn segments(&self) -> &[Box<Segment>] {
         &self.segments
     }
     /// The active segment.
@@ -348,7 +362,7 @@ impl Partition {
         (s.base_offset() <= offset).then_some(s)
     }
     /// The segments from the one holding `offset` (or the first after it) to the active one.
-    pub fn segments_from(&self, offset: Offset) -> &[Segment] {
+    pub fn segments_from(&self, offset: Offset) -> &[Box<Segment>] {
         &self.segments[self.segment_index(offset)..]
     }
     /// The timestamp a reader sees at `offset`, if a record is stored there (including one below
@@ -365,8 +379,9 @@ impl Partition {
     /// batches, timestamps and indexes, room reserved for growth included (the figure behind
     /// the benchmark's `bytes_per_record`).
     pub fn heap_bytes(&self) -> usize {
-        self.segments.capacity() * size_of::<Segment>()
-            + self.segments.iter().map(Segment::heap_bytes).sum::<usize>()
+        self.segments.capacity() * size_of::<Box<Segment>>()
+            + self.segments.len() * size_of::<Segment>()
+            + self.segments.iter().map(|s| s.heap_bytes()).sum::<usize>()
     }
     /// Total record count, including records below the log start offset not yet deleted.
     pub fn record_count(&self) -> u64 {
@@ -778,13 +793,13 @@ impl Partition {
             });
         }
         let t = &self.config.topic;
-        let seg = Segment::new(
+        let seg = Box::new(Segment::new(
             new_base,
             now,
             t.segment_index_bytes,
             t.index_interval_bytes,
             jitter,
-        );
+        ));
         if replaced_empty {
             *self.segments.last_mut().expect("checked above") = seg;
         } else {
@@ -843,23 +858,14 @@ impl Partition {
         let mut idle: u64 = 0;
         while next <= now {
             let at = next;
-            let (steps, report) = retention::plan(&self.config, self.view(), self.inputs(at), true);
+            let plan = retention::plan(&self.config, &self.segments, self.inputs(at));
             // How many more checks are due after this one, at or before `now`.
             let last_due =
                 ((now.0 as i128 - at.0 as i128) / interval as i128).min(i64::MAX as i128) as i64;
-            if steps.is_empty() && last_due > 0 {
+            if plan.deletes_nothing() && last_due > 0 {
                 // Idle: jump to the first due instant at or after the blocker's eligibility,
                 // but no further than the last check due at or before `now`.
-                let wake = report
-                    .verdicts
-                    .iter()
-                    .find_map(|v| match v.verdict {
-                        Verdict::Deleted { .. } => None,
-                        Verdict::NotOldEnough { eligible_at, .. } => Some(Some(eligible_at)),
-                        _ => Some(None),
-                    })
-                    .flatten();
-                let k = match wake {
+                let k = match plan.wake() {
                     Some(w) if w > at => ((w.0 as i128 - at.0 as i128 + interval as i128 - 1)
                         / interval as i128)
                         .min(last_due as i128) as i64,
@@ -871,7 +877,18 @@ impl Partition {
                 next = Timestamp((at.0 as i128 + k as i128 * interval as i128) as i64);
                 continue;
             }
-            self.execute_retention(at, steps, report, idle, events);
+            if plan.is_quiet() {
+                // Nothing to execute; the report (every segment's verdict) is made only for a
+                // sink that keeps it.
+                events.quiet_check(|| {
+                    let (_, mut report) = plan.finish(true);
+                    report.idle_checks_before = idle;
+                    report
+                });
+            } else {
+                let (steps, report) = plan.finish(true);
+                self.execute_retention(at, steps, report, idle, events);
+            }
             idle = 0;
             match at.0.checked_add(interval) {
                 Some(n) => next = Timestamp(n),
@@ -888,35 +905,26 @@ impl Partition {
         }
     }
 
-    fn view(&self) -> Vec<SegmentView> {
-        self.segments
-            .iter()
-            .map(|s| SegmentView {
-                base: s.base_offset(),
-                size: s.size().0,
-                largest: s.largest_timestamp(),
-                record_time: s.largest_timestamp_is_record_time(),
-            })
-            .collect()
-    }
-
     fn inputs(&self, now: Timestamp) -> Inputs {
         Inputs {
             now,
             log_start_offset: self.log_start_offset,
             high_watermark: self.high_watermark,
             log_end_offset: self.log_end_offset(),
+            size: self.size,
         }
     }
 
     /// What a retention check at `now` would do, without doing it.
     pub fn preview_retention(&self, now: Timestamp) -> RetentionReport {
-        retention::plan(&self.config, self.view(), self.inputs(now), false).1
+        retention::plan(&self.config, &self.segments, self.inputs(now))
+            .finish(false)
+            .1
     }
 
     fn retention_check(&mut self, at: Timestamp, scheduled: bool, events: &mut impl Sink) {
         let (steps, report) =
-            retention::plan(&self.config, self.view(), self.inputs(at), scheduled);
+            retention::plan(&self.config, &self.segments, self.inputs(at)).finish(scheduled);
         self.execute_retention(at, steps, report, 0, events);
     }
 
@@ -932,9 +940,9 @@ impl Partition {
         for &base in &report.future_timestamp_segments {
             let largest = self
                 .segments
-                .iter()
-                .find(|s| s.base_offset() == base)
-                .map(|s| s.largest_timestamp());
+                .binary_search_by_key(&base, |s| s.base_offset())
+                .ok()
+                .map(|i| self.segments[i].largest_timestamp());
             events.emit(|| Event::FutureTimestampWarning {
                 segment: base,
                 largest_timestamp: largest.unwrap_or(Timestamp::NONE),
@@ -1068,7 +1076,7 @@ impl Partition {
         );
         assert_eq!(
             self.records,
-            self.segments.iter().map(Segment::record_count).sum::<u64>(),
+            self.segments.iter().map(|s| s.record_count()).sum::<u64>(),
             "the running record count is the segments' sum"
         );
         let first = self.segments[0].base_offset();

@@ -8,6 +8,7 @@
 //! the empty active segment.
 
 use crate::config::Config;
+use crate::segment::Segment;
 use crate::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 
@@ -128,6 +129,17 @@ pub(crate) struct SegmentView {
     pub record_time: bool,
 }
 
+impl SegmentView {
+    fn of(s: &Segment) -> SegmentView {
+        SegmentView {
+            base: s.base_offset(),
+            size: s.size().0,
+            largest: s.largest_timestamp(),
+            record_time: s.largest_timestamp_is_record_time(),
+        }
+    }
+}
+
 /// One step of a plan, executed in order by the partition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -153,42 +165,87 @@ pub(crate) struct Inputs {
     pub high_watermark: Offset,
     /// Log end offset.
     pub log_end_offset: Offset,
+    /// The sum of the segments' sizes.
+    pub size: i64,
 }
 
-/// Walks front to back (`deletableSegments`): how many leading segments are deletable.
+/// The segments a check looks at, oldest first, then the empty segment it rolls when it is about
+/// to delete them all. They are read one at a time: the passes stop at their first survivor, so
+/// a plan reads the segments it examines, and the rest only when its report is asked for.
+struct Log<'a> {
+    segments: &'a [Box<Segment>],
+    rolled: Option<SegmentView>,
+}
+
+impl Log<'_> {
+    fn len(&self) -> usize {
+        self.segments.len() + usize::from(self.rolled.is_some())
+    }
+
+    fn get(&self, k: usize) -> Option<SegmentView> {
+        match self.segments.get(k) {
+            Some(s) => Some(SegmentView::of(s)),
+            None if k == self.segments.len() => self.rolled,
+            None => None,
+        }
+    }
+}
+
+/// Walks front to back from segment `from` (`deletableSegments`): how many segments from there
+/// are deletable.
 fn walk(
-    view: &[SegmentView],
+    log: &Log<'_>,
+    from: usize,
     i: &Inputs,
     mut pred: impl FnMut(&SegmentView, Option<&SegmentView>) -> bool,
 ) -> usize {
     let mut n = 0;
-    for (k, seg) in view.iter().enumerate() {
-        let next = view.get(k + 1);
-        let last_and_empty = next.is_none() && seg.size == 0;
+    let mut seg = log.get(from);
+    while let Some(s) = seg {
+        let next = log.get(from + n + 1);
+        let last_and_empty = next.is_none() && s.size == 0;
         let upper = next.map_or(i.log_end_offset, |s| s.base);
-        if i.high_watermark >= upper && pred(seg, next) && !last_and_empty {
+        if i.high_watermark >= upper && pred(&s, next.as_ref()) && !last_and_empty {
             n += 1;
         } else {
             break;
         }
+        seg = next;
     }
     n
 }
 
-struct Planner {
-    /// The segments still present; `view[k]`'s verdict is `verdicts[first + k]`.
-    view: Vec<SegmentView>,
+/// How the segments a check keeps get their verdicts.
+#[derive(Clone, Copy, Debug)]
+enum Rest {
+    /// All alike (but an empty active segment): `retention.ms` is -1, or the topic is compacted
+    /// only.
+    Alike(Verdict),
+    /// The time pass stopped at the first of them; the others are kept behind it.
+    Time {
+        /// `retention.ms`.
+        retention: i64,
+    },
+}
+
+/// One check planned: the steps to execute, what they delete, and, when asked, every segment's
+/// verdict ([`Plan::finish`]). The plan reads the partition's segments as they are before the
+/// steps run.
+pub(crate) struct Plan<'a> {
+    log: Log<'a>,
+    /// The segments deleted so far: the first `first` of `log`.
     first: usize,
-    next_offsets: Vec<Offset>,
-    verdicts: Vec<SegmentVerdict>,
     lso: Offset,
     steps: Vec<Step>,
     deleted: Vec<DeletedSegment>,
-    rolled: Option<Offset>,
+    future: Vec<Offset>,
+    rest: Rest,
     inputs: Inputs,
+    retention_ms: i64,
+    retention_bytes: i64,
 }
 
-impl Planner {
+impl Plan<'_> {
     fn inputs(&self) -> Inputs {
         Inputs {
             log_start_offset: self.lso,
@@ -202,124 +259,160 @@ impl Planner {
         if n == 0 {
             return;
         }
-        if n == self.view.len() {
-            let leo = self.inputs.log_end_offset;
-            let now = self.inputs.now;
+        if self.first + n == self.log.len() {
             self.steps.push(Step::Roll);
-            self.view.push(SegmentView {
-                base: leo,
+            self.log.rolled = Some(SegmentView {
+                base: self.inputs.log_end_offset,
                 size: 0,
-                largest: now,
+                largest: self.inputs.now,
                 record_time: false,
             });
-            self.next_offsets.push(leo);
-            self.verdicts.push(SegmentVerdict {
-                base_offset: leo,
-                largest_timestamp: now,
-                record_time: false,
-                verdict: Verdict::EmptyActive,
-            });
-            self.rolled = Some(leo);
         }
         self.steps.push(Step::Delete { n, pass });
-        for (s, next) in self.view.drain(..n).zip(self.next_offsets.drain(..n)) {
+        for k in self.first..self.first + n {
+            let s = self.log.get(k).expect("a deleted segment is in the log");
+            let next = self.log.get(k + 1);
             self.deleted.push(DeletedSegment {
                 base_offset: s.base,
-                next_offset: next,
+                next_offset: next.map_or(self.inputs.log_end_offset, |n| n.base),
                 size: Bytes(s.size),
                 pass,
             });
-            self.verdicts[self.first].verdict = Verdict::Deleted { pass };
-            self.first += 1;
         }
-        self.lso = self.lso.max(self.view[0].base);
+        self.first += n;
+        let survivor = self.log.get(self.first).expect("a check keeps a segment");
+        self.lso = self.lso.max(survivor.base);
     }
 
-    fn finish(
-        mut self,
-        config: &Config,
-        scheduled: bool,
-        future: Vec<Offset>,
-        rest: Option<Verdict>,
-    ) -> (Vec<Step>, RetentionReport) {
-        if let Some(rest) = rest {
-            for (k, s) in self.view.iter().enumerate() {
-                let v = if k + 1 == self.view.len() && s.size == 0 {
-                    Verdict::EmptyActive
-                } else {
-                    rest
-                };
-                self.verdicts[self.first + k].verdict = v;
-            }
+    /// Whether the check deletes nothing (nor rolls): it changes nothing.
+    pub(crate) fn deletes_nothing(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Whether the check deletes nothing and found no segment stamped in the future: as a
+    /// scheduled check, one not worth showing.
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.deleted.is_empty() && self.future.is_empty()
+    }
+
+    /// When the first segment the check keeps becomes old enough to delete, if time is what
+    /// keeps it (and not the high watermark, the empty active segment or a disabled limit).
+    pub(crate) fn wake(&self) -> Option<Timestamp> {
+        match self.verdict(self.first)? {
+            Verdict::NotOldEnough { eligible_at, .. } => Some(eligible_at),
+            _ => None,
         }
+    }
+
+    /// Segment `k`'s verdict.
+    fn verdict(&self, k: usize) -> Option<Verdict> {
+        if k < self.first {
+            return Some(Verdict::Deleted {
+                pass: self.deleted[k].pass,
+            });
+        }
+        let s = self.log.get(k)?;
+        if k + 1 == self.log.len() && s.size == 0 {
+            return Some(Verdict::EmptyActive);
+        }
+        let retention = match self.rest {
+            Rest::Alike(v) => return Some(v),
+            Rest::Time { retention } => retention,
+        };
+        let now = self.inputs.now;
+        if k > self.first {
+            let blocker = self.log.get(self.first)?.base;
+            return Some(Verdict::KeptBehind {
+                blocker,
+                expired: now.wrapping_since(s.largest) > retention,
+            });
+        }
+        let hw = self.inputs.high_watermark;
+        let upper = self
+            .log
+            .get(k + 1)
+            .map_or(self.inputs.log_end_offset, |n| n.base);
+        Some(if hw < upper {
+            Verdict::BeyondHighWatermark {
+                upper_bound: upper,
+                high_watermark: hw,
+            }
+        } else {
+            let eligible = s.largest.0 as i128 + retention as i128 + 1;
+            Verdict::NotOldEnough {
+                age_ms: now.wrapping_since(s.largest),
+                eligible_at: Timestamp(eligible.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
+                future: s.largest > now,
+            }
+        })
+    }
+
+    /// The steps, and the report with every segment's verdict (including any segment the check
+    /// rolls), whose `rolled` base and final log start offset assume the steps are executed.
+    pub(crate) fn finish(self, scheduled: bool) -> (Vec<Step>, RetentionReport) {
+        let verdicts = (0..self.log.len())
+            .filter_map(|k| {
+                let s = self.log.get(k)?;
+                Some(SegmentVerdict {
+                    base_offset: s.base,
+                    largest_timestamp: s.largest,
+                    record_time: s.record_time,
+                    verdict: self.verdict(k)?,
+                })
+            })
+            .collect();
         let report = RetentionReport {
             at: self.inputs.now,
             scheduled,
-            deleted: self.deleted,
-            rolled: self.rolled,
+            rolled: self.log.rolled.map(|s| s.base),
             log_start_offset: self.lso,
-            future_timestamp_segments: future,
-            verdicts: self.verdicts,
+            future_timestamp_segments: self.future,
+            verdicts,
             idle_checks_before: 0,
-            retention_ms: config.topic.retention_ms,
-            retention_bytes: config.topic.retention_bytes,
+            retention_ms: self.retention_ms,
+            retention_bytes: self.retention_bytes,
+            deleted: self.deleted,
         };
         (self.steps, report)
     }
 }
 
-/// Plans one check: the steps to execute, and the report (whose `rolled` base and final log start
-/// offset assume the steps are executed).
-pub(crate) fn plan(
-    config: &Config,
-    view: Vec<SegmentView>,
-    inputs: Inputs,
-    scheduled: bool,
-) -> (Vec<Step>, RetentionReport) {
+/// Plans one check of `segments` (oldest first, the last active).
+pub(crate) fn plan<'a>(config: &Config, segments: &'a [Box<Segment>], inputs: Inputs) -> Plan<'a> {
     let t = &config.topic;
-    let next_offsets = view
-        .iter()
-        .skip(1)
-        .map(|s| s.base)
-        .chain([inputs.log_end_offset])
-        .collect();
-    let verdicts = view
-        .iter()
-        .map(|s| SegmentVerdict {
-            base_offset: s.base,
-            largest_timestamp: s.largest,
-            record_time: s.record_time,
-            verdict: Verdict::CompactOnly,
-        })
-        .collect();
-    let mut p = Planner {
-        view,
-        next_offsets,
-        verdicts,
+    let mut p = Plan {
+        log: Log {
+            segments,
+            rolled: None,
+        },
         first: 0,
         lso: inputs.log_start_offset,
         steps: Vec::new(),
         deleted: Vec::new(),
-        rolled: None,
+        future: Vec::new(),
+        rest: Rest::Alike(Verdict::CompactOnly),
         inputs,
+        retention_ms: t.retention_ms,
+        retention_bytes: t.retention_bytes,
     };
 
     // Pass 1: log start offset breach (the only pass for compact-only topics). The active segment
     // has no next segment, so this pass never takes it.
     let lso = p.lso;
-    let n = walk(&p.view, &p.inputs(), |_, next| {
+    let n = walk(&p.log, p.first, &p.inputs(), |_, next| {
         next.is_some_and(|n| n.base <= lso)
     });
     p.delete(n, RetentionPass::LogStartOffset);
     if !t.cleanup_policy.delete {
-        return p.finish(config, scheduled, Vec::new(), Some(Verdict::CompactOnly));
+        return p;
     }
 
-    // Pass 2: size. `size < retention.bytes` skips; each deletion needs `diff - size >= 0`.
-    let total: i64 = p.view.iter().map(|s| s.size).sum();
+    // Pass 2: size. `size < retention.bytes` skips; each deletion needs `diff - size >= 0`. The
+    // size of what is left is the log's less what pass 1 deleted.
+    let total: i64 = inputs.size - p.deleted.iter().map(|d| d.size.0).sum::<i64>();
     if t.retention_bytes >= 0 && total >= t.retention_bytes {
         let mut diff = total - t.retention_bytes;
-        let n = walk(&p.view, &p.inputs(), |s, _| {
+        let n = walk(&p.log, p.first, &p.inputs(), |s, _| {
             if diff - s.size >= 0 {
                 diff -= s.size;
                 true
@@ -332,55 +425,23 @@ pub(crate) fn plan(
 
     // Pass 3: time. Strict `>` on the wrapping difference `now - largest`.
     if t.retention_ms < 0 {
-        return p.finish(config, scheduled, Vec::new(), Some(Verdict::NoTimeLimit));
+        p.rest = Rest::Alike(Verdict::NoTimeLimit);
+        return p;
     }
     let retention = t.retention_ms;
     let now = inputs.now;
     let warn = config.version.warns_future_timestamps();
     let mut future = Vec::new();
-    let n = walk(&p.view, &p.inputs(), |s, _| {
+    let n = walk(&p.log, p.first, &p.inputs(), |s, _| {
         if warn && now < s.largest {
             future.push(s.base);
         }
         now.wrapping_since(s.largest) > retention
     });
     p.delete(n, RetentionPass::Time);
-
-    // Verdicts of the survivors: the walk stopped at the first one.
-    let mut blocker: Option<Offset> = None;
-    let hw = inputs.high_watermark;
-    for k in 0..p.view.len() {
-        let s = p.view[k];
-        let expired = now.wrapping_since(s.largest) > retention;
-        let v = if k + 1 == p.view.len() && s.size == 0 {
-            Verdict::EmptyActive
-        } else if let Some(b) = blocker {
-            Verdict::KeptBehind {
-                blocker: b,
-                expired,
-            }
-        } else {
-            blocker = Some(s.base);
-            let upper = p.view.get(k + 1).map_or(inputs.log_end_offset, |n| n.base);
-            if hw < upper {
-                Verdict::BeyondHighWatermark {
-                    upper_bound: upper,
-                    high_watermark: hw,
-                }
-            } else {
-                let eligible = s.largest.0 as i128 + retention as i128 + 1;
-                Verdict::NotOldEnough {
-                    age_ms: now.wrapping_since(s.largest),
-                    eligible_at: Timestamp(
-                        eligible.clamp(i64::MIN as i128, i64::MAX as i128) as i64
-                    ),
-                    future: s.largest > now,
-                }
-            }
-        };
-        p.verdicts[p.first + k].verdict = v;
-    }
-    p.finish(config, scheduled, future, None)
+    p.future = future;
+    p.rest = Rest::Time { retention };
+    p
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).

@@ -368,10 +368,10 @@ pub fn build(
         });
     }
     let n = segs.len();
-    let mut segments: Vec<Segment> = Vec::with_capacity(n);
+    let mut segments: Vec<Box<Segment>> = Vec::with_capacity(n);
     for (i, s) in segs.into_iter().enumerate() {
         let seg = segment(i, s, i + 1 == n, &config, now)?;
-        if let Some(prev) = segments.last().map(Segment::next_offset) {
+        if let Some(prev) = segments.last().map(|s| s.next_offset()) {
             if seg.base_offset() != prev {
                 return Err(err(
                     Some(i),
@@ -384,10 +384,10 @@ pub fn build(
                 ));
             }
         }
-        segments.push(seg);
+        segments.push(Box::new(seg));
     }
     let first = segments[0].base_offset();
-    let leo = segments.last().map_or(first, Segment::next_offset);
+    let leo = segments.last().map_or(first, |s| s.next_offset());
     let lso = log_start_offset.unwrap_or(first);
     if lso < first || lso > leo {
         return Err(err(

@@ -335,6 +335,7 @@ struct TrafficRun {
 struct Seen {
     appended: Option<Appended>,
     checks: usize,
+    /// The last check that was not quiet ([`Sink::quiet_check`]).
     last_check: Option<RetentionReport>,
     low_watermark: Option<Offset>,
     config: Option<ConfigChange>,
@@ -436,6 +437,20 @@ impl Sink for StepSink<'_, '_> {
                 at_roll: _,
             }) => std::mem::forget(e),
             _ => {}
+        }
+    }
+
+    fn quiet_check(&mut self, f: impl FnOnce() -> RetentionReport) {
+        if self.on_event.is_some() {
+            self.emit(|| Event::RetentionChecked(f()));
+            return;
+        }
+        // Without a callback, a quiet check is only counted, as `emit` counts it: the marks and
+        // the step's reports keep only checks worth showing or deleting something, and an
+        // outcome reads the report only of a check run on request.
+        self.summary.retention_checks += 1;
+        if let Some(seen) = &mut self.seen {
+            seen.checks += 1;
         }
     }
 }
