@@ -228,13 +228,13 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
                 parts.push(s);
             }
             let n = r.rolled_by_appends().count();
-            if n > 0 {
-                let mut all: Vec<Sentence> = r.rolls.iter().map(roll).collect();
-                if n <= 4 {
-                    parts.push(list(all));
-                } else {
+            match (n, r.rolls.first()) {
+                (0, _) | (_, None) => {}
+                (1..=4, _) => parts.push(list(r.rolls.iter().map(roll).collect())),
+                // Only the first is told: a step of tiny segments rolls thousands.
+                (_, Some(first)) => {
                     let mut s = Sentence::plain(format!("{n} segment rolls, the first: "));
-                    s.append(all.swap_remove(0));
+                    s.append(roll(first));
                     parts.push(s);
                 }
             }
