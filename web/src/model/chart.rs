@@ -10,33 +10,36 @@ pub const POINTS: i64 = 1500;
 /// `(offset, timestamp)` of records from the log start to the log end: every `n / POINTS`-th
 /// record (integer division, so fewer than `2 × POINTS`), plus every record stamped after `now`
 /// (they are what the chart is about). Records with no timestamp are left out.
+///
+/// One walk over the segments, oldest first, takes both: with a million one-record segments a
+/// search for each sampled record's segment cost more than the walk.
 pub fn timestamp_points(partition: &Partition, now: Timestamp) -> Vec<(Offset, Timestamp)> {
     let (lo, hi) = (partition.log_start_offset().0, partition.log_end_offset().0);
     let n = (hi - lo).max(0);
     let stride = (n / POINTS).max(1);
     let mut pts = Vec::with_capacity((n / stride + 1) as usize);
-    let mut o = lo;
-    while o < hi {
-        if let Some(t) = partition.timestamp_at(Offset(o)) {
-            if t != Timestamp::NONE {
-                pts.push((Offset(o), t));
+    let mut future = Vec::new();
+    let mut next = lo;
+    for s in partition.segments() {
+        let (base, end) = (s.base_offset().0, s.next_offset().0.min(hi));
+        let stamps = s.record_timestamps();
+        let at = |o: i64| usize::try_from(o - base).ok().and_then(|i| stamps.get(i));
+        while next < end {
+            if let Some(&t) = at(next).filter(|&&t| t != Timestamp::NONE.0) {
+                pts.push((Offset(next), Timestamp(t)));
+            }
+            next += stride;
+        }
+        if s.max_timestamp_so_far() > now {
+            for (i, &t) in stamps.iter().enumerate() {
+                let o = s.base_offset().plus(i as i64);
+                if t > now.0 && o.0 >= lo {
+                    future.push((o, Timestamp(t)));
+                }
             }
         }
-        o += stride;
     }
-    for s in partition
-        .segments()
-        .iter()
-        .filter(|s| s.max_timestamp_so_far() > now)
-    {
-        let base = s.base_offset();
-        for (i, &t) in s.record_timestamps().iter().enumerate() {
-            let o = base.plus(i as i64);
-            if t > now.0 && o.0 >= lo {
-                pts.push((o, Timestamp(t)));
-            }
-        }
-    }
+    pts.append(&mut future);
     pts
 }
 
@@ -119,5 +122,32 @@ mod tests {
         assert_eq!(pts[0], (Offset(0), Timestamp(now.0 - 4999 * 1000)));
         assert!(pts.iter().any(|(o, t)| *o == Offset(5000) && *t > now));
         assert!(pts.iter().all(|(o, _)| o.0 < 5001));
+    }
+
+    /// The walk finds what a search for each sampled record's segment finds, over one-record
+    /// segments, a log start offset inside the log and stamps in the future.
+    #[test]
+    fn the_walk_samples_what_a_search_would() {
+        let json = r#"{"kafka": "3.6", "start": "2027-03-12T09:00:00Z", "topic": {"segment.bytes": 300}, "steps": [
+            {"produce": {"batches": 4000, "every": "1s", "records": [{"timestamp": "now"}]}},
+            {"produce": {"batches": 3, "every": "1s", "records": [{"timestamp": "now+3y"}, {"timestamp": -1}]}},
+            {"delete_records": {"offset": 1234}},
+            {"produce": {"batches": 2000, "every": "1s", "records": [{"timestamp": "now-1h"}]}}]}"#;
+        let mut r = Runner::new(parse(json).unwrap());
+        while r.step(&mut |_| {}).is_some() {}
+        let (p, now) = (r.partition(), r.now());
+        assert!(p.segments().len() > 1000, "{} segments", p.segments().len());
+        let (lo, hi) = (p.log_start_offset().0, p.log_end_offset().0);
+        let stride = ((hi - lo) / POINTS).max(1);
+        let mut want: Vec<(Offset, Timestamp)> = (lo..hi)
+            .step_by(stride as usize)
+            .filter_map(|o| Some((Offset(o), p.timestamp_at(Offset(o))?)))
+            .filter(|(_, t)| *t != Timestamp::NONE)
+            .collect();
+        want.extend((lo..hi).filter_map(|o| {
+            let t = p.timestamp_at(Offset(o))?;
+            (t > now).then_some((Offset(o), t))
+        }));
+        assert_eq!(timestamp_points(p, now), want);
     }
 }
