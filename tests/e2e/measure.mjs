@@ -13,7 +13,7 @@
 //                          long tasks over 50 ms (count, longest), steps played, wasm memory
 //   replay10m_*            the same scenario rebuilt to its last step in the explorer and
 //                          replayed natively (core's `replay` example, when LOGTIME_NATIVE_REPLAY
-//                          names its binary): three runs of each, taken in turn, medians. Both
+//                          names its binary): five runs of each, taken in turn, medians. Both
 //                          sides time the same loop, each `Runner::step_marks` (the page's
 //                          slices of it, added up in __logtimeReplayMs and __logtimeReplaySteps): replay10m_wasm_ms and
 //                          replay10m_native_ms are the totals, *_step_median_us the median step
@@ -48,6 +48,7 @@ const require = createRequire(import.meta.url);
 const ENFORCE = process.argv.includes('--enforce');
 const WAIT_MS = Number(process.env.MEASURE_TIMEOUT_MS || 20_000);
 const SAMPLE_MS = 5_000;
+const REPLAY_RUNS = Number(process.env.MEASURE_REPLAY_RUNS || 5);
 const BUDGET = { page_gzip_bytes_total: 250 * 1024, frame_p95_ms: 16.7, axe_violations: 0 };
 // rAF deltas jitter around 16.7 ms at 60 Hz (16.6-16.8; and a page that is not cross-origin
 // isolated reads a clock coarsened to 0.1 ms). Over budget means beyond that jitter, i.e. a
@@ -322,13 +323,14 @@ function nativeTenMillion(bin) {
 }
 
 async function measureReplayTenMillion(browser, server) {
-  // Three runs of each side, taken in turn (wasm, native, wasm, ...): on a shared machine whose
-  // speed drifts by tens of percent over a minute, a slow spell then weighs on both sides
-  // alike. Each figure is the median of its three runs.
+  // Five runs of each side (MEASURE_REPLAY_RUNS), taken in turn (wasm, native, wasm, ...): on a
+  // shared machine whose speed drifts by tens of percent over a minute, a slow spell then weighs
+  // on both sides alike, and with three runs one slow spell on one side could still move its
+  // median. Each figure is the median of its runs.
   const bin = process.env.LOGTIME_NATIVE_REPLAY;
   const wasm = [];
   const native = [];
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < REPLAY_RUNS; run++) {
     try {
       wasm.push(await rebuildTenMillion(browser, server));
     } catch (e) {
