@@ -646,7 +646,8 @@ impl Explorer {
             Ok(report) => {
                 self.absorb(marks, &report);
                 if narrate {
-                    let heading = narrate::heading(report.index, report.now, previous);
+                    // Numbered as the step counter and the lesson pane count: the first step is step 1.
+                    let heading = narrate::heading(report.index + 1, report.now, previous);
                     self.narrate(heading, &report);
                 }
                 true
@@ -1238,7 +1239,8 @@ impl Explorer {
             match reached {
                 Reached::Model(report) => {
                     self.absorb(marks, &report);
-                    let heading = narrate::heading(report.index, report.now, previous);
+                    // Numbered as the step counter and the lesson pane count: the first step is step 1.
+                    let heading = narrate::heading(report.index + 1, report.now, previous);
                     if !self.lesson.hidden.is_empty() {
                         // The log would give a hidden verdict away: the pane's narration
                         // (which core words with what is hidden) is the record.

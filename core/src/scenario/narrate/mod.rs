@@ -284,9 +284,11 @@ pub fn setting(s: &Scenario) -> Sentence {
 }
 
 /// Where a step's narration starts: `step 3 at 12 Mar 2027 09:05 (+5 min)`, the time since
-/// `previous` shown when the clock moved.
-pub fn heading(index: usize, now: Timestamp, previous: Timestamp) -> Sentence {
-    let mut out = Sentence::plain(format!("step {index} at "));
+/// `previous` shown when the clock moved. `number` is the step as the reader counts it: the
+/// command line gives the step's index in the file (the report's `index`), the explorer the
+/// count of steps run (its step counter's).
+pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
+    let mut out = Sentence::plain(format!("step {number} at "));
     out.time(now);
     let delta = now.0.wrapping_sub(previous.0);
     if delta > 0 {
