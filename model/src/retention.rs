@@ -1,11 +1,13 @@
 //! Retention (`UnifiedLog.deleteOldSegments`): the log-start-offset, size and time passes, in that
 //! order, each walking segments front to back and stopping at the first survivor.
 //!
-//! Retention is planned on a light [`SegmentView`] list, then executed by the partition. The same
-//! plan answers "what would a check do now" without changing anything (for previews), and yields
-//! a [`Verdict`] for every segment: deleted (by which pass), not old enough (and from when it is
-//! eligible), kept behind an earlier survivor (the "pinned" chain), beyond the high watermark, or
-//! the empty active segment.
+//! Retention is planned ([`plan`]) over the partition's segments, read one at a time as the passes
+//! walk (a [`SegmentView`] each), then executed by the partition. The same plan answers "what
+//! would a check do now" without changing anything (for previews), and, when its report is made
+//! ([`Plan::finish`]), yields a [`Verdict`] for every segment: deleted (by which pass), not old
+//! enough (and from when it is eligible), kept behind an earlier survivor (the "pinned" chain),
+//! beyond the high watermark, or the empty active segment. Until then a plan has read only the
+//! segments its passes examined: an idle check over a million segments reads one.
 
 use crate::config::Config;
 use crate::segment::Segment;
