@@ -345,9 +345,9 @@ fn a_session_journals_a_sliced_step_once() {
         "step 0 is still running: a command can only run between steps"
     );
     assert!(s.journal().entries.is_empty());
-    let r = s.replay_entry_slice(0, &Entry::Step, 20, &mut |_| {});
+    let r = s.replay_entry_slice(0, &Entry::Step, 20, &mut ViewMarks::default());
     assert!(matches!(r, Ok(None)), "40 of 50 sent");
-    let r = s.replay_entry_slice(0, &Entry::Step, 20, &mut |_| {});
+    let r = s.replay_entry_slice(0, &Entry::Step, 20, &mut ViewMarks::default());
     assert!(matches!(r, Ok(Some(Replayed::Step(Ok(_))))));
     assert_eq!(s.journal().entries, vec![Entry::Step]);
     // The advance is not generated traffic: it runs whole whatever the slice.
@@ -357,7 +357,7 @@ fn a_session_journals_a_sliced_step_once() {
     ));
     assert!(s.step_slice(1, &mut |_| {}).is_none());
     let e = s
-        .replay_entry_slice(2, &Entry::Step, 1, &mut |_| {})
+        .replay_entry_slice(2, &Entry::Step, 1, &mut ViewMarks::default())
         .unwrap_err();
     assert!(e
         .to_string()

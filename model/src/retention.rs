@@ -300,41 +300,41 @@ impl Plan<'_> {
     /// When the first segment the check keeps becomes old enough to delete, if time is what
     /// keeps it (and not the high watermark, the empty active segment or a disabled limit).
     pub(crate) fn wake(&self) -> Option<Timestamp> {
-        match self.verdict(self.first)? {
+        let s = self.log.get(self.first)?;
+        match self.verdict(self.first, s) {
             Verdict::NotOldEnough { eligible_at, .. } => Some(eligible_at),
             _ => None,
         }
     }
 
-    /// Segment `k`'s verdict.
-    fn verdict(&self, k: usize) -> Option<Verdict> {
+    /// The verdict of `s`, segment `k` of the log.
+    fn verdict(&self, k: usize, s: SegmentView) -> Verdict {
         if k < self.first {
-            return Some(Verdict::Deleted {
+            return Verdict::Deleted {
                 pass: self.deleted[k].pass,
-            });
+            };
         }
-        let s = self.log.get(k)?;
         if k + 1 == self.log.len() && s.size == 0 {
-            return Some(Verdict::EmptyActive);
+            return Verdict::EmptyActive;
         }
         let retention = match self.rest {
-            Rest::Alike(v) => return Some(v),
+            Rest::Alike(v) => return v,
             Rest::Time { retention } => retention,
         };
         let now = self.inputs.now;
         if k > self.first {
-            let blocker = self.log.get(self.first)?.base;
-            return Some(Verdict::KeptBehind {
+            let blocker = self.log.get(self.first).map_or(s.base, |b| b.base);
+            return Verdict::KeptBehind {
                 blocker,
                 expired: now.wrapping_since(s.largest) > retention,
-            });
+            };
         }
         let hw = self.inputs.high_watermark;
         let upper = self
             .log
             .get(k + 1)
             .map_or(self.inputs.log_end_offset, |n| n.base);
-        Some(if hw < upper {
+        if hw < upper {
             Verdict::BeyondHighWatermark {
                 upper_bound: upper,
                 high_watermark: hw,
@@ -346,21 +346,22 @@ impl Plan<'_> {
                 eligible_at: Timestamp(eligible.clamp(i64::MIN as i128, i64::MAX as i128) as i64),
                 future: s.largest > now,
             }
-        })
+        }
     }
 
     /// The steps, and the report with every segment's verdict (including any segment the check
     /// rolls), whose `rolled` base and final log start offset assume the steps are executed.
     pub(crate) fn finish(self, scheduled: bool) -> (Vec<Step>, RetentionReport) {
+        // One allocation: the range's exact length carries through the map.
         let verdicts = (0..self.log.len())
-            .filter_map(|k| {
-                let s = self.log.get(k)?;
-                Some(SegmentVerdict {
+            .map(|k| {
+                let s = self.log.get(k).expect("every index below the log's length");
+                SegmentVerdict {
                     base_offset: s.base,
                     largest_timestamp: s.largest,
                     record_time: s.record_time,
-                    verdict: self.verdict(k)?,
-                })
+                    verdict: self.verdict(k, s),
+                }
             })
             .collect();
         let report = RetentionReport {

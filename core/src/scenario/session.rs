@@ -312,7 +312,7 @@ impl Journal {
     pub fn replay(&self, scenario: Scenario) -> Result<Session, JournalError> {
         let mut session = Session::new(self.source.clone(), scenario);
         for (i, entry) in self.entries.iter().enumerate() {
-            session.replay_entry(i, entry, &mut |_| {})?;
+            session.replay_entry_marks(i, entry, &mut ViewMarks::default())?;
         }
         Ok(session)
     }
@@ -682,19 +682,39 @@ impl Session {
         })
     }
 
-    /// [`Session::replay_entry`], running a step entry in slices ([`Session::step_slice`]):
-    /// `Ok(None)` while the step runs on (replay the same entry again to go on with it).
+    /// [`Session::replay_entry`] with no callback: what the entry changed that a view marks is
+    /// added to `marks`. A step runs as [`Session::step_marks`] (no event made into a call, no
+    /// quiet retention check's report made); a reader's action hands its few events to
+    /// [`ViewMarks::see`].
+    pub fn replay_entry_marks(
+        &mut self,
+        index: usize,
+        entry: &Entry,
+        marks: &mut ViewMarks,
+    ) -> Result<Replayed, JournalError> {
+        match entry {
+            Entry::Step => match self.step_marks(marks) {
+                Some(result) => Ok(Replayed::Step(result)),
+                None => Err(self.too_few_steps(index)),
+            },
+            _ => self.replay_entry(index, entry, &mut |e| marks.see(e.event)),
+        }
+    }
+
+    /// [`Session::replay_entry_marks`], running a step entry in slices
+    /// ([`Session::step_slice_marks`]): `Ok(None)` while the step runs on (replay the same entry
+    /// again to go on with it).
     pub fn replay_entry_slice(
         &mut self,
         index: usize,
         entry: &Entry,
         work: u64,
-        on_event: &mut dyn FnMut(TimedEvent<'_>),
+        marks: &mut ViewMarks,
     ) -> Result<Option<Replayed>, JournalError> {
         if *entry != Entry::Step {
-            return self.replay_entry(index, entry, on_event).map(Some);
+            return self.replay_entry_marks(index, entry, marks).map(Some);
         }
-        match self.step_slice(work, on_event) {
+        match self.step_slice_marks(work, marks) {
             Some(Slice::Partial { .. }) => Ok(None),
             Some(Slice::Done(result)) => Ok(Some(Replayed::Step(result))),
             None => Err(self.too_few_steps(index)),
@@ -719,7 +739,7 @@ impl Session {
         let keep = entries.min(self.journal.entries.len());
         let mut s = Session::new(self.journal.source.clone(), self.runner.scenario().clone());
         for (i, e) in self.journal.entries[..keep].iter().enumerate() {
-            s.replay_entry(i, e, &mut |_| {})?;
+            s.replay_entry_marks(i, e, &mut ViewMarks::default())?;
         }
         Ok((s, self.journal.entries[keep..].to_vec()))
     }

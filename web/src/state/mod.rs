@@ -519,7 +519,7 @@ impl Explorer {
         let replayed = self
             .replay
             .make_mut()
-            .replay_entry(index, entry, work, &mut |e| marks.see(e))
+            .replay_entry(index, entry, work, &mut marks)
             .ok_or("no scenario is loaded")?
             .map_err(|e| e.to_string());
         let replayed = match replayed {

@@ -553,22 +553,18 @@ impl Replay {
     }
 
     /// Replays one journal entry (number `index`), a step in slices of about `work` records'
-    /// worth ([`Session::replay_entry_slice`]), handing its events to `on_event`: `Ok(None)`
-    /// while the step runs on.
+    /// worth ([`Session::replay_entry_slice`]), adding what it changed that the partition view
+    /// marks to `marks`: `Ok(None)` while the step runs on.
     pub fn replay_entry(
         &mut self,
         index: usize,
         entry: &Entry,
         work: u64,
-        on_event: &mut dyn FnMut(&Event),
+        marks: &mut ViewMarks,
     ) -> Option<Result<Option<Replayed>, JournalError>> {
         let session = self.session.clone()?;
         let result = match &mut *session.borrow_mut() {
-            Backing::Session(s) => {
-                s.replay_entry_slice(index, entry, work, &mut |e: TimedEvent<'_>| {
-                    on_event(e.event)
-                })
-            }
+            Backing::Session(s) => s.replay_entry_slice(index, entry, work, marks),
             Backing::Lesson(..) => return None,
         };
         if let Ok(Some(Replayed::Step(Ok(report)))) = &result {
