@@ -132,6 +132,9 @@ pub struct Partition {
     limits: Limits,
     /// Segments rolled since the partition was made (an empty one replaced counts not).
     rolled: u64,
+    /// The largest `max_timestamp_so_far` of the segments that are no longer active, deleted
+    /// ones included, for [`Partition::max_timestamp_bound`].
+    closed_max_timestamp: Timestamp,
     /// Batches a caller said are coming ([`Partition::expect_batches`]), for which each new
     /// active segment reserves room.
     expected: Option<Expected>,
@@ -237,6 +240,7 @@ impl Partition {
             next_cleaner_pass: config.first_cleaner_pass(start),
             limits: Limits::of(&config),
             rolled: 0,
+            closed_max_timestamp: Timestamp::NONE,
             config,
             topic_partition: topic_partition.to_string(),
             segments: vec![Box::new(seg)],
@@ -270,11 +274,19 @@ impl Partition {
         let high_watermark = segments.last().map_or(Offset(0), |s| s.next_offset());
         let size = segments.iter().map(|s| s.size().0).sum();
         let records = segments.iter().map(|s| s.record_count()).sum();
+        let closed_max_timestamp = segments
+            .iter()
+            .rev()
+            .skip(1)
+            .map(|s| s.max_timestamp_so_far())
+            .max()
+            .unwrap_or(Timestamp::NONE);
         Partition {
             next_retention_check: config.first_retention_check(now),
             next_cleaner_pass: config.first_cleaner_pass(now),
             limits: Limits::of(&config),
             rolled: 0,
+            closed_max_timestamp,
             config,
             topic_partition: topic_partition.to_string(),
             segments,
@@ -369,6 +381,14 @@ impl Partition {
     /// the log start offset whose segment is not deleted yet).
     pub fn timestamp_at(&self, offset: Offset) -> Option<Timestamp> {
         self.segment_of(offset)?.timestamp_at(offset)
+    }
+    /// A timestamp that no segment's `max_timestamp_so_far` exceeds: the largest of them all
+    /// since the partition was made, deleted segments' included (so it never goes down), and
+    /// [`Timestamp::NONE`] before the first record. O(1): whether any segment is stamped after
+    /// an instant, without a walk over a million of them.
+    pub fn max_timestamp_bound(&self) -> Timestamp {
+        self.closed_max_timestamp
+            .max(self.active_segment().max_timestamp_so_far())
     }
     /// Segments rolled since the partition was made or imported (an empty segment replaced at
     /// the same base does not count).
@@ -784,6 +804,7 @@ impl Partition {
             .expect("a partition always has a segment");
         let old_base = old.base_offset();
         let replaced_empty = old_base == new_base && old.size().0 == 0;
+        self.closed_max_timestamp = self.closed_max_timestamp.max(old.max_timestamp_so_far());
         if let Some((timestamp, offset)) = old.on_become_inactive(reason) {
             events.emit(|| Event::TimeIndexEntry {
                 segment: old_base,
@@ -1089,6 +1110,13 @@ impl Partition {
         assert!(self.high_watermark <= self.log_end_offset());
         let next = self.next_retention_check();
         assert!(next > self.clock || next.0 == i64::MAX);
+        let bound = self.max_timestamp_bound();
+        assert!(
+            self.segments
+                .iter()
+                .all(|s| s.max_timestamp_so_far() <= bound),
+            "no segment's max timestamp exceeds the bound"
+        );
     }
 }
 

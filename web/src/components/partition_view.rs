@@ -570,6 +570,8 @@ fn draw_density(
         })
         .unwrap_or_default();
     let marks = lookup_marks(&p.lookup).canvas_marks();
+    // The bars sample their records in rising offsets.
+    let stamps = crate::model::stamps::StampCursor::new(part);
     let scene = build(&SceneInput {
         viewport: vp,
         width,
@@ -581,7 +583,7 @@ fn draw_density(
         base_at: &|i| segs[i].base_offset(),
         segments: segs.len(),
         pinned: &pinned,
-        ts_at: &|o| part.timestamp_at(o),
+        ts_at: &|o| stamps.timestamp_at(o),
         marks: &marks,
     });
     draw::partition(c, &scene, p.dark);

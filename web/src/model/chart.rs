@@ -3,6 +3,8 @@
 
 use logtime_core::{Offset, Partition, Timestamp};
 
+use super::stamps::StampCursor;
+
 /// Points sampled across the log: between this many and twice as many (future outliers come
 /// on top).
 pub const POINTS: i64 = 1500;
@@ -11,35 +13,41 @@ pub const POINTS: i64 = 1500;
 /// record (integer division, so fewer than `2 × POINTS`), plus every record stamped after `now`
 /// (they are what the chart is about). Records with no timestamp are left out.
 ///
-/// One walk over the segments, oldest first, takes both: with a million one-record segments a
-/// search for each sampled record's segment cost more than the walk.
+/// The samples are read with a [`StampCursor`] (each search starts where the last ended), and
+/// the segments are walked for stamps after `now` only when one may hold any
+/// ([`Partition::max_timestamp_bound`]): with a million one-record segments, a search per
+/// sample and a walk of them all were most of the chart's drawing.
 pub fn timestamp_points(partition: &Partition, now: Timestamp) -> Vec<(Offset, Timestamp)> {
     let (lo, hi) = (partition.log_start_offset().0, partition.log_end_offset().0);
     let n = (hi - lo).max(0);
     let stride = (n / POINTS).max(1);
     let mut pts = Vec::with_capacity((n / stride + 1) as usize);
-    let mut future = Vec::new();
-    let mut next = lo;
-    for s in partition.segments() {
-        let (base, end) = (s.base_offset().0, s.next_offset().0.min(hi));
-        let stamps = s.record_timestamps();
-        let at = |o: i64| usize::try_from(o - base).ok().and_then(|i| stamps.get(i));
-        while next < end {
-            if let Some(&t) = at(next).filter(|&&t| t != Timestamp::NONE.0) {
-                pts.push((Offset(next), Timestamp(t)));
+    let stamps = StampCursor::new(partition);
+    let mut o = lo;
+    while o < hi {
+        if let Some(t) = stamps.timestamp_at(Offset(o)) {
+            if t != Timestamp::NONE {
+                pts.push((Offset(o), t));
             }
-            next += stride;
         }
-        if s.max_timestamp_so_far() > now {
-            for (i, &t) in stamps.iter().enumerate() {
-                let o = s.base_offset().plus(i as i64);
-                if t > now.0 && o.0 >= lo {
-                    future.push((o, Timestamp(t)));
-                }
+        o += stride;
+    }
+    if partition.max_timestamp_bound() <= now {
+        return pts;
+    }
+    for s in partition
+        .segments()
+        .iter()
+        .filter(|s| s.max_timestamp_so_far() > now)
+    {
+        let base = s.base_offset();
+        for (i, &t) in s.record_timestamps().iter().enumerate() {
+            let o = base.plus(i as i64);
+            if t > now.0 && o.0 >= lo {
+                pts.push((o, Timestamp(t)));
             }
         }
     }
-    pts.append(&mut future);
     pts
 }
 
@@ -124,10 +132,10 @@ mod tests {
         assert!(pts.iter().all(|(o, _)| o.0 < 5001));
     }
 
-    /// The walk finds what a search for each sampled record's segment finds, over one-record
+    /// The samples are what a search for each sampled record's segment finds, over one-record
     /// segments, a log start offset inside the log and stamps in the future.
     #[test]
-    fn the_walk_samples_what_a_search_would() {
+    fn the_samples_are_what_a_search_finds() {
         let json = r#"{"kafka": "3.6", "start": "2027-03-12T09:00:00Z", "topic": {"segment.bytes": 300}, "steps": [
             {"produce": {"batches": 4000, "every": "1s", "records": [{"timestamp": "now"}]}},
             {"produce": {"batches": 3, "every": "1s", "records": [{"timestamp": "now+3y"}, {"timestamp": -1}]}},

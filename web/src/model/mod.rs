@@ -1,7 +1,8 @@
 //! Plain, natively tested maths for the explorer: formatting, the partition viewport (zoom and
 //! pan), aggregation of records into density bars and the canvas scene, the lookup's marks, the
-//! charts' samples, the playback timeline and building a producer's batch. No Kafka logic lives
-//! here: every Kafka number comes from `logtime-core` events, verdicts and traces.
+//! charts' samples (and the stamps they read), the playback timeline and building a producer's
+//! batch. No Kafka logic lives here: every Kafka number comes from `logtime-core` events,
+//! verdicts and traces.
 
 pub mod chart;
 pub mod density;
@@ -13,6 +14,7 @@ pub mod moment;
 pub mod producer;
 pub mod progress;
 pub mod scene;
+pub mod stamps;
 pub mod stream_lane;
 pub mod timeline;
 pub mod viewport;
