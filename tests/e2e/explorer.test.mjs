@@ -230,6 +230,47 @@ test('keyboard: space plays, arrows step; step back rebuilds deterministically',
   });
 });
 
+test('the charts say when there is nothing to plot, and keep no plot of a later step after a rewind', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    const charts = '[data-testid=timestamp-chart], [data-testid=disk-chart]';
+    const pixels = () => page.$$eval(charts, (cs) => cs.map((c) => c.toDataURL()));
+    const settle = async () => {
+      // The charts redraw a few times a second: wait until two reads agree.
+      let last = await pixels();
+      for (let i = 0; i < 20; i++) {
+        await page.waitForTimeout(300);
+        const now = await pixels();
+        if (now.every((u, k) => u === last[k])) return now;
+        last = now;
+      }
+      throw new Error('the charts kept changing');
+    };
+    await waitText(page.locator('.lt-scrub'), /Step 0 of 4/);
+    const empty = await settle();
+    // Not a plain fill: each chart writes why it is empty.
+    const uniform = await page.$$eval(charts, (cs) => cs.map((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 4; i < d.length; i += 4) {
+        if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return false;
+      }
+      return true;
+    }));
+    assert.deepEqual(uniform, [false, false], 'an empty chart is a plain fill');
+    await stepAll(page);
+    const full = await settle();
+    assert.notEqual(full[0], empty[0], 'the timestamp chart plots the records');
+    assert.notEqual(full[1], empty[1], 'the disk chart plots the size');
+    const scrubber = page.locator('[data-testid=scrubber]');
+    await scrubber.evaluate((el) => {
+      el.value = '0';
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitText(page.locator('.lt-scrub'), /Step 0 of 4/);
+    assert.deepEqual(await settle(), empty, 'after the rewind the charts are as they were at the start');
+  });
+});
+
 test('million: plays, draws density bars on a canvas, zooms down to single records', async () => {
   await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);

@@ -344,6 +344,15 @@ mod charts {
         }
     }
 
+    /// A chart with nothing to plot says so, rather than keeping the plot of an earlier moment.
+    fn empty(c: &CanvasRenderingContext2d, p: &Theme, w: f64, h: f64, text: &str) {
+        font(c, FONT);
+        c.set_fill_style_str(p.muted);
+        c.set_text_align("center");
+        c.set_text_baseline("middle");
+        let _ = c.fill_text(text, w / 2.0, h / 2.0);
+    }
+
     /// Both charts' frame: grid lines and labels at round ticks, and the axes.
     fn frame(
         c: &CanvasRenderingContext2d,
@@ -373,7 +382,11 @@ mod charts {
             let px = plot.x(v).round() + 0.5;
             c.move_to(px, plot.top);
             c.line_to(px, plot.bottom);
-            let _ = c.fill_text(&(x.label)(v), px, plot.bottom + 6.0);
+            // Centred on its tick, but inside the canvas: the last tick is often at the plot's
+            // right edge, where half of its label would be cut off.
+            let label = (x.label)(v);
+            let half = c.measure_text(&label).map_or(0.0, |m| m.width() / 2.0);
+            let _ = c.fill_text(&label, px.min(w - 1.0 - half).max(half), plot.bottom + 6.0);
         }
         c.set_text_align("right");
         c.set_text_baseline("middle");
@@ -404,12 +417,12 @@ mod charts {
         answer: Option<Offset>,
         dark: bool,
     ) {
-        if points.is_empty() {
-            return;
-        }
         let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
+        if points.is_empty() {
+            return empty(&c, &p, w, h, "No records in the log");
+        }
         let (mut x0, mut x1) = (i64::MAX, i64::MIN);
         let (mut y0, mut y1) = (i64::MAX, i64::MIN);
         for (o, t) in points {
@@ -488,12 +501,12 @@ mod charts {
         points: &[(Timestamp, Bytes)],
         dark: bool,
     ) {
-        if points.len() < 2 {
-            return;
-        }
         let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
+        if points.len() < 2 {
+            return empty(&c, &p, w, h, "The size is plotted as broker time passes");
+        }
         let x0 = points[0].0 .0;
         let x1 = points[points.len() - 1].0 .0.max(x0.saturating_add(1));
         let y1 = points.iter().map(|p| p.1 .0).max().unwrap_or(1).max(1);
