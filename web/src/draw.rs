@@ -406,22 +406,40 @@ mod charts {
         plot
     }
 
+    /// What the timestamp chart shows.
+    pub struct Stamps<'a> {
+        /// The sampled records.
+        pub points: &'a [(Offset, Timestamp)],
+        /// What to say when there are no points.
+        pub nothing: &'a str,
+        /// The broker clock: points after it are stamps in the future.
+        pub now: Timestamp,
+        /// The latest lookup's T.
+        pub target: Option<Timestamp>,
+        /// The latest lookup's answer.
+        pub answer: Option<Offset>,
+    }
+
     /// Timestamp against offset: every point sampled, future stamps as triangles, the lookup
     /// target as a horizontal line and the answer as a vertical line.
     pub fn timestamp_chart(
         canvas: &HtmlCanvasElement,
         size: (f64, f64),
-        points: &[(Offset, Timestamp)],
-        now: Timestamp,
-        target: Option<Timestamp>,
-        answer: Option<Offset>,
+        s: &Stamps<'_>,
         dark: bool,
     ) {
+        let Stamps {
+            points,
+            nothing,
+            now,
+            target,
+            answer,
+        } = *s;
         let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
         if points.is_empty() {
-            return empty(&c, &p, w, h, "No records in the log");
+            return empty(&c, &p, w, h, nothing);
         }
         let (mut x0, mut x1) = (i64::MAX, i64::MIN);
         let (mut y0, mut y1) = (i64::MAX, i64::MIN);
@@ -547,4 +565,4 @@ mod charts {
     }
 }
 
-pub use charts::{disk_chart, timestamp_chart};
+pub use charts::{disk_chart, timestamp_chart, Stamps};

@@ -4,7 +4,7 @@ use yew::prelude::*;
 
 use super::use_canvas;
 use crate::draw;
-use crate::model::chart::timestamp_points;
+use crate::model::chart::{nothing_to_plot, timestamp_points};
 use crate::state::{Disk, LookupState, Replay, Shared};
 
 /// The timestamp chart's props.
@@ -43,7 +43,14 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                     ),
                     _ => (None, None),
                 };
-                draw::timestamp_chart(c, size, &points, now, target, answer, dark);
+                let stamps = draw::Stamps {
+                    points: &points,
+                    nothing: nothing_to_plot(r.partition()),
+                    now,
+                    target,
+                    answer,
+                };
+                draw::timestamp_chart(c, size, &stamps, dark);
             }),
             CHART_EVERY_MS,
         )

@@ -51,6 +51,16 @@ pub fn timestamp_points(partition: &Partition, now: Timestamp) -> Vec<(Offset, T
     pts
 }
 
+/// What the timestamp chart says when [`timestamp_points`] has nothing to plot: the log is
+/// empty, or every record in it has no timestamp (-1, as message format v0 writes).
+pub fn nothing_to_plot(partition: &Partition) -> &'static str {
+    if partition.log_start_offset() < partition.log_end_offset() {
+        "No record in the log has a timestamp (each is -1)"
+    } else {
+        "No records in the log"
+    }
+}
+
 /// Tick values for an axis from `from` to `to` with at most about `max` labels: multiples of a
 /// round step (1, 2 or 5 times a power of ten) inside the range, in integer maths so that the
 /// labels print exactly. An empty or reversed range has one tick, at `from`.
@@ -130,6 +140,24 @@ mod tests {
         assert_eq!(pts[0], (Offset(0), Timestamp(now.0 - 4999 * 1000)));
         assert!(pts.iter().any(|(o, t)| *o == Offset(5000) && *t > now));
         assert!(pts.iter().all(|(o, _)| o.0 < 5001));
+    }
+
+    /// An empty log, and a log whose every record has no timestamp, say different things.
+    #[test]
+    fn nothing_to_plot_says_why() {
+        let json = r#"{"kafka": "3.6", "start": "2027-03-12T09:00:00Z", "steps": [
+            {"produce": {"batches": 3, "records": [{"timestamp": -1}]}},
+            {"delete_records": {"offset": 3}}]}"#;
+        let mut r = Runner::new(parse(json).unwrap());
+        assert_eq!(nothing_to_plot(r.partition()), "No records in the log");
+        r.step(&mut |_| {});
+        assert!(timestamp_points(r.partition(), r.now()).is_empty());
+        assert_eq!(
+            nothing_to_plot(r.partition()),
+            "No record in the log has a timestamp (each is -1)"
+        );
+        r.step(&mut |_| {});
+        assert_eq!(nothing_to_plot(r.partition()), "No records in the log");
     }
 
     /// The samples are what a search for each sampled record's segment finds, over one-record
