@@ -1,12 +1,12 @@
 //! Playback: speeds, timer periods and the scrubber's mapping to scenario steps.
 
 /// Playback speeds offered (steps per second at 1x = 1).
-pub const SPEEDS: &[u32] = &[1, 2, 4, 8, 16, 32, 64];
+pub const SPEEDS: &[u32] = &[1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 /// The most steps playback runs in one animation frame at `speed`: as many as a 60 Hz frame
 /// holds, rounded down, at least one. A frame with one more step than usual would be the one
-/// that drops, so playback runs at most 60 steps a second at 64× (6 % slower) and a page
-/// that cannot keep up plays slower instead of in bursts.
+/// that drops, so playback runs at most 60 steps a second at 64× (6 % slower), 240 at 256×,
+/// and a page that cannot keep up plays slower instead of in bursts.
 pub fn most_per_frame(speed: u32) -> u32 {
     (speed / 60).max(1)
 }
@@ -105,12 +105,15 @@ mod tests {
     #[test]
     fn speeds() {
         assert_eq!(next_speed(1, true), 2);
-        assert_eq!(next_speed(64, true), 64);
+        assert_eq!(next_speed(64, true), 128);
+        assert_eq!(next_speed(256, true), 256);
+        assert_eq!(next_speed(1000, false), 128);
         assert_eq!(next_speed(1, false), 1);
         assert_eq!(next_speed(8, false), 4);
         assert_eq!(next_speed(5, true), 16);
         assert_eq!(most_per_frame(1), 1);
         assert_eq!(most_per_frame(64), 1);
+        assert_eq!(most_per_frame(128), 2);
         assert_eq!(most_per_frame(256), 4);
     }
 
