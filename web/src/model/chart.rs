@@ -55,7 +55,7 @@ pub fn timestamp_points(partition: &Partition, now: Timestamp) -> Vec<(Offset, T
 /// empty, or every record in it has no timestamp (-1, as message format v0 writes).
 pub fn nothing_to_plot(partition: &Partition) -> &'static str {
     if partition.log_start_offset() < partition.log_end_offset() {
-        "No record in the log has a timestamp (each is -1)"
+        "No record in the log has a timestamp (all are -1)"
     } else {
         "No records in the log"
     }
@@ -154,7 +154,7 @@ mod tests {
         assert!(timestamp_points(r.partition(), r.now()).is_empty());
         assert_eq!(
             nothing_to_plot(r.partition()),
-            "No record in the log has a timestamp (each is -1)"
+            "No record in the log has a timestamp (all are -1)"
         );
         r.step(&mut |_| {});
         assert_eq!(nothing_to_plot(r.partition()), "No records in the log");
