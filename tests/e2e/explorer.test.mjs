@@ -3,7 +3,7 @@
 // Run after `trunk build --release --offline`:  node --test tests/e2e/explorer.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { appRoot, loaded, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { appRoot, loaded, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 
@@ -22,6 +22,14 @@ async function stepAll(page, max = 200) {
     await step.click();
   }
   throw new Error('scenario did not finish');
+}
+
+/** Moves the scrubber to `value` (a step number, as a string) as a reader's drag ends. */
+async function scrubTo(page, value) {
+  await page.locator('[data-testid=scrubber]').evaluate((el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
 }
 
 async function text(page, sel) {
@@ -238,13 +246,13 @@ test('the charts say when there is nothing to plot, and keep no plot of a later 
     const settle = async () => {
       // The charts redraw a few times a second: wait until two reads agree.
       let last = await pixels();
-      for (let i = 0; i < 20; i++) {
+      return until(async () => {
         await page.waitForTimeout(300);
         const now = await pixels();
-        if (now.every((u, k) => u === last[k])) return now;
+        const same = now.every((u, k) => u === last[k]);
         last = now;
-      }
-      throw new Error('the charts kept changing');
+        return same && now;
+      }, { timeout: 6_000, what: 'the charts to stop changing' });
     };
     await waitText(page.locator('.lt-scrub'), /Step 0 of 4/);
     const empty = await settle();
@@ -261,11 +269,7 @@ test('the charts say when there is nothing to plot, and keep no plot of a later 
     const full = await settle();
     assert.notEqual(full[0], empty[0], 'the timestamp chart plots the records');
     assert.notEqual(full[1], empty[1], 'the disk chart plots the size');
-    const scrubber = page.locator('[data-testid=scrubber]');
-    await scrubber.evaluate((el) => {
-      el.value = '0';
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await scrubTo(page, '0');
     await waitText(page.locator('.lt-scrub'), /Step 0 of 4/);
     assert.deepEqual(await settle(), empty, 'after the rewind the charts are as they were at the start');
   });
@@ -301,10 +305,7 @@ test('million: a rebuild to the last step runs in chunks with a progress bar, th
     });
     const scrubber = page.locator('[data-testid=scrubber]');
     const total = await scrubber.getAttribute('max');
-    await scrubber.evaluate((el) => {
-      el.value = el.max;
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await scrubTo(page, total);
     await waitText(page.locator('[data-testid=event-log]'), new RegExp(`Rebuilt to step ${total} of ${total}\\.`), { timeout: 120_000 });
     assert.equal(await scrubber.inputValue(), total);
     assert.ok((await page.evaluate(() => globalThis.__rebuildSeen)) > 0, 'the progress bar was shown');
