@@ -299,18 +299,23 @@ pub fn stream_lane(canvas: &HtmlCanvasElement, scene: &LaneScene, dark: bool) {
 
 mod charts {
     use super::*;
-    use crate::model::chart::{share, ticks};
+    use crate::model::chart::{share, ticks, time_ticks};
 
     const MARGIN: f64 = 8.0;
     const X_LABELS_HEIGHT: f64 = 24.0;
     const FONT: &str = "12px system-ui, sans-serif";
+    /// Room between the plot's left and right edges and the first and last offsets or times, so
+    /// that a dot on either is drawn whole rather than cut in half by the edge.
+    const INSET: f64 = 6.0;
 
-    /// One axis: its range, how many labels at most and how to print them.
+    /// One axis: its range, how many labels at most, how to place its ticks (values and step
+    /// for at most so many intervals) and how to print a tick (its value and the step).
     struct Axis<'f> {
         from: i64,
         to: i64,
         labels: usize,
-        label: &'f dyn Fn(i64) -> String,
+        ticks: fn(i64, i64, usize) -> (Vec<i64>, i64),
+        label: &'f dyn Fn(i64, i64) -> String,
     }
 
     /// The plot area inside the margins and label areas, and the data ranges it shows.
@@ -325,7 +330,8 @@ mod charts {
 
     impl Plot {
         fn x(&self, v: i64) -> f64 {
-            self.left + share(v, self.x.0, self.x.1) * (self.right - self.left)
+            let width = (self.right - self.left - 2.0 * INSET).max(0.0);
+            self.left + INSET + share(v, self.x.0, self.x.1) * width
         }
         fn y(&self, v: i64) -> f64 {
             self.bottom - share(v, self.y.0, self.y.1) * (self.bottom - self.top)
@@ -353,6 +359,14 @@ mod charts {
         let _ = c.fill_text(text, w / 2.0, h / 2.0);
     }
 
+    /// A chart with no data behind it at all (no partition yet): only `text`, so that it does
+    /// not keep the plot of the scenario before.
+    pub fn chart_note(canvas: &HtmlCanvasElement, size: (f64, f64), text: &str, dark: bool) {
+        if let Some((c, p, w, h)) = open(canvas, size, dark) {
+            empty(&c, &p, w, h, text);
+        }
+    }
+
     /// Both charts' frame: grid lines and labels at round ticks, and the axes.
     fn frame(
         c: &CanvasRenderingContext2d,
@@ -378,23 +392,42 @@ mod charts {
         c.begin_path();
         c.set_text_align("center");
         c.set_text_baseline("top");
-        for v in ticks(x.from, x.to, x.labels) {
+        // As many x labels as fit side by side: "10,000,000" or a date takes room.
+        let width = |text: &str| c.measure_text(text).map_or(0.0, |m| m.width());
+        let x_labels = (1..=x.labels.max(1))
+            .rev()
+            .map(|n| {
+                let (values, step) = (x.ticks)(x.from, x.to, n);
+                let labels: Vec<String> = values.iter().map(|&v| (x.label)(v, step)).collect();
+                (values, labels)
+            })
+            .find(|(values, labels)| {
+                // The ticks are evenly spaced: the first two say how far apart. The gap leaves
+                // room for the last label, moved left to stay inside the canvas.
+                let widest = labels.iter().map(|l| width(l)).fold(0.0, f64::max);
+                match values.as_slice() {
+                    [a, b, ..] => plot.x(*b) - plot.x(*a) >= widest + 24.0,
+                    _ => true,
+                }
+            })
+            .unwrap_or_else(|| (vec![x.from], vec![(x.label)(x.from, 1)]));
+        for (&v, label) in x_labels.0.iter().zip(&x_labels.1) {
             let px = plot.x(v).round() + 0.5;
             c.move_to(px, plot.top);
             c.line_to(px, plot.bottom);
             // Centred on its tick, but inside the canvas: the last tick is often at the plot's
             // right edge, where half of its label would be cut off.
-            let label = (x.label)(v);
-            let half = c.measure_text(&label).map_or(0.0, |m| m.width() / 2.0);
-            let _ = c.fill_text(&label, px.min(w - 1.0 - half).max(half), plot.bottom + 6.0);
+            let half = width(label) / 2.0;
+            let _ = c.fill_text(label, px.min(w - 1.0 - half).max(half), plot.bottom + 6.0);
         }
         c.set_text_align("right");
         c.set_text_baseline("middle");
-        for v in ticks(y.from, y.to, y.labels) {
+        let (y_ticks, y_step) = (y.ticks)(y.from, y.to, y.labels);
+        for v in y_ticks {
             let py = plot.y(v).round() + 0.5;
             c.move_to(plot.left, py);
             c.line_to(plot.right, py);
-            let _ = c.fill_text(&(y.label)(v), plot.left - 6.0, py);
+            let _ = c.fill_text(&(y.label)(v, y_step), plot.left - 6.0, py);
         }
         c.stroke();
         c.set_stroke_style_str(p.muted);
@@ -453,7 +486,8 @@ mod charts {
             y0 = y0.min(t.0);
             y1 = y1.max(t.0);
         }
-        let pad = (y1.saturating_sub(y0) / 20).max(1000);
+        // At least 2.5 s either side, so that the stamps of one moment get whole-second ticks.
+        let pad = (y1.saturating_sub(y0) / 20).max(2500);
         let (y0, y1) = (y0.saturating_sub(pad), y1.saturating_add(pad));
         let x1 = x1.max(x0.saturating_add(1));
         let span = y1.saturating_sub(y0);
@@ -466,13 +500,15 @@ mod charts {
                 from: x0,
                 to: x1,
                 labels: 6,
-                label: &format::count,
+                ticks,
+                label: &|v, _| format::count(v),
             },
             Axis {
                 from: y0,
                 to: y1,
                 labels: 5,
-                label: &|v| format::axis_time(v, span),
+                ticks: time_ticks,
+                label: &|v, step| format::axis_time(v, span, step),
             },
             112.0,
         );
@@ -522,11 +558,15 @@ mod charts {
         let Some((c, p, w, h)) = open(canvas, size, dark) else {
             return;
         };
-        if points.len() < 2 {
+        // The samples of a single moment are not a line yet.
+        let (x0, x1) = points
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), (t, _)| {
+                (lo.min(t.0), hi.max(t.0))
+            });
+        if x1 <= x0 {
             return empty(&c, &p, w, h, "The size is plotted as broker time passes");
         }
-        let x0 = points[0].0 .0;
-        let x1 = points[points.len() - 1].0 .0.max(x0.saturating_add(1));
         let y1 = points.iter().map(|p| p.1 .0).max().unwrap_or(1).max(1);
         let plot = frame(
             &c,
@@ -537,13 +577,15 @@ mod charts {
                 from: x0,
                 to: x1,
                 labels: 4,
-                label: &|v| format::axis_time(v, x1 - x0),
+                ticks: time_ticks,
+                label: &|v, step| format::axis_time(v, x1 - x0, step),
             },
             Axis {
                 from: 0,
                 to: y1.saturating_add(y1 / 10),
                 labels: 4,
-                label: &logtime_core::human::bytes,
+                ticks,
+                label: &|v, _| logtime_core::human::bytes(v),
             },
             64.0,
         );
@@ -565,4 +607,4 @@ mod charts {
     }
 }
 
-pub use charts::{disk_chart, timestamp_chart, Stamps};
+pub use charts::{chart_note, disk_chart, timestamp_chart, Stamps};

@@ -30,7 +30,9 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
         let (replay, lookup, dark) = (p.replay.clone(), p.lookup.clone(), p.dark);
         use_canvas(
             Box::new(move |c, size| {
-                let Some(r) = replay.runner() else { return };
+                let Some(r) = replay.runner() else {
+                    return draw::chart_note(c, size, "No partition yet", dark);
+                };
                 let now = r.now();
                 let points = timestamp_points(r.partition(), now);
                 let (target, answer) = match &lookup.result {

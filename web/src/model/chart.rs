@@ -63,22 +63,80 @@ pub fn nothing_to_plot(partition: &Partition) -> &'static str {
 
 /// Tick values for an axis from `from` to `to` with at most about `max` labels: multiples of a
 /// round step (1, 2 or 5 times a power of ten) inside the range, in integer maths so that the
-/// labels print exactly. An empty or reversed range has one tick, at `from`.
-pub fn ticks(from: i64, to: i64, max: usize) -> Vec<i64> {
+/// labels print exactly; and the step. An empty or reversed range has one tick, at `from`, with
+/// a step of one.
+pub fn ticks(from: i64, to: i64, max: usize) -> (Vec<i64>, i64) {
+    match wanted_step(from, to, max) {
+        Some(wanted) => {
+            let step = decimal_step(wanted);
+            (
+                every(from, to, step),
+                i64::try_from(step).unwrap_or(i64::MAX),
+            )
+        }
+        None => (vec![from], 1),
+    }
+}
+
+/// Round steps of a time axis, in milliseconds, up to two weeks: a clock's own divisions (15 s,
+/// 30 min, 6 h, a week), not decimal ones, so that no label reads 00:00:50 or 00:01:40.
+#[rustfmt::skip]
+const TIME_STEPS: [i64; 30] = {
+    const S: i64 = 1000;
+    const M: i64 = 60 * S;
+    const H: i64 = 60 * M;
+    const D: i64 = 24 * H;
+    [
+        1, 2, 5, 10, 20, 50, 100, 200, 500, S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, M, 2 * M,
+        5 * M, 10 * M, 15 * M, 30 * M, H, 2 * H, 3 * H, 6 * H, 12 * H, D, 2 * D, 7 * D, 14 * D,
+    ]
+};
+
+/// Tick values for a time axis (milliseconds since the epoch) with at most about `max` labels,
+/// and the step between them (which says how precisely to print them): a step of
+/// [`TIME_STEPS`], or beyond two weeks a round number of days (1, 2 or 5 times a power of ten),
+/// at multiples of the step since the epoch, so that days start at midnight UTC. An empty or
+/// reversed range has one tick, at `from`, with a step of one millisecond.
+pub fn time_ticks(from: i64, to: i64, max: usize) -> (Vec<i64>, i64) {
+    let Some(wanted) = wanted_step(from, to, max) else {
+        return (vec![from], 1);
+    };
+    const DAY: i128 = 86_400_000;
+    let step = TIME_STEPS
+        .iter()
+        .map(|&s| i128::from(s))
+        .find(|&s| s >= wanted)
+        .unwrap_or_else(|| decimal_step((wanted + DAY - 1) / DAY) * DAY);
+    (
+        every(from, to, step),
+        i64::try_from(step).unwrap_or(i64::MAX),
+    )
+}
+
+/// The smallest step that gives at most `max` intervals over the range, if it is not empty.
+fn wanted_step(from: i64, to: i64, max: usize) -> Option<i128> {
     if to <= from || max == 0 {
-        return vec![from];
+        return None;
     }
     let span = i128::from(to) - i128::from(from);
-    let wanted = (span + max as i128 - 1) / max as i128;
+    Some((span + max as i128 - 1) / max as i128)
+}
+
+/// The smallest of 1, 2, 5 or 10 times a power of ten that is at least `wanted` (at least 1).
+fn decimal_step(wanted: i128) -> i128 {
     let mut power: i128 = 1;
     while power * 10 <= wanted {
         power *= 10;
     }
-    let step = [1, 2, 5, 10]
+    [1, 2, 5, 10]
         .iter()
         .map(|m| m * power)
         .find(|s| *s >= wanted)
-        .unwrap_or(10 * power);
+        .unwrap_or(10 * power)
+}
+
+/// The multiples of `step` (positive) from `from` to `to`.
+fn every(from: i64, to: i64, step: i128) -> Vec<i64> {
     let mut v = i128::from(from).div_euclid(step) * step;
     if v < i128::from(from) {
         v += step;
@@ -104,17 +162,53 @@ mod tests {
 
     #[test]
     fn ticks_are_round_and_inside_the_range() {
-        assert_eq!(ticks(0, 100, 5), vec![0, 20, 40, 60, 80, 100]);
-        assert_eq!(ticks(3, 97, 6), vec![20, 40, 60, 80]);
-        assert_eq!(ticks(-7, 7, 4), vec![-5, 0, 5]);
-        assert_eq!(ticks(1000, 1000, 4), vec![1000]);
-        assert_eq!(ticks(0, 1, 6), vec![0, 1]);
-        let t = ticks(1_773_000_000_000, 1_773_000_900_000, 5);
+        let values = |from, to, max| ticks(from, to, max).0;
+        assert_eq!(ticks(0, 100, 5), (vec![0, 20, 40, 60, 80, 100], 20));
+        assert_eq!(values(3, 97, 6), vec![20, 40, 60, 80]);
+        assert_eq!(values(-7, 7, 4), vec![-5, 0, 5]);
+        assert_eq!(ticks(1000, 1000, 4), (vec![1000], 1));
+        assert_eq!(values(0, 1, 6), vec![0, 1]);
+        let (t, step) = ticks(1_773_000_000_000, 1_773_000_900_000, 5);
         assert!(t.len() >= 2 && t.len() <= 6, "{t:?}");
-        assert!(t.windows(2).all(|w| w[1] - w[0] == 200_000), "{t:?}");
+        assert_eq!(step, 200_000);
+        assert!(t.windows(2).all(|w| w[1] - w[0] == step), "{t:?}");
         // The whole i64 range does not overflow.
-        let t = ticks(i64::MIN, i64::MAX, 4);
+        let t = values(i64::MIN, i64::MAX, 4);
         assert!(!t.is_empty() && t.len() <= 5, "{t:?}");
+    }
+
+    #[test]
+    fn time_ticks_fall_on_the_clock_s_own_divisions() {
+        const S: i64 = 1000;
+        const H: i64 = 3_600_000;
+        const D: i64 = 24 * H;
+        let t0 = 1_773_306_000_000; // 12 Mar 2026 09:00:00 UTC
+        let gaps = |(t, step): (Vec<i64>, i64)| {
+            assert!(t.windows(2).all(|w| w[1] - w[0] == step), "{t:?} by {step}");
+            step
+        };
+        // Two seconds either side of one stamp: whole seconds, not 500 ms.
+        assert_eq!(
+            time_ticks(t0 - 2500, t0 + 2500, 5),
+            (vec![t0 - 2000, t0 - 1000, t0, t0 + 1000, t0 + 2000], S)
+        );
+        // 100 s: 30 s (a decimal step would be 50 s, printed 00:00:50, 00:01:40).
+        assert_eq!(gaps(time_ticks(t0, t0 + 100 * S, 5)), 30 * S);
+        assert_eq!(gaps(time_ticks(t0, t0 + 4 * 60 * S, 4)), 60 * S);
+        assert_eq!(gaps(time_ticks(t0, t0 + 20 * H, 5)), 6 * H);
+        assert_eq!(gaps(time_ticks(t0, t0 + 30 * D, 5)), 7 * D);
+        // Beyond two weeks a step: round days, starting at midnight UTC.
+        let (t, step) = time_ticks(t0, t0 + 400 * D, 5);
+        assert_eq!(step, 100 * D);
+        assert!(t.iter().all(|v| v % D == 0), "{t:?}");
+        // Below a second, milliseconds.
+        assert_eq!(gaps(time_ticks(t0, t0 + 3, 4)), 1);
+        assert_eq!(gaps(time_ticks(t0, t0 + 900, 5)), 200);
+        // Empty, reversed and the widest ranges.
+        assert_eq!(time_ticks(t0, t0, 4), (vec![t0], 1));
+        assert_eq!(time_ticks(t0, t0 - 1, 4), (vec![t0], 1));
+        let (t, step) = time_ticks(i64::MIN, i64::MAX, 4);
+        assert!(!t.is_empty() && t.len() <= 5 && step > 0, "{t:?}");
     }
 
     #[test]

@@ -78,10 +78,13 @@ pub fn relative(delta_ms: i64) -> String {
     "now".into()
 }
 
-/// An axis label for a time on an axis spanning `span_ms`: seconds when the span is short,
-/// the date when it is long.
-pub fn axis_time(ms: i64, span_ms: i64) -> String {
-    if span_ms < 2 * HOUR {
+/// An axis label for a time on an axis spanning `span_ms` with ticks `step_ms` apart:
+/// milliseconds when the ticks are less than a second apart (so that no two labels read the
+/// same), seconds when the span is short, the date when it is long.
+pub fn axis_time(ms: i64, span_ms: i64, step_ms: i64) -> String {
+    if step_ms < SEC {
+        format!("{}.{:03}", human::time_of_day(ms), ms.rem_euclid(SEC))
+    } else if span_ms < 2 * HOUR {
         human::time_of_day(ms)
     } else if span_ms < 2 * DAY {
         let rem = ms.rem_euclid(DAY);
@@ -290,9 +293,10 @@ mod tests {
     #[test]
     fn axis_labels_adapt_to_the_span() {
         let t = human::parse_rfc3339("2025-11-04T10:00:05Z").unwrap();
-        assert_eq!(axis_time(t, 9000), "10:00:05");
-        assert_eq!(axis_time(t, 10 * HOUR), "4 Nov 10:00");
-        assert_eq!(axis_time(t, 30 * DAY), "4 Nov 2025 10:00");
+        assert_eq!(axis_time(t, 9000, SEC), "10:00:05");
+        assert_eq!(axis_time(t + 500, 2 * SEC, 500), "10:00:05.500");
+        assert_eq!(axis_time(t, 10 * HOUR, 2 * HOUR), "4 Nov 10:00");
+        assert_eq!(axis_time(t, 30 * DAY, 7 * DAY), "4 Nov 2025 10:00");
     }
 
     #[test]
