@@ -169,6 +169,28 @@ test('a built-in whose file cannot be fetched says which one, from where and why
   });
 });
 
+test('a link naming no built-in says so, lists the built-ins, and the menu claims none of them', async () => {
+  // Both modules: a name ending in -walkthrough goes to the one with the lesson engine.
+  for (const name of ['lookup-scna', 'incident-03-replay-walkthrough']) {
+    await withPage(e2e, { path: null }, async (page) => {
+      await page.goto(new URL(`index.html?scenario=${name}`, e2e.server.url).href);
+      const box = page.locator('[data-testid=scenario-error]');
+      await box.waitFor();
+      const text = await box.innerText();
+      assert.match(text, new RegExp(`unknown built-in scenario "${name}" \\(built-ins: lookup-scan, landing, `));
+      assert.match(text, /incident-03-replay-into-24h-topic-walkthrough/);
+      const menu = page.locator('[data-testid=scenario-menu]');
+      assert.equal(await menu.inputValue(), '');
+      assert.equal(await menu.locator('option:checked').innerText(), '(none loaded)');
+      await menu.selectOption('landing');
+      await waitText(page.locator('[data-testid=scenario-title]'), /^Records landing/);
+      await box.waitFor({ state: 'detached' });
+      assert.equal(await menu.inputValue(), 'landing');
+      assert.equal(await menu.locator('option[value=""]').count(), 0);
+    });
+  }
+});
+
 test('a scenario over the work budget is refused before it runs, naming the limit', async () => {
   // Ten million one-record segments (segment.bytes 170, one 100-byte record per batch): ten
   // times the segments a scenario may roll.

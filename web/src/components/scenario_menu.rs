@@ -32,6 +32,11 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
         Callback::from(move |e: Event| cb.emit(super::input_value(&e)))
     };
     let cur = p.current.clone().unwrap_or_default();
+    // A name the menu does not list (a link's typo, shown with its error) selects none of its
+    // entries: a select with none selected would show its first one as if it were open.
+    let listed = GROUPS
+        .iter()
+        .any(|(_, entries)| entries.iter().any(|b| b.name == cur.as_str()));
     html! {
         <header class="lt-head">
             <div class="lt-brand">
@@ -45,7 +50,11 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
             <label class="lt-menu" for={id.clone()}>
                 <span>{ "Scenario or lesson" }</span>
                 <select id={id.clone()} data-testid="scenario-menu" {onchange}>
-                    if p.current.is_none() { <option value="" selected=true>{ "(from the page)" }</option> }
+                    if !listed {
+                        <option value="" selected=true>
+                            { if p.current.is_none() { "(from the page)" } else { "(none loaded)" } }
+                        </option>
+                    }
                     { for GROUPS.iter().filter(|(_, e)| !e.is_empty()).map(|(group, entries)| html!{
                         <optgroup label={*group}>
                         { for entries.iter().map(|b| html!{
