@@ -359,7 +359,7 @@ impl Tile {
                  data-testid={format!("record-{o}")} title={words.join(", ")} aria-label={words.join(", ")}>
                 <span class="lt-tile-off">{ o.0 }</span>
                 if let Some(day) = &day { <span class="lt-tile-day">{ day.clone() }</span> }
-                <span class="lt-tile-ts">{ time }</span>
+                <span class="lt-tile-ts">{ tile_time_html(&time) }</span>
                 <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t.0 == -1 { String::new() } else { format::relative(t.0 - self.now.0) } }</span>
                 if answer { <span class="lt-tile-badge">{ "answer" }</span> }
                 else if late { <span class="lt-tile-badge">{ "↩ < T" }</span> }
@@ -606,5 +606,14 @@ fn offset_range(base: i64, next: i64, active: bool) -> String {
             format::count(base),
             format::count(next - 1)
         )
+    }
+}
+
+/// A tile's time with a line break allowed before its milliseconds: a narrow tile shows
+/// `05:54:56` over `.400` rather than breaking inside the number.
+fn tile_time_html(time: &str) -> Html {
+    match time.split_once('.') {
+        Some((hms, ms)) => html! { <>{ hms.to_string() }<wbr />{ format!(".{ms}") }</> },
+        None => html! { { time.to_string() } },
     }
 }
