@@ -34,9 +34,7 @@ pub fn scenario_menu(p: &ScenarioMenuProps) -> Html {
     let cur = p.current.clone().unwrap_or_default();
     // A name the menu does not list (a link's typo, shown with its error) selects none of its
     // entries: a select with none selected would show its first one as if it were open.
-    let listed = GROUPS
-        .iter()
-        .any(|(_, entries)| entries.iter().any(|b| b.name == cur.as_str()));
+    let listed = crate::builtins::find(&cur).is_some();
     html! {
         <header class="lt-head">
             <div class="lt-brand">

@@ -83,7 +83,7 @@ pub fn relative(delta_ms: i64) -> String {
 /// same), seconds when the span is short, the date when it is long.
 pub fn axis_time(ms: i64, span_ms: i64, step_ms: i64) -> String {
     if step_ms < SEC {
-        format!("{}.{:03}", human::time_of_day(ms), ms.rem_euclid(SEC))
+        time_of_day_ms(ms)
     } else if span_ms < 2 * HOUR {
         human::time_of_day(ms)
     } else if span_ms < 2 * DAY {
@@ -124,9 +124,9 @@ pub fn tile_time(ts: i64, now: i64) -> (Option<String>, String) {
     if ts == -1 {
         return (None, "no timestamp".into());
     }
-    let tod = match ts.rem_euclid(1000) {
+    let tod = match ts.rem_euclid(SEC) {
         0 => human::time_of_day(ts),
-        ms => format!("{}.{ms:03}", human::time_of_day(ts)),
+        _ => time_of_day_ms(ts),
     };
     if ts.div_euclid(DAY) == now.div_euclid(DAY) {
         return (None, tod);
@@ -134,6 +134,11 @@ pub fn tile_time(ts: i64, now: i64) -> (Option<String>, String) {
     let date = human::date(ts);
     let day: Vec<&str> = date.split(' ').take(3).collect();
     (Some(day.join(" ")), tod)
+}
+
+/// `09:00:00.123`: the time of day, UTC, to the millisecond.
+fn time_of_day_ms(ms: i64) -> String {
+    format!("{}.{:03}", human::time_of_day(ms), ms.rem_euclid(SEC))
 }
 
 /// Thousands separators: `1000000` → `1,000,000`.
