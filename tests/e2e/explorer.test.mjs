@@ -292,6 +292,37 @@ test('million: plays, draws density bars on a canvas, zooms down to single recor
   });
 });
 
+test('million at 64×: the clock every frame, the panels\' words ten times a second, all of them the moment once paused', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=speed]').selectOption('64');
+    // Count the changes of the clock bar's record count, of the partition's log end offset and
+    // of the narration while the scenario plays for two seconds.
+    await page.evaluate(() => {
+      const root = document.querySelector('#app').shadowRoot;
+      globalThis.__changes = { progress: 0, logEnd: 0, log: 0 };
+      const count = (el, key) => new MutationObserver(() => globalThis.__changes[key]++)
+        .observe(el, { childList: true, characterData: true, subtree: true });
+      count(root.querySelector('.lt-progress'), 'progress');
+      count(root.querySelector('[data-testid=log-end]'), 'logEnd');
+      count(root.querySelector('[data-testid=event-log]'), 'log');
+    });
+    await page.locator('[data-testid=play]').click();
+    await page.waitForTimeout(2_000);
+    const changes = await page.evaluate(() => ({ ...globalThis.__changes }));
+    await page.locator('[data-testid=play]').click(); // pause
+    assert.ok(changes.logEnd >= 3, `the figures follow the play: ${JSON.stringify(changes)}`);
+    assert.ok(changes.logEnd <= 2_000 / 100 + 2, `at most ten times a second: ${JSON.stringify(changes)}`);
+    assert.ok(changes.progress > changes.logEnd, `the clock bar more often than the panels: ${JSON.stringify(changes)}`);
+    // Paused, every panel shows the moment the clock bar shows.
+    const records = async () => (await text(page, '.lt-progress')).match(/([\d,]+) records/)?.[1];
+    await until(async () => (await records()) === (await text(page, '[data-testid=log-end]')), { timeout: 1_000, what: 'the log end offset to catch up with the clock bar' });
+    const step = (await text(page, '.lt-scrub')).match(/Step (\d+) of/)?.[1];
+    assert.ok(Number(step) > 0, 'it played');
+    assert.match(await text(page, '[data-testid=event-log] li'), /./, 'the narration shows a line');
+  });
+});
+
 test('million: a rebuild to the last step runs in chunks with a progress bar, then says where it got to', async () => {
   await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);

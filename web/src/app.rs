@@ -20,7 +20,7 @@ use crate::components::lesson_pane::LessonPane;
 use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
 use crate::components::partition_view::LessonMarks;
-use crate::components::partition_view::PartitionView;
+use crate::components::partition_view::{LiveDensity, PartitionView};
 use crate::components::producer_panel::ProducerPanel;
 use crate::components::rebuild_bar::{rebuild_bar, RebuildProgress};
 use crate::components::retention_panel::RetentionPanel;
@@ -280,6 +280,33 @@ impl PanelState {
             viewport: st.viewport,
         }
     }
+}
+
+/// What the panels' words show while they lag the moment (`timeline::TextRefresh`): the
+/// partition's column, and the narration's log and producer clock.
+#[derive(Clone)]
+struct Words {
+    wide: std::rc::Rc<PanelState>,
+    log: Shared<state::Log>,
+    now: logtime_core::Timestamp,
+}
+
+impl Words {
+    fn of(view: &std::rc::Rc<PanelState>, st: &Explorer) -> Words {
+        Words {
+            wide: view.clone(),
+            log: st.log.clone(),
+            now: st.replay.now(),
+        }
+    }
+}
+
+/// The page clock (ms) in the browser; off it, no clock (0).
+fn page_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::Date::now();
+    #[cfg(not(target_arch = "wasm32"))]
+    0.0
 }
 
 /// The explorer.
@@ -915,6 +942,28 @@ pub fn app(props: &AppProps) -> Html {
                 .clone(),
         }
     };
+    // While playback runs fast, the panels' words (figures, segment chips, narration) catch up
+    // with the moment ten times a second, the partition's column and the narration's in turns;
+    // the canvases and the clock bar show every frame. A panel whose props did not change is
+    // not rendered again, so a frame lays out a clock instead of every panel.
+    let words = use_mut_ref(|| None::<Words>);
+    let refresh = use_mut_ref(timeline::TextRefresh::default);
+    let lagging =
+        timeline::text_lags(st.playback.playing, st.playback.speed) && st.rebuild.is_none();
+    let (wide_due, side_due) = refresh.borrow_mut().due(lagging, page_ms());
+    let words = {
+        let mut w = words.borrow_mut();
+        let w = w.get_or_insert_with(|| Words::of(&view, st));
+        if wide_due {
+            w.wide = view.clone();
+        }
+        if side_due {
+            w.log = st.log.clone();
+            w.now = st.replay.now();
+        }
+        w.clone()
+    };
+    let text = &words.wide;
     // A built-in's title is known before its file arrives (and when it could not).
     let builtin = current.as_deref().and_then(builtins::find);
     let title = if let Some(b) = builtin.filter(|_| replay.loading) {
@@ -953,15 +1002,27 @@ pub fn app(props: &AppProps) -> Html {
     } else {
         logtime_core::lesson::Affordances::NONE
     };
-    let retention_shown = if hidden.contains(Affordance::Verdicts) {
-        Shared::default()
-    } else {
-        view.retention.clone()
+    // What a lesson hides is hidden from the words and the canvases alike.
+    let shown = |v: &PanelState| {
+        let retention = if hidden.contains(Affordance::Verdicts) {
+            Shared::default()
+        } else {
+            v.retention.clone()
+        };
+        let lookup = if hidden.contains(Affordance::LookupTrace) {
+            Shared::default()
+        } else {
+            v.lookup.clone()
+        };
+        (retention, lookup)
     };
-    let lookup_shown = if hidden.contains(Affordance::LookupTrace) {
-        Shared::default()
-    } else {
-        view.lookup.clone()
+    let (retention_shown, lookup_shown) = shown(text);
+    let (retention_live, lookup_live) = shown(&view);
+    let density = LiveDensity {
+        replay: view.replay.clone(),
+        lookup: lookup_live.clone(),
+        retention: retention_live,
+        viewport: view.viewport,
     };
     let lesson_marks = lesson_on.then(|| {
         let (segments, ranges, _) = lv.highlights();
@@ -1027,31 +1088,33 @@ pub fn app(props: &AppProps) -> Html {
                 if wide {
                 <div class="lt-col-wide">
                     if show(Panel::Partition) {
-                        <PartitionView replay={view.replay.clone()} marks={view.marks.clone()} lookup={lookup_shown.clone()}
-                                       retention={retention_shown.clone()} viewport={view.viewport} {reduced_motion} {dark} {on_viewport}
+                        <ContextProvider<LiveDensity> context={density}>
+                        <PartitionView replay={text.replay.clone()} marks={text.marks.clone()} lookup={lookup_shown.clone()}
+                                       retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
+                        </ContextProvider<LiveDensity>>
                         if cfg!(feature = "lessons") && replay.stream.is_some() {
                             <StreamLane replay={view.replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
                         }
                     }
                     if let Some(i) = st.inspect {
-                        <DetailsPanel inspect={i} replay={view.replay.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
+                        <DetailsPanel inspect={i} replay={text.replay.clone()} lookup={lookup_shown.clone()} on_action={on_action.clone()} />
                     }
                     if show(Panel::Retention) || show(Panel::Lookup) {
                     <div class="lt-grid-2">
                         if show(Panel::Retention) {
-                            <RetentionPanel replay={view.replay.clone()} state={retention_shown.clone()} {reduced_motion} on_action={on_action.clone()}
+                            <RetentionPanel replay={text.replay.clone()} state={retention_shown.clone()} {reduced_motion} on_action={on_action.clone()}
                                             remedies={!hidden.contains(Affordance::Remedies)} />
                         }
                         if show(Panel::Lookup) {
-                            <LookupPanel replay={view.replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
+                            <LookupPanel replay={text.replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
                         }
                     </div>
                     }
                     if show(Panel::Chart) || show(Panel::Disk) {
                     <div class="lt-grid-2">
                         if show(Panel::Chart) {
-                            <TimestampChart replay={view.replay.clone()} lookup={lookup_shown.clone()} {dark} />
+                            <TimestampChart replay={view.replay.clone()} lookup={lookup_live} {dark} />
                         }
                         if show(Panel::Disk) {
                             <DiskChart disk={view.disk.clone()} {dark} />
@@ -1067,9 +1130,9 @@ pub fn app(props: &AppProps) -> Html {
                                     copied={*copied} on_action={on_action.clone()} on_copy={on_copy_summary} on_reset={on_reset_progress}
                                     on_new_variant={on_new_variant} />
                     }
-                    if show(Panel::Log) { <LiveRegion log={st.log.clone()} /> }
+                    if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
                     if show(Panel::Producer) {
-                        <ProducerPanel now={clock.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
+                        <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
                     }
                     if show(Panel::Config) { <ConfigPanel {config} state={st.config.clone()} {on_action} highlight={config_highlight} /> }
                 </div>

@@ -481,6 +481,21 @@ pub struct DensityCanvasProps {
     pub on_viewport: Callback<Viewport>,
 }
 
+/// The moment the density canvas draws, when the explorer provides it: while playback runs
+/// fast the partition panel's words lag the moment (`timeline::TextRefresh`), and the canvas,
+/// given this as a context, draws every frame without the panel being rendered again.
+#[derive(Clone, PartialEq)]
+pub struct LiveDensity {
+    /// The replay (the partition).
+    pub replay: Shared<Replay>,
+    /// The latest lookup.
+    pub lookup: Shared<LookupState>,
+    /// The latest retention check.
+    pub retention: Shared<RetentionState>,
+    /// The window onto the offsets.
+    pub viewport: Viewport,
+}
+
 /// The offsets the partition view spans: from the first segment's base to the log end.
 fn bounds(replay: &Replay) -> Option<(i64, i64)> {
     let r = replay.runner()?;
@@ -493,6 +508,17 @@ fn bounds(replay: &Replay) -> Option<(i64, i64)> {
 /// `draw.rs`).
 #[function_component(DensityCanvas)]
 pub fn density_canvas(p: &DensityCanvasProps) -> Html {
+    let live = use_context::<LiveDensity>();
+    let p = &match live {
+        Some(l) => DensityCanvasProps {
+            replay: l.replay,
+            lookup: l.lookup,
+            retention: l.retention,
+            viewport: l.viewport,
+            ..p.clone()
+        },
+        None => p.clone(),
+    };
     let canvas = {
         let p = p.clone();
         use_canvas(Box::new(move |c, size| draw_density(c, size, &p)), 0)

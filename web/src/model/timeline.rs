@@ -82,6 +82,74 @@ pub fn next_chunk(records: i64, ms: f64) -> i64 {
         .clamp(1_000, 2_000_000)
 }
 
+/// While playback runs faster than this many steps a second, the panels' words (figures, segment
+/// chips, narration) lag the canvases: nobody reads sixty segment lists a second, and laying
+/// them out sixty times a second is what made a frame miss its 16.7 ms on a 2-core machine.
+pub const TEXT_FOLLOWS_UP_TO: u32 = 10;
+
+/// How often the lagging words catch up with the moment: each of the two groups of panels
+/// ([`TextRefresh`]) ten times a second.
+pub const TEXT_EVERY_MS: f64 = 100.0;
+
+/// Whether the panels' words may lag the moment: while playing faster than
+/// [`TEXT_FOLLOWS_UP_TO`] steps a second. Paused, stepped or scrubbed, they show every moment.
+pub fn text_lags(playing: bool, speed: u32) -> bool {
+    playing && speed > TEXT_FOLLOWS_UP_TO
+}
+
+/// When each of the two groups of text panels (the partition's column and the narration's)
+/// last caught up with the moment, on the page clock (ms).
+///
+/// The groups take turns, half a period apart, so no frame lays out both: a frame that catches
+/// one group up costs about half of a frame that redraws every panel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextRefresh {
+    /// When the partition's column last caught up.
+    pub wide: f64,
+    /// When the narration's column last caught up.
+    pub side: f64,
+}
+
+impl Default for TextRefresh {
+    fn default() -> Self {
+        TextRefresh {
+            wide: f64::NEG_INFINITY,
+            side: f64::NEG_INFINITY,
+        }
+    }
+}
+
+impl TextRefresh {
+    /// Which groups show the moment of a render at `now`: `(wide, side)`. When the words do not
+    /// lag ([`text_lags`]) both do, and both count as caught up, so that a play that starts
+    /// fast shows its first frames' words a period later. While they lag, a group catches up
+    /// once its last catch-up is [`TEXT_EVERY_MS`] old and the other's is at least half of that
+    /// (the staler first); at most one group a render. A clock that goes back (or a `now`
+    /// that is not a number) catches both up, as when not lagging.
+    pub fn due(&mut self, lagging: bool, now: f64) -> (bool, bool) {
+        let (wide, side) = (now - self.wide, now - self.side);
+        if !lagging || !now.is_finite() || wide < 0.0 || side < 0.0 {
+            *self = TextRefresh {
+                wide: now,
+                side: now,
+            };
+            return (true, true);
+        }
+        let half = TEXT_EVERY_MS / 2.0;
+        let wide_due = wide >= TEXT_EVERY_MS && side >= half;
+        let side_due = side >= TEXT_EVERY_MS && wide >= half;
+        if wide_due && (!side_due || wide >= side) {
+            self.wide = now;
+            (true, false)
+        } else if side_due {
+            self.side = now;
+            (false, true)
+        } else {
+            (false, false)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,5 +210,76 @@ mod tests {
         assert_eq!(walk_delay_ms(true, 1), 0);
         assert_eq!(walk_delay_ms(false, 1), 450);
         assert_eq!(walk_delay_ms(false, 64), 40);
+    }
+
+    #[test]
+    fn words_lag_only_while_playing_fast() {
+        assert!(!text_lags(false, 256));
+        assert!(!text_lags(true, 8));
+        assert!(text_lags(true, 16));
+        assert!(text_lags(true, 64));
+    }
+
+    #[test]
+    fn the_two_groups_take_turns_half_a_period_apart() {
+        let mut r = TextRefresh::default();
+        // Not lagging: every render shows the moment, and both count as caught up.
+        assert_eq!(r.due(false, 1000.0), (true, true));
+        assert_eq!(
+            r,
+            TextRefresh {
+                wide: 1000.0,
+                side: 1000.0
+            }
+        );
+        // Lagging at 60 frames a second for two seconds: who catches up, and when.
+        let mut wide = Vec::new();
+        let mut side = Vec::new();
+        for frame in 1..=120 {
+            let now = 1000.0 + frame as f64 * 16.7;
+            match r.due(true, now) {
+                (true, false) => wide.push(now),
+                (false, true) => side.push(now),
+                (false, false) => {}
+                both => panic!("both groups in one frame at {now}: {both:?}"),
+            }
+        }
+        // each group about ten times a second...
+        assert!((18..=20).contains(&wide.len()), "{wide:?}");
+        assert!((18..=20).contains(&side.len()), "{side:?}");
+        for w in wide.windows(2).chain(side.windows(2)) {
+            assert!(
+                w[1] - w[0] >= TEXT_EVERY_MS && w[1] - w[0] < TEXT_EVERY_MS + 17.0,
+                "{w:?}"
+            );
+        }
+        // ...and, once settled, half a period from the other
+        let last_wide = *wide.last().unwrap();
+        let gap = side
+            .iter()
+            .map(|s| (s - last_wide).abs())
+            .fold(f64::INFINITY, f64::min);
+        assert!(gap >= TEXT_EVERY_MS / 2.0 - 17.0, "gap {gap}");
+        // the first catch-up comes a period after the play started
+        assert!(wide[0] >= 1000.0 + TEXT_EVERY_MS && side[0] >= 1000.0 + TEXT_EVERY_MS);
+    }
+
+    #[test]
+    fn a_clock_that_goes_back_catches_both_up() {
+        let mut r = TextRefresh {
+            wide: 500.0,
+            side: 520.0,
+        };
+        assert_eq!(r.due(true, 400.0), (true, true));
+        assert_eq!(r.due(true, f64::NAN), (true, true));
+        let mut r = TextRefresh::default();
+        // a first lagging render with nothing shown yet catches up the wide group first
+        assert_eq!(r.due(true, 0.0), (true, false));
+        assert_eq!(
+            r.due(true, 16.0),
+            (false, false),
+            "the narration waits half a period"
+        );
+        assert_eq!(r.due(true, 50.0), (false, true));
     }
 }
