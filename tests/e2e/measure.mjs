@@ -36,6 +36,11 @@
 //                          from navigation, progress bar, longest task (start-up included)
 //   segments10m_*          ten million one-record segments: how fast the budget refuses them and
 //                          whether the message names the limit
+//   *_cpu_steal_pct        for frame_p95_ms, play10m_*, play10m_256x_* and replay10m_*: the share
+//                          of the machine's CPU time that its hypervisor gave to other guests
+//                          while they were measured (the `steal` column of /proc/stat; `unknown`
+//                          where there is none). On a shared 2-core VM it has been 0-36 %, and
+//                          frame times move with it: read the frame figures beside it.
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
 // nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget;
 // `--no-10m` skips the ten-million-record figures, `--no-segments` the one-record-segment ones,
@@ -177,6 +182,25 @@ const p95 = (xs) => {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** The machine's CPU times so far, from /proc/stat's `cpu` line: `{ steal, total }` in ticks. */
+function cpuTimes() {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '));
+    // user nice system idle iowait irq softirq steal (guest time is already in user and nice)
+    const t = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    return t.length === 8 && t.every(Number.isFinite) ? { steal: t[7], total: t.reduce((a, b) => a + b, 0) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The share of CPU time stolen since `before` (a `cpuTimes()`), in percent, or `unknown`. */
+function stealSince(before) {
+  const now = cpuTimes();
+  if (!before || !now || now.total <= before.total) return 'unknown';
+  return ((100 * (now.steal - before.steal)) / (now.total - before.total)).toFixed(1);
+}
+
 async function measureFrames(browser, server) {
   const { context, page, url } = await newPage(browser, server);
   try {
@@ -194,11 +218,14 @@ async function measureFrames(browser, server) {
       }
     }
     if (!played) throw new Error(`no play control (${PLAY[0]}) found`);
+    const cpu = cpuTimes();
     const deltas = await sampleFrames(page, SAMPLE_MS);
+    const steal = stealSince(cpu);
     if (deltas.length < 10) throw new Error(`only ${deltas.length} frames in ${SAMPLE_MS} ms`);
     const sorted = [...deltas].sort((a, b) => a - b);
     console.error(`[measure]   frames: ${deltas.length}, median ${sorted[sorted.length >> 1].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms`);
     out('frame_p95_ms', p95(deltas).toFixed(1));
+    out('frame_cpu_steal_pct', steal);
     budget('frame_p95_ms', p95(deltas));
   } catch (e) {
     fail('frame_p95_ms', short(e));
@@ -267,8 +294,10 @@ async function measurePlayTenMillion(browser, server, speed, prefix, ms) {
     });
     await page.locator('[data-testid=speed]').selectOption(String(speed), { timeout: 5_000 });
     await watchLongTasks(page);
+    const cpu = cpuTimes();
     await page.locator(PLAY[0]).first().click({ timeout: 5_000 });
     const deltas = await sampleFrames(page, ms);
+    const steal = stealSince(cpu);
     const longTasks = await page.evaluate(() => globalThis.__longTasks);
     const steps = await page.evaluate(() => document.querySelector('#app')?.shadowRoot?.querySelector('[data-testid=scrubber]')?.value);
     const memory = await wasmMemory(page);
@@ -279,6 +308,7 @@ async function measurePlayTenMillion(browser, server, speed, prefix, ms) {
     out(`${prefix}_frames`, deltas.length);
     out(`${prefix}_wasm_memory_bytes`, memory);
     out(`${prefix}_steps_played`, steps ?? 'unknown');
+    out(`${prefix}_cpu_steal_pct`, steal);
   } catch (e) {
     fail(`${prefix}_frame_p95_ms`, short(e));
   } finally {
@@ -342,6 +372,7 @@ async function measureReplayTenMillion(browser, server) {
   const bin = process.env.LOGTIME_NATIVE_REPLAY;
   const wasm = [];
   const native = [];
+  const cpu = cpuTimes();
   for (let run = 0; run < REPLAY_RUNS; run++) {
     try {
       wasm.push(await rebuildTenMillion(browser, server));
@@ -357,6 +388,7 @@ async function measureReplayTenMillion(browser, server) {
       return;
     }
   }
+  out('replay10m_cpu_steal_pct', stealSince(cpu));
   const of = (runs, key) => median(runs.map((r) => r[key]));
   const wasmMs = of(wasm, 'total');
   const wasmStep = of(wasm, 'step');
