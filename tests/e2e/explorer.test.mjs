@@ -328,6 +328,32 @@ test('million at 64×: the clock every frame, the panels\' words ten times a sec
   });
 });
 
+test('million: the density view labels its segments, the same pixels with or without an OffscreenCanvas', async () => {
+  // The labels are drawn on an OffscreenCanvas strip and copied onto the view (draw.rs,
+  // label_strip); a browser without one gets them drawn straight onto the view.
+  const band = async (withoutOffscreen) => {
+    let pixels;
+    await withPage(e2e, { path: null, reducedMotion: 'reduce' }, async (page) => {
+      if (withoutOffscreen) await page.addInitScript(() => { delete globalThis.OffscreenCanvas; });
+      await page.goto(new URL('index.html?scenario=million&step=5', e2e.server.url).href);
+      await ready(page);
+      const density = page.locator('[data-testid=density]');
+      await density.waitFor();
+      assert.equal(await page.evaluate(() => typeof OffscreenCanvas), withoutOffscreen ? 'undefined' : 'function');
+      // The top 16 px: the labels' band, above the bars (which start at 18 px).
+      pixels = await density.evaluate((c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, 16).data));
+    });
+    return pixels;
+  };
+  const offscreen = await band(false);
+  const direct = await band(true);
+  // dark text on the light background: a label's glyphs
+  const ink = (px) => px.filter((v, i) => i % 4 === 0 && v < 100).length;
+  assert.ok(ink(offscreen) > 200, `the labels are drawn (${ink(offscreen)} dark pixels)`);
+  assert.equal(ink(direct), ink(offscreen), 'the same labels without an OffscreenCanvas');
+  assert.ok(offscreen.every((v, i) => Math.abs(v - direct[i]) <= 8), 'the same pixels, to antialiasing');
+});
+
 test('million: a rebuild to the last step runs in chunks with a progress bar, then says where it got to', async () => {
   await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);
