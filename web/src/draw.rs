@@ -228,11 +228,14 @@ pub fn partition(canvas: &HtmlCanvasElement, scene: &Scene, dark: bool) {
 /// The font of the density view's labels.
 const LABEL_FONT: &str = "11px system-ui, sans-serif";
 
+/// An OffscreenCanvas and its 2D context.
+type Strip = (OffscreenCanvas, OffscreenCanvasRenderingContext2d);
+
 thread_local! {
-    /// The strip the density view's labels are drawn on (shared by every explorer on the page:
-    /// drawing is synchronous), or `None` until first used or where there is no OffscreenCanvas.
-    static STRIP: std::cell::RefCell<Option<(OffscreenCanvas, OffscreenCanvasRenderingContext2d)>> =
-        const { std::cell::RefCell::new(None) };
+    /// The strip the density view's labels are drawn on, shared by every explorer on the page
+    /// (drawing is synchronous): `None` until first used, `Some(None)` where none can be made,
+    /// so that a browser without OffscreenCanvas is asked once, not every frame.
+    static STRIP: std::cell::RefCell<Option<Option<Strip>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Draws the density view's segment labels (`(text, x)`, baseline 12 px) in the band of height
@@ -260,17 +263,16 @@ fn label_strip(
     );
     let drawn = STRIP.with(|strip| {
         let mut strip = strip.borrow_mut();
-        if strip.is_none() {
-            *strip = OffscreenCanvas::new(bw, bh).ok().and_then(|o| {
-                let ctx = o
-                    .get_context("2d")
-                    .ok()??
-                    .dyn_into::<OffscreenCanvasRenderingContext2d>()
-                    .ok()?;
-                Some((o, ctx))
-            });
-        }
-        let Some((o, oc)) = strip.as_ref() else {
+        let made = strip.get_or_insert_with(|| {
+            let o = OffscreenCanvas::new(bw, bh).ok()?;
+            let ctx = o
+                .get_context("2d")
+                .ok()??
+                .dyn_into::<OffscreenCanvasRenderingContext2d>()
+                .ok()?;
+            Some((o, ctx))
+        });
+        let Some((o, oc)) = made.as_ref() else {
             return false;
         };
         // Resizing clears the strip and resets its context, font and transform included.
