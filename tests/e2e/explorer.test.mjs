@@ -354,6 +354,45 @@ test('million: the density view labels its segments, the same pixels with or wit
   assert.ok(offscreen.every((v, i) => Math.abs(v - direct[i]) <= 8), 'the same pixels, to antialiasing');
 });
 
+test('the warm-up waits for a long idle moment: none of it runs while every frame is busy, as in a play', async () => {
+  // glue.js's whenIdle, which the warm-up (warm.rs) asks for each of its 10-50 ms pieces: the
+  // browser's idle callbacks also fire in the few ms left after a busy frame, where a piece
+  // would push the next frame out.
+  await withPage(e2e, { path: '/index.html?scenario=million' }, async (page) => {
+    await ready(page);
+    const r = await page.evaluate(async () => {
+      const url = performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .find((n) => /\/snippets\/logtime-web-[^/]+\/src\/glue\.js$/.test(n));
+      if (!url) return { url: null };
+      const { whenIdle } = await import(url);
+      let ran = null;
+      const start = performance.now();
+      whenIdle(() => {
+        ran = performance.now();
+      });
+      // A second of frames that each keep the main thread 12 ms of their 16.7.
+      await new Promise((done) => {
+        const frame = () => {
+          const t = performance.now();
+          while (performance.now() - t < 12);
+          if (performance.now() - start < 1000) requestAnimationFrame(frame);
+          else done();
+        };
+        requestAnimationFrame(frame);
+      });
+      const busyEnd = performance.now();
+      const during = ran;
+      await new Promise((done) => setTimeout(done, 1000));
+      return { url, during, after: ran === null ? null : ran - busyEnd };
+    });
+    assert.ok(r.url, 'the page loaded glue.js from its snippets');
+    assert.equal(r.during, null, 'nothing ran during the busy frames');
+    assert.ok(r.after !== null && r.after >= 0, `it ran once the page was idle (${r.after})`);
+  });
+});
+
 test('million: a rebuild to the last step runs in chunks with a progress bar, then says where it got to', async () => {
   await withPage(e2e, { path: '/index.html?scenario=million', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);

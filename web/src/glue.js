@@ -299,12 +299,30 @@ export function progressSet(key, value) {
 }
 
 /**
- * Calls `f` once at the browser's next idle moment: `requestIdleCallback` (with a timeout, so
- * that a page that is never idle still gets there), or a short timeout where there is none.
+ * The idle time a call of `whenIdle` waits for (ms). The browser hands out idle periods of up to
+ * 50 ms while no frame is due, and only what is left of the frame (under 16.7 ms) while one is:
+ * while a play draws every frame.
+ */
+const LONG_IDLE_MS = 30;
+
+/**
+ * Calls `f` once at the browser's next long idle moment: one in which no frame is due
+ * (`requestIdleCallback` with `LONG_IDLE_MS` left), or after a short timeout where there is no
+ * `requestIdleCallback`. No timeout forces it: the one caller is the warm-up, whose pieces take
+ * 20-50 ms on 2 cores, and once a play draws every frame (the page is never idle long), one
+ * forced in would drop frames of the very play it was there to smooth, whose own steps compile
+ * the same code by then anyway.
  */
 export function whenIdle(f) {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => f(), { timeout: 2000 });
-  else setTimeout(f, 50);
+  if (typeof requestIdleCallback !== 'function') {
+    setTimeout(f, 50);
+    return;
+  }
+  const wait = (deadline) => {
+    if (deadline.timeRemaining() >= LONG_IDLE_MS) f();
+    else requestIdleCallback(wait);
+  };
+  requestIdleCallback(wait);
 }
 
 let replayStepStart = 0;

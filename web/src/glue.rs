@@ -404,8 +404,9 @@ pub fn untimed<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// Calls `f` once at the browser's next idle moment (`requestIdleCallback`, or a short timeout
-/// where there is none); off the browser, never.
+/// Calls `f` once at the browser's next long idle moment, one in which no frame is due
+/// (`requestIdleCallback`, never forced by a timeout; `glue.js` says why), or after a short
+/// timeout where there is no `requestIdleCallback`; off the browser, never.
 pub fn when_idle(f: impl FnOnce() + 'static) {
     #[cfg(target_arch = "wasm32")]
     js::when_idle(&wasm_bindgen::closure::Closure::once_into_js(f));
