@@ -20,7 +20,9 @@
 //                          replay10m_native_ms are the totals, *_step_median_us the median step
 //                          of the second half (the steady state, which a step preempted by
 //                          another process does not move), replay10m_wasm_vs_native the ratio
-//                          of those medians and replay10m_total_wasm_vs_native that of the
+//                          of those medians, replay10m_best_wasm_vs_native that of each side's
+//                          fastest run (the machine's slow spells only add time) and
+//                          replay10m_total_wasm_vs_native that of the
 //                          totals; *_runs list each run's median step. The page is cross-origin
 //                          isolated, so that its clock reads to 5 us (replay10m_clock_isolated).
 //                          Each page waits MEASURE_SETTLE_MS (2000; replay10m_settle_ms) after its
@@ -408,6 +410,12 @@ async function measureReplayTenMillion(browser, server) {
   out('replay10m_native_step_median_us', nativeStep);
   out('replay10m_native_step_median_us_runs', native.map((r) => r.step).join(' '));
   out('replay10m_wasm_vs_native', (wasmStep / nativeStep).toFixed(2));
+  // This VM has slow spells of several seconds in which the same native replay takes twice
+  // as long with no steal to show for it (a busy neighbour on the host core), so one side's
+  // median can land in one and the other's not. A spell only ever adds time: the fastest run
+  // of each side is the code's cost with the least of the machine in it.
+  const best = (runs) => Math.min(...runs.map((r) => r.step));
+  out('replay10m_best_wasm_vs_native', (best(wasm) / best(native)).toFixed(2));
   out('replay10m_total_wasm_vs_native', (wasmMs / nativeMs).toFixed(2));
 }
 
