@@ -355,8 +355,8 @@ test('million: the density view labels its segments, the same pixels with or wit
 });
 
 test('the warm-up waits for a long idle moment: none of it runs while every frame is busy, as in a play', async () => {
-  // glue.js's whenIdle, which the warm-up (warm.rs) asks for each of its 10-50 ms pieces: the
-  // browser's idle callbacks also fire in the few ms left after a busy frame, where a piece
+  // glue.js's whenIdle, which the warm-up (warm.rs) asks for each of its pieces (up to 50 ms
+  // on 2 cores): the browser's idle callbacks also fire in the few ms left after a busy frame, where a piece
   // would push the next frame out.
   await withPage(e2e, { path: '/index.html?scenario=million' }, async (page) => {
     await ready(page);

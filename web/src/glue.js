@@ -308,10 +308,11 @@ const LONG_IDLE_MS = 30;
 /**
  * Calls `f` once at the browser's next long idle moment: one in which no frame is due
  * (`requestIdleCallback` with `LONG_IDLE_MS` left), or after a short timeout where there is no
- * `requestIdleCallback`. No timeout forces it: the one caller is the warm-up, whose pieces take
- * 20-50 ms on 2 cores, and once a play draws every frame (the page is never idle long), one
+ * `requestIdleCallback`. No timeout forces it: the one caller is the warm-up, whose pieces
+ * take up to 50 ms on 2 cores, and once a play draws every frame (the page is never idle long), one
  * forced in would drop frames of the very play it was there to smooth, whose own steps compile
- * the same code by then anyway.
+ * the same code by then anyway. While a play runs, each frame's short idle period costs one
+ * callback that only asks again.
  */
 export function whenIdle(f) {
   if (typeof requestIdleCallback !== 'function') {
