@@ -119,6 +119,35 @@ impl Batches {
         }
     }
 
+    /// The first record, scanning the batches from batch `from` on, that a timestamp lookup
+    /// answers: in the first batch whose max timestamp is `>= target`, the first record with
+    /// `ts >= target` at or after record index `min_record`; when that batch has none, the next
+    /// such batch. It reads only the max timestamps and the record stamps, where
+    /// [`Batches::get`] builds each batch whole, so the untraced lookup skips the batches
+    /// before the answer at the speed of a slice scan.
+    pub(crate) fn find_from(&self, from: usize, target: i64, min_record: usize) -> Option<usize> {
+        let Some(w) = self.wide() else {
+            // Each batch is its one record, so the batch a record qualifies is its own: a batch
+            // whose max is -1 only because its stamp is lower holds no answer.
+            let start = from.max(min_record).min(self.stamps.len());
+            return Some(start + self.stamps[start..].iter().position(|&t| t >= target)?);
+        };
+        let mut i = from;
+        while i < self.len() {
+            i += w.maxes[i..].iter().position(|&m| m >= target)?;
+            let (first, end) = (if i == 0 { 0 } else { w.ends[i - 1] }, w.ends[i]);
+            let start = (first as usize).max(min_record).min(end as usize);
+            if let Some(k) = self.stamps[start..end as usize]
+                .iter()
+                .position(|&t| t >= target)
+            {
+                return Some(start + k);
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// The index of the batch that starts at `position`, or of the first one after it.
     pub(crate) fn index_at(&self, position: u32) -> usize {
         self.starts.partition_point(|&p| p < position)

@@ -380,6 +380,9 @@ pub(crate) fn find_offset_by_timestamp(
         found_offset,
         position,
     });
+    if trace.is_none() {
+        return seg.find_from(first_batch, target, starting_offset);
+    }
     let stamps = seg.record_timestamps();
     for b in seg.batches_from(first_batch) {
         if b.max_timestamp < target {

@@ -553,6 +553,25 @@ impl Segment {
         added.then_some((t, o))
     }
 
+    /// The record a timestamp lookup answers, scanning from batch `from`: in the first batch
+    /// whose max timestamp is `>= target`, the first record with `ts >= target` at or above
+    /// `starting_offset`, else the same in the next such batch (`LogSegment.findOffsetByTimestamp`
+    /// after its index searches). The untraced form of the scan `lookup` animates.
+    pub(crate) fn find_from(
+        &self,
+        from: usize,
+        target: Timestamp,
+        starting_offset: Offset,
+    ) -> Option<(Offset, Timestamp)> {
+        let min_record =
+            usize::try_from(starting_offset.0.saturating_sub(self.base_offset.0)).unwrap_or(0);
+        let k = self.batches.find_from(from, target.0, min_record)?;
+        Some((
+            self.base_offset.plus(k as i64),
+            Timestamp(self.batches.stamps()[k]),
+        ))
+    }
+
     /// Searches the offset index for `target` and returns `(entry offset, position, index of the
     /// batch at that position)`: `(base_offset, 0, 0)` when no entry is `<= target`.
     pub fn seek(
