@@ -36,10 +36,10 @@ pub mod stream;
 pub use logtime_model::{
     batch_size, validate, Appended, BrokerConfig, Bytes, CleanupPolicy, Command, Comparison,
     Config, ConfigError, ConfigKey, ConfigKind, ConfigUnit, ConfigValue, DeleteRecordsError,
-    DeletedSegment, Diagnosis, Error, ErrorCode, Event, Finding, Header, Index, KafkaVersion,
-    LogStartReason, Lookup, LookupError, Offset, OffsetIndex, OffsetSpec, Partition,
+    DeletedSegment, Diagnosis, Elided, Error, ErrorCode, Event, Finding, Header, Index,
+    KafkaVersion, LogStartReason, Lookup, LookupError, Offset, OffsetIndex, OffsetSpec, Partition,
     PartitionState, Probe, ProbePhase, ProduceError, Record, RecordError, RecordMatch,
     RetentionPass, RetentionReport, Roll, RollReason, Segment, SegmentState, SegmentVerdict,
     SplitMix64, StoredBatch, TimeIndex, Timestamp, TimestampType, TopicConfig, TraceStep,
-    Validated, Verdict, CONFIG_KEYS,
+    Validated, Verdict, CONFIG_KEYS, TRACE_RUN,
 };

@@ -74,7 +74,7 @@ pub use diagnosis::{Diagnosis, Finding};
 pub use error::{DeleteRecordsError, Error};
 pub use event::{Appended, Event, LogStartReason, Roll};
 pub use index::{Comparison, Index, Probe, ProbePhase};
-pub use lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
+pub use lookup::{Elided, Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep, TRACE_RUN};
 pub use offset_index::OffsetIndex;
 pub use partition::{Command, Partition, PartitionState, SegmentState};
 pub use retention::{DeletedSegment, RetentionPass, RetentionReport, SegmentVerdict, Verdict};

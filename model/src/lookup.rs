@@ -183,6 +183,21 @@ pub enum TraceStep {
         /// Which.
         spec: OffsetSpec,
     },
+    /// The rest of a run of steps of one kind, after the first [`TRACE_RUN`] of them: segments
+    /// passed over, batches skipped, or records read that were not the answer. A lookup past a
+    /// million one-record segments, or through a scan that an `index.interval.bytes` of 2 GiB
+    /// leaves unindexed, reads a step per segment or batch, and a trace of each would be as
+    /// large as the partition; the broker's answer is the same.
+    Elided {
+        /// What the steps left out were.
+        what: Elided,
+        /// How many they were.
+        count: u64,
+        /// The first one's offset: a segment's base offset, a batch's base offset, a record's.
+        first: Offset,
+        /// The last one's: a segment's base offset, a batch's last offset, a record's.
+        last: Offset,
+    },
     /// The offset found is at or above the high watermark, so a consumer gets `-1`.
     HighWatermarkFilter {
         /// The offset found.
@@ -190,6 +205,44 @@ pub enum TraceStep {
         /// The high watermark.
         high_watermark: Offset,
     },
+}
+
+/// What a [`TraceStep::Elided`] step stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Elided {
+    /// [`TraceStep::SegmentPassed`] steps.
+    SegmentsPassed,
+    /// [`TraceStep::BatchSkipped`] steps.
+    BatchesSkipped,
+    /// [`TraceStep::RecordScanned`] steps of records that were not the answer.
+    RecordsScanned,
+}
+
+/// How many steps of one kind in a row a trace lists one by one before it folds the rest of
+/// the run into one [`TraceStep::Elided`] step. Above what a default `index.interval.bytes`
+/// scan reads (4,096 bytes hold at most 58 batches), so that only unusual partitions elide.
+pub const TRACE_RUN: usize = 100;
+
+impl TraceStep {
+    /// The kind of run this step belongs to, with its first and last offsets, if it can be
+    /// elided.
+    fn run(&self) -> Option<(Elided, Offset, Offset)> {
+        match *self {
+            TraceStep::SegmentPassed { segment, .. } => {
+                Some((Elided::SegmentsPassed, segment, segment))
+            }
+            TraceStep::BatchSkipped {
+                base_offset,
+                last_offset,
+                ..
+            } => Some((Elided::BatchesSkipped, base_offset, last_offset)),
+            TraceStep::RecordScanned { offset, result, .. } if result != RecordMatch::Match => {
+                Some((Elided::RecordsScanned, offset, offset))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A lookup's answer: `offset` and `timestamp` are `-1` when nothing qualifies.
@@ -240,10 +293,45 @@ pub(crate) struct LogView<'a> {
 
 type Trace<'t> = Option<&'t mut Vec<TraceStep>>;
 
+/// Adds a step, or folds it into the [`TraceStep::Elided`] step its run already has. Telling
+/// whether a run has reached [`TRACE_RUN`] reads back at most that many steps, and only while
+/// the run is shorter, so a trace costs at most `TRACE_RUN` reads a step.
 fn push(trace: &mut Trace<'_>, step: impl FnOnce() -> TraceStep) {
-    if let Some(t) = trace.as_deref_mut() {
-        t.push(step());
+    let Some(t) = trace.as_deref_mut() else {
+        return;
+    };
+    let step = step();
+    if let Some((kind, first, last)) = step.run() {
+        match t.last_mut() {
+            Some(TraceStep::Elided {
+                what,
+                count,
+                last: end,
+                ..
+            }) if *what == kind => {
+                *count += 1;
+                *end = last;
+                return;
+            }
+            _ => {}
+        }
+        let run = t
+            .iter()
+            .rev()
+            .take(TRACE_RUN)
+            .take_while(|s| s.run().is_some_and(|(k, ..)| k == kind))
+            .count();
+        if run == TRACE_RUN {
+            t.push(TraceStep::Elided {
+                what: kind,
+                count: 1,
+                first,
+                last,
+            });
+            return;
+        }
     }
+    t.push(step);
 }
 
 /// Records a batch the scan skipped whole or opened.

@@ -4,7 +4,7 @@
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{words, Imported, Inspection};
 use logtime_core::scenario::narrate;
-use logtime_core::{Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
+use logtime_core::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -336,6 +336,22 @@ fn trace_line(step: &TraceStep) -> String {
             "segment {segment} holds the largest timestamp {} (batch ending at {shallow_offset})",
             rfc3339(max_timestamp.0)
         ),
+        TraceStep::Elided {
+            what,
+            count,
+            first,
+            last,
+        } => match what {
+            Elided::SegmentsPassed => format!(
+                "segments {first} to {last} ({count} more): largest timestamps before the target, passed"
+            ),
+            Elided::BatchesSkipped => format!(
+                "batches {first}–{last} ({count} more): max timestamps do not reach the target, skipped"
+            ),
+            Elided::RecordsScanned => format!(
+                "records {first}–{last} ({count} more): none is the answer"
+            ),
+        },
         TraceStep::NoSegment => "no segment's largest timestamp reaches the target".into(),
         TraceStep::NotInSegment => {
             "no record in that segment qualifies, and later segments are not searched".into()

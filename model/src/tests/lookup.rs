@@ -2,6 +2,7 @@
 //! `GetOffsetShellTest`; conformance: `c0*_*`).
 
 use super::*;
+use crate::lookup::{RecordMatch, TraceStep};
 
 /// C1 `testFetchOffsetByTimestampIncludesLeaderEpoch` (epochs aside).
 #[test]
@@ -126,4 +127,101 @@ fn timestamp_at_finds_the_segment() {
     assert_eq!(bases(0), vec![0, 2, 4]);
     assert_eq!(bases(9), Vec::<i64>::new());
     assert_eq!(p.p.timestamp_at(Offset(-1)), None);
+}
+
+/// The steps a trace folds: each run of more than `TRACE_RUN` steps of one kind keeps its first
+/// `TRACE_RUN` and ends in one `Elided` step that counts the rest; the answer is unchanged.
+fn folded(l: &crate::lookup::Lookup) -> Vec<(usize, crate::lookup::Elided, u64, i64, i64)> {
+    l.trace
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match *s {
+            TraceStep::Elided {
+                what,
+                count,
+                first,
+                last,
+            } => Some((i, what, count, first.0, last.0)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_lookup_past_many_segments_folds_the_passes() {
+    use crate::lookup::{Elided, TRACE_RUN};
+    let mut p = P::v3(&[("segment.bytes", s())]);
+    let ts: Vec<i64> = (0..300).map(|i| T0 + i).collect();
+    p.produce_each(&ts);
+    assert_eq!(p.p.segments().len(), 300);
+    let l =
+        p.p.lookup(OffsetSpec::Timestamp(Timestamp(T0 + 299)))
+            .unwrap();
+    assert_eq!((l.offset, l.timestamp), p.p.offset_for(l.spec).unwrap());
+    assert_eq!(l.offset, Offset(299));
+    let passed = l
+        .trace
+        .iter()
+        .take_while(|s| matches!(s, TraceStep::SegmentPassed { .. }))
+        .count();
+    assert_eq!(passed, TRACE_RUN);
+    assert_eq!(
+        folded(&l),
+        vec![(TRACE_RUN, Elided::SegmentsPassed, 199, 100, 298)]
+    );
+    assert!(matches!(
+        l.trace[TRACE_RUN + 1],
+        TraceStep::SegmentChosen {
+            segment: Offset(299),
+            ..
+        }
+    ));
+    // A run one step short of the limit is listed whole.
+    let l =
+        p.p.lookup(OffsetSpec::Timestamp(Timestamp(T0 + 100)))
+            .unwrap();
+    assert!(folded(&l).is_empty());
+    assert_eq!(l.offset, Offset(100));
+}
+
+#[test]
+fn an_unindexed_scan_folds_the_skipped_batches_and_records() {
+    use crate::lookup::{Elided, TRACE_RUN};
+    let mut p = P::v3(&[("index.interval.bytes", i32::MAX as i64)]);
+    let ts: Vec<i64> = (0..300).map(|i| T0 + i).collect();
+    p.produce_each(&ts);
+    let l =
+        p.p.lookup(OffsetSpec::Timestamp(Timestamp(T0 + 250)))
+            .unwrap();
+    assert_eq!((l.offset, l.timestamp), p.p.offset_for(l.spec).unwrap());
+    assert_eq!(l.offset, Offset(250));
+    assert_eq!(
+        folded(&l),
+        vec![(3 + TRACE_RUN, Elided::BatchesSkipped, 150, 100, 249)]
+    );
+    // One batch of 300 records, the answer the last: the records before it fold.
+    let mut p = P::v3(&[]);
+    let mut ts = vec![T0; 299];
+    ts.push(T0 + 5);
+    p.produce(&ts);
+    let l =
+        p.p.lookup(OffsetSpec::Timestamp(Timestamp(T0 + 5)))
+            .unwrap();
+    assert_eq!((l.offset, l.timestamp), (Offset(299), Timestamp(T0 + 5)));
+    let f = folded(&l);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].1, Elided::RecordsScanned);
+    assert_eq!((f[0].2, f[0].3, f[0].4), (199, 100, 298));
+    assert!(matches!(
+        l.trace.last(),
+        Some(TraceStep::RecordScanned {
+            offset: Offset(299),
+            result: RecordMatch::Match,
+            ..
+        })
+    ));
+    // The max-timestamp lookup reads the same batch.
+    let l = p.p.lookup(OffsetSpec::MaxTimestamp).unwrap();
+    assert_eq!(l.offset, Offset(299));
+    assert_eq!(folded(&l).len(), 1);
 }

@@ -320,7 +320,7 @@ impl Tile {
         let class = AgeClass::of(t.0, self.now.0, self.retention_ms);
         let below = o < self.lso;
         let landing = !reduced_motion && landed.is_some_and(|(a, b)| o >= a && o <= b);
-        let scanned = marks.scanned.contains(&o);
+        let scanned = marks.is_scanned(o);
         let answer = marks.answer == Some(o);
         let late = marks.is_late(o, t);
         let mut words = vec![
@@ -409,7 +409,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
         }) if !s.lesson.hide_pinned => Some(blocker),
         _ => None,
     };
-    let passed = s.marks.passed.contains(&s.base);
+    let passed = s.marks.is_passed(s.base);
     let chosen = s.marks.chosen == Some(s.base);
     let shown_ti = s.time_index.len().min(12);
     html! {

@@ -1,7 +1,7 @@
 //! What a lookup's walk has shown so far, as marks on records, segments and index entries, and
 //! the records a time lookup's guarantee does not cover.
 
-use logtime_core::{Lookup, Offset, OffsetSpec, Partition, Timestamp, TraceStep};
+use logtime_core::{Elided, Lookup, Offset, OffsetSpec, Partition, Timestamp, TraceStep};
 
 /// How a record is marked on the density canvas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,16 +15,21 @@ pub enum MarkKind {
 /// What the lookup animation has shown so far, for highlighting records and index entries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LookupMarks {
-    /// Segments passed over.
+    /// Segments passed over, one by one.
     pub passed: Vec<Offset>,
+    /// Runs of segments passed over that the trace folded into one step: `(first, last)` base
+    /// offsets.
+    pub passed_runs: Vec<(Offset, Offset)>,
     /// The segment searched.
     pub chosen: Option<Offset>,
     /// Time-index slots read: (segment, slot).
     pub probed: Vec<(Offset, u32)>,
     /// The time-index entry found: (timestamp, offset).
     pub found_entry: Option<(Timestamp, Offset)>,
-    /// Records read by the scan.
+    /// Records read by the scan, in order (of a folded run, its last 64).
     pub scanned: Vec<Offset>,
+    /// Runs of records read that the trace folded into one step: `(first, last)` offsets.
+    pub scanned_runs: Vec<(Offset, Offset)>,
     /// The answer, once the whole trace is shown.
     pub answer: Option<Offset>,
     /// The time looked up.
@@ -53,6 +58,23 @@ impl LookupMarks {
                     m.found_entry = Some((*found_timestamp, *found_offset));
                 }
                 TraceStep::RecordScanned { offset, .. } => m.scanned.push(*offset),
+                TraceStep::Elided {
+                    what: Elided::SegmentsPassed,
+                    first,
+                    last,
+                    ..
+                } => m.passed_runs.push((*first, *last)),
+                TraceStep::Elided {
+                    what: Elided::RecordsScanned,
+                    first,
+                    last,
+                    ..
+                } => {
+                    // A folded run is the records of one batch, so its offsets are consecutive.
+                    let tail = (last.0 - 63).max(first.0);
+                    m.scanned.extend((tail..=last.0).map(Offset));
+                    m.scanned_runs.push((*first, *last));
+                }
                 _ => {}
             }
         }
@@ -60,6 +82,24 @@ impl LookupMarks {
             m.answer = Some(l.offset);
         }
         m
+    }
+
+    /// Whether the segment at `base` was passed over.
+    pub fn is_passed(&self, base: Offset) -> bool {
+        self.passed.contains(&base)
+            || self
+                .passed_runs
+                .iter()
+                .any(|&(a, b)| a <= base && base <= b)
+    }
+
+    /// Whether the scan read the record at `offset`.
+    pub fn is_scanned(&self, offset: Offset) -> bool {
+        self.scanned.contains(&offset)
+            || self
+                .scanned_runs
+                .iter()
+                .any(|&(a, b)| a <= offset && offset <= b)
     }
 
     /// Whether the record at `offset` stamped `ts` comes after the answer but is stamped

@@ -3,7 +3,7 @@
 use super::Sentence;
 use crate::human::time_of_day;
 use crate::index::Comparison;
-use crate::lookup::{Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
+use crate::lookup::{Elided, Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
 use std::fmt::Write;
 
 /// What a lookup asked for: `4 Nov 2025 10:00:05 (1762250405000)`, `earliest`, ...
@@ -48,7 +48,8 @@ pub fn lookup(spec: OffsetSpec, result: &Result<Lookup, LookupError>) -> Sentenc
     if l.timestamp.0 >= 0 {
         s.text(" (stamped ").time(l.timestamp).text(")");
     }
-    let mut scanned = Vec::new();
+    let mut scanned: Vec<String> = Vec::new();
+    let (mut first_scanned, mut last_scanned) = (None, None);
     let mut matched = false;
     for t in &l.trace {
         match t {
@@ -75,9 +76,23 @@ pub fn lookup(spec: OffsetSpec, result: &Result<Lookup, LookupError>) -> Sentenc
             }
             TraceStep::RecordScanned { offset, result, .. } => {
                 if !matched {
-                    scanned.push(*offset);
+                    scanned.push(offset.to_string());
+                    first_scanned = first_scanned.or(Some(*offset));
+                    last_scanned = Some(*offset);
                 }
                 matched |= *result == RecordMatch::Match;
+            }
+            TraceStep::Elided {
+                what: Elided::RecordsScanned,
+                count,
+                first,
+                last,
+            } => {
+                if !matched {
+                    scanned.push(format!("{count} more from {first} to {last}"));
+                    first_scanned = first_scanned.or(Some(*first));
+                    last_scanned = Some(*last);
+                }
             }
             TraceStep::NoSegment => {
                 s.text("; no segment has a largest timestamp at or after the target");
@@ -109,13 +124,9 @@ pub fn lookup(spec: OffsetSpec, result: &Result<Lookup, LookupError>) -> Sentenc
             _ => {}
         }
     }
-    if let (Some(first), Some(last)) = (scanned.first(), scanned.last()) {
-        let offsets: Vec<String> = scanned.iter().map(|o| o.to_string()).collect();
-        s.text("; the scan read ").offsets(
-            format!("offsets {}", offsets.join(", ")),
-            *first,
-            *last,
-        );
+    if let (Some(first), Some(last)) = (first_scanned, last_scanned) {
+        s.text("; the scan read ")
+            .offsets(format!("offsets {}", scanned.join(", ")), first, last);
     }
     s
 }
@@ -254,6 +265,51 @@ pub fn trace_step(step: &TraceStep, spec: OffsetSpec) -> Sentence {
                 .text(" (first reached by the batch ending at ")
                 .offset(*shallow_offset)
                 .text(")");
+        }
+        TraceStep::Elided {
+            what,
+            count,
+            first,
+            last,
+        } => {
+            let more = |one: &str, many: &str| {
+                format!("{count} more {}", if *count == 1 { one } else { many })
+            };
+            match what {
+                Elided::SegmentsPassed => {
+                    s.text(format!("pass over {}, ", more("segment", "segments")))
+                        .segment(*first)
+                        .text(" to ")
+                        .segment(*last)
+                        .text(": the largest timestamp of each is before T");
+                }
+                Elided::BatchesSkipped => {
+                    s.text("skip ")
+                        .offsets(
+                            format!("{}, offsets {first}–{last}", more("batch", "batches")),
+                            *first,
+                            *last,
+                        )
+                        .text(if max {
+                            ": no max among them is the largest timestamp"
+                        } else {
+                            ": the max of each is before T"
+                        });
+                }
+                Elided::RecordsScanned => {
+                    s.text("read ")
+                        .offsets(
+                            format!("{}, offsets {first}–{last}", more("record", "records")),
+                            *first,
+                            *last,
+                        )
+                        .text(if max {
+                            ": none carries the largest timestamp"
+                        } else {
+                            ": none is the answer (each is before T or below the log start offset)"
+                        });
+                }
+            }
         }
         TraceStep::NoSegment => {
             s.text("no segment has a largest timestamp at or after T: the answer is -1");
