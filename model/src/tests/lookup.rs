@@ -78,7 +78,7 @@ fn c7_high_watermark_filter() {
             .unwrap();
     assert!(matches!(
         l.trace.last(),
-        Some(crate::lookup::TraceStep::HighWatermarkFilter { .. })
+        Some(TraceStep::HighWatermarkFilter { .. })
     ));
 }
 

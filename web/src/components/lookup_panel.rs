@@ -71,6 +71,18 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         })
     };
     let disabled = !p.replay.is_loaded();
+    // The trace scrolls in its own box (a lookup past hundreds of segments lists a hundred
+    // passes before it folds the rest), and the line the walk is on stays in view.
+    let trace_ref = use_node_ref();
+    let walked = p
+        .state
+        .result
+        .as_ref()
+        .map(|l| (l.trace.len(), p.state.cursor));
+    {
+        let trace_ref = trace_ref.clone();
+        use_effect_with(walked, move |_| follow_current(&trace_ref));
+    }
     let result = p.state.result.as_ref().map(|l| {
         let shown = if p.reduced_motion { l.trace.len() } else { p.state.cursor.min(l.trace.len()) };
         let finished = shown >= l.trace.len();
@@ -82,7 +94,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         html! {
             <div class="lt-lookup-result">
                 <p class="lt-muted">{ "ListOffsets for " }{ sentence(&narrate::lookup_target(l.spec)) }</p>
-                <ol class="lt-trace">
+                <ol class="lt-trace" ref={trace_ref.clone()}>
                     { for l.trace.iter().take(shown).enumerate().map(|(i, s)| {
                         let what = crate::state::Inspect::Trace(i);
                         let (a, b) = (p.on_inspect.clone(), p.on_inspect.clone());
@@ -131,5 +143,28 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
             if let Some(m) = &p.state.error { <p class="lt-field-error" role="alert">{ m.clone() }</p> }
             { result.unwrap_or_default() }
         </section>
+    }
+}
+
+/// Scrolls the trace's box, not the page, just enough to show its current line.
+fn follow_current(list: &NodeRef) {
+    use wasm_bindgen::JsCast;
+    let Some(ol) = list.cast::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let Some(line) = ol
+        .query_selector("li.current")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let (top, height) = (line.offset_top(), line.offset_height());
+    let (scroll, view) = (ol.scroll_top(), ol.client_height());
+    if top < scroll {
+        ol.set_scroll_top(top);
+    } else if top + height > scroll + view {
+        ol.set_scroll_top(top + height - view);
     }
 }

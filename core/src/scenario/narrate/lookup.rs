@@ -87,12 +87,10 @@ pub fn lookup(spec: OffsetSpec, result: &Result<Lookup, LookupError>) -> Sentenc
                 count,
                 first,
                 last,
-            } => {
-                if !matched {
-                    scanned.push(format!("{count} more from {first} to {last}"));
-                    first_scanned = first_scanned.or(Some(*first));
-                    last_scanned = Some(*last);
-                }
+            } if !matched => {
+                scanned.push(format!("{count} more from {first} to {last}"));
+                first_scanned = first_scanned.or(Some(*first));
+                last_scanned = Some(*last);
             }
             TraceStep::NoSegment => {
                 s.text("; no segment has a largest timestamp at or after the target");

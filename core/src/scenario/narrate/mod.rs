@@ -297,19 +297,27 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
     out
 }
 
-/// The partition at the end of a replay, on one line.
+/// The partition at the end of a replay, on one line: its segments (the first eight and the
+/// last four of a longer list, with their count, so that a million segments stay one line).
 pub fn end(state: &PartitionState) -> Sentence {
     let mut out = Sentence::plain("at the end: segments ");
-    let bases: Vec<Sentence> = state
-        .segments
-        .iter()
-        .map(|g| {
-            let mut s = Sentence::new();
-            s.segment(g.base_offset);
-            s
-        })
-        .collect();
-    out.append(Sentence::join(bases, ", "));
+    let base = |g: &crate::SegmentState| {
+        let mut s = Sentence::new();
+        s.segment(g.base_offset);
+        s
+    };
+    let n = state.segments.len();
+    if n <= 16 {
+        out.append(Sentence::join(state.segments.iter().map(base), ", "));
+    } else {
+        out.append(Sentence::join(state.segments[..8].iter().map(base), ", "));
+        out.text(", …, ");
+        out.append(Sentence::join(
+            state.segments[n - 4..].iter().map(base),
+            ", ",
+        ));
+        out.text(format!(" ({n} segments)"));
+    }
     out.text(format!(
         " ; log start offset {}, log end offset {}, high watermark {}",
         state.log_start_offset, state.log_end_offset, state.high_watermark
@@ -435,6 +443,46 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
 mod tests {
     use super::*;
     use std::fmt::Write;
+
+    /// A long segment list keeps its ends and its count; a lookup's folded run reads as one line.
+    #[test]
+    fn long_lists_stay_one_short_line() {
+        use crate::lookup::{Elided, TraceStep};
+        let mut p = crate::Partition::new(
+            Config::defaults(crate::KafkaVersion::V3_6),
+            "t-0",
+            Timestamp(0),
+            0,
+        );
+        let size = crate::batch_size(&[crate::Record::at(Timestamp(0))]).0;
+        p.apply(
+            Timestamp(0),
+            crate::Command::SetConfig {
+                name: "segment.bytes".into(),
+                value: ConfigValue::Number(size),
+            },
+        )
+        .unwrap();
+        for i in 0..20 {
+            p.produce_unchecked(Timestamp(i), &[crate::Record::at(Timestamp(i))])
+                .unwrap();
+        }
+        assert_eq!(
+            end(&p.state()).to_string(),
+            "at the end: segments 0, 1, 2, 3, 4, 5, 6, 7, …, 16, 17, 18, 19 (20 segments) ; \
+             log start offset 0, log end offset 20, high watermark 20"
+        );
+        let folded = TraceStep::Elided {
+            what: Elided::SegmentsPassed,
+            count: 199,
+            first: Offset(100),
+            last: Offset(298),
+        };
+        assert_eq!(
+            trace_step(&folded, crate::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
+            "pass over 199 more segments, 100 to 298: the largest timestamp of each is before T"
+        );
+    }
 
     #[test]
     fn sentences_merge_plain_text_and_keep_mentions() {
