@@ -31,7 +31,7 @@ pub(crate) fn explain(s: &Scenario) -> Result<String, ScenarioError> {
         let _ = writeln!(out, "{heading}: {text}");
         previous = report.now;
     }
-    let _ = writeln!(out, "{}", narrate::end(&runner.partition().state()));
+    let _ = writeln!(out, "{}", narrate::end(runner.partition()));
     Ok(out)
 }
 

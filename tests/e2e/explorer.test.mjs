@@ -81,6 +81,36 @@ test('lookup animation: the answer appears after the trace has been walked', asy
   });
 });
 
+test('a lookup past 300 one-record segments: 100 passes, then one folded line, in a box that follows the walk', async () => {
+  const scenario = encodeURIComponent(JSON.stringify({
+    title: 'A lookup past 300 segments',
+    kafka: '3.6',
+    start: '2026-01-15T00:00:00Z',
+    topic: { 'segment.bytes': 170 },
+    steps: [
+      { produce: { batches: 300, every: '1ms', records: [{ timestamp: 'now', value_bytes: 100 }] } },
+      { lookup: { timestamp: '2026-01-15T00:00:00.290Z' } },
+    ],
+  }));
+  await withPage(e2e, { path: `/index.html?scenario=${scenario}` }, async (page) => {
+    await ready(page);
+    // The walk's pace follows the speed: 40 ms a line at 64×.
+    await page.locator('[data-testid=speed]').selectOption('64');
+    await stepAll(page);
+    await page.locator('[data-testid=lookup-answer]').waitFor({ timeout: 30_000 });
+    assert.match(await text(page, '[data-testid=lookup-answer]'), /offset 290\b/);
+    assert.equal(await page.locator('.lt-trace-line').count(), 106);
+    assert.match(await text(page, '[data-testid=trace-99]'), /pass over segment 99:/);
+    assert.match(await text(page, '[data-testid=trace-100]'), /pass over 190 more segments, 100 to 289: the largest timestamp of each is before T/);
+    assert.match(await text(page, '[data-testid=trace-101]'), /choose segment 290/);
+    // The list scrolls inside its box, which the walk left at its end.
+    const box = await page.locator('.lt-trace').evaluate((ol) => ({ h: ol.clientHeight, sh: ol.scrollHeight, top: ol.scrollTop }));
+    assert.ok(box.h <= 400 && box.sh > 2 * box.h, JSON.stringify(box));
+    assert.ok(box.top + box.h >= box.sh - 80, `the walk's last lines are in view: ${JSON.stringify(box)}`);
+    await shots(page, 'lookup-folded');
+  });
+});
+
 test('future-pins-retention: seed 001 verdicts, pinned until 21 Mar 2030, and the DeleteRecords remedy', async () => {
   await withPage(e2e, { path: '/index.html?scenario=future-pins-retention', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);

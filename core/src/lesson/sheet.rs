@@ -286,7 +286,7 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             _ => {}
         }
     }
-    out.push(line(LineKind::End, narrate::end(&play.partition().state())));
+    out.push(line(LineKind::End, narrate::end(play.partition())));
     if let Some(pm) = postmortem {
         let end = play.partition();
         for (title, m) in [

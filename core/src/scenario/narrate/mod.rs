@@ -31,7 +31,6 @@ use super::Scenario;
 use super::{StepOutcome, StepReport};
 use crate::config::{Config, ConfigValue};
 use crate::human::{date, duration};
-use crate::partition::PartitionState;
 use crate::units::{Offset, Timestamp};
 use std::fmt;
 
@@ -299,28 +298,32 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
 
 /// The partition at the end of a replay, on one line: its segments (the first eight and the
 /// last four of a longer list, with their count, so that a million segments stay one line).
-pub fn end(state: &PartitionState) -> Sentence {
+/// It reads the partition itself: a [`crate::PartitionState`] snapshot would copy every index.
+pub fn end(p: &crate::Partition) -> Sentence {
     let mut out = Sentence::plain("at the end: segments ");
-    let base = |g: &crate::SegmentState| {
+    let base = |g: &crate::Segment| {
         let mut s = Sentence::new();
-        s.segment(g.base_offset);
+        s.segment(g.base_offset());
         s
     };
-    let n = state.segments.len();
+    let segments = p.segments();
+    let n = segments.len();
     if n <= 16 {
-        out.append(Sentence::join(state.segments.iter().map(base), ", "));
+        out.append(Sentence::join(segments.iter().map(|g| base(g)), ", "));
     } else {
-        out.append(Sentence::join(state.segments[..8].iter().map(base), ", "));
+        out.append(Sentence::join(segments[..8].iter().map(|g| base(g)), ", "));
         out.text(", …, ");
         out.append(Sentence::join(
-            state.segments[n - 4..].iter().map(base),
+            segments[n - 4..].iter().map(|g| base(g)),
             ", ",
         ));
         out.text(format!(" ({n} segments)"));
     }
     out.text(format!(
         " ; log start offset {}, log end offset {}, high watermark {}",
-        state.log_start_offset, state.log_end_offset, state.high_watermark
+        p.log_start_offset(),
+        p.log_end_offset(),
+        p.high_watermark()
     ));
     out
 }
@@ -468,7 +471,7 @@ mod tests {
                 .unwrap();
         }
         assert_eq!(
-            end(&p.state()).to_string(),
+            end(&p).to_string(),
             "at the end: segments 0, 1, 2, 3, 4, 5, 6, 7, …, 16, 17, 18, 19 (20 segments) ; \
              log start offset 0, log end offset 20, high watermark 20"
         );
