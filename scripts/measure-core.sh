@@ -17,6 +17,10 @@
 #   churn        1,000,000 batches a second apart into one-record segments under a day's
 #                retention: every 5-minute check lists ~86,400 verdicts (over the step's
 #                verdict budget: stops with the error once it is passed)
+#   lookup-past-1m  1,000,000 one-record segments, then a lookup near the newest record: it
+#                passes 999,000 segments (the trace keeps 100 and folds the rest into one step)
+#   lookup-unindexed  10,000,000 one-record batches (two segments) with index.interval.bytes
+#                2^31-1 (no index entry), then a lookup near the newest: a scan of most of its segment
 #   dev-zero     logtime run /dev/zero (refused after 16 MiB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +54,14 @@ elif case == "churn":
     s = {"kafka": "3.6", "start": start,
          "topic": {"segment.bytes": 170, "retention.ms": 86_400_000},
          "steps": [traffic(1_000_000, "1s")]}
+elif case == "lookup-past-1m":
+    s = {"kafka": "3.6", "start": start, "topic": {"segment.bytes": 170},
+         "steps": [traffic(10_000) for _ in range(100)]
+                  + [{"lookup": {"timestamp": 1_804_842_000_000 + 999_000}}]}
+elif case == "lookup-unindexed":
+    s = {"kafka": "3.6", "start": start, "topic": {"index.interval.bytes": 2**31 - 1},
+         "steps": [traffic(10_000) for _ in range(1000)]
+                  + [{"lookup": {"timestamp": 1_804_842_000_000 + 9_990_000}}]}
 elif case == "play-10m":
     s = {"title": "Ten million records", "start": start,
          "steps": [traffic(10_000) for _ in range(1000)]}
@@ -73,12 +85,13 @@ measure() { # measure CASE COMMAND FILE
   local wall rss
   wall=$(grep "Elapsed (wall clock)" "$out/$1.$2.time" | awk '{print $NF}')
   rss=$(grep "Maximum resident set size" "$out/$1.$2.time" | awk '{print $NF}')
-  printf '%-13s %-6s rc=%s wall=%s max_rss_mb=%s  %s\n' "$1" "$2" "$rc" "$wall" \
+  printf '%-16s %-6s rc=%s wall=%s max_rss_mb=%s  %s\n' "$1" "$2" "$rc" "$wall" \
     "$((rss / 1024))" "$(head -c 400 "$err" | head -1 | sed "s#^$out/##; s#^logtime: $out/##")"
 }
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn dev-zero)
+[ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn
+  lookup-past-1m lookup-unindexed dev-zero)
 echo "load: $(uptime | sed 's/.*load average: //')"
 for c in "${cases[@]}"; do
   if [ "$c" = dev-zero ]; then
