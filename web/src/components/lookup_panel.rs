@@ -94,7 +94,8 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         html! {
             <div class="lt-lookup-result">
                 <p class="lt-muted">{ "ListOffsets for " }{ sentence(&narrate::lookup_target(l.spec)) }</p>
-                <ol class="lt-trace" ref={trace_ref.clone()}>
+                // Three-digit line numbers need room the usual short trace does not.
+                <ol class={classes!("lt-trace", (l.trace.len() >= 100).then_some("lt-trace-long"))} ref={trace_ref.clone()}>
                     { for l.trace.iter().take(shown).enumerate().map(|(i, s)| {
                         let what = crate::state::Inspect::Trace(i);
                         let (a, b) = (p.on_inspect.clone(), p.on_inspect.clone());
