@@ -86,20 +86,12 @@ impl LookupMarks {
 
     /// Whether the segment at `base` was passed over.
     pub fn is_passed(&self, base: Offset) -> bool {
-        self.passed.contains(&base)
-            || self
-                .passed_runs
-                .iter()
-                .any(|&(a, b)| a <= base && base <= b)
+        self.passed.contains(&base) || in_runs(&self.passed_runs, base)
     }
 
     /// Whether the scan read the record at `offset`.
     pub fn is_scanned(&self, offset: Offset) -> bool {
-        self.scanned.contains(&offset)
-            || self
-                .scanned_runs
-                .iter()
-                .any(|&(a, b)| a <= offset && offset <= b)
+        self.scanned.contains(&offset) || in_runs(&self.scanned_runs, offset)
     }
 
     /// Whether the record at `offset` stamped `ts` comes after the answer but is stamped
@@ -127,6 +119,11 @@ impl LookupMarks {
         );
         out
     }
+}
+
+/// Whether `o` is in one of the `(first, last)` runs.
+fn in_runs(runs: &[(Offset, Offset)], o: Offset) -> bool {
+    runs.iter().any(|&(a, b)| a <= o && o <= b)
 }
 
 /// The records after a time lookup's answer stamped before its target, in offset order, at

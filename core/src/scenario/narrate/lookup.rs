@@ -281,31 +281,32 @@ pub fn trace_step(step: &TraceStep, spec: OffsetSpec) -> Sentence {
                         .segment(*last)
                         .text(": the largest timestamp of each is before T");
                 }
-                Elided::BatchesSkipped => {
-                    s.text("skip ")
-                        .offsets(
-                            format!("{}, offsets {first}–{last}", more("batch", "batches")),
-                            *first,
-                            *last,
-                        )
-                        .text(if max {
-                            ": no max among them is the largest timestamp"
-                        } else {
-                            ": the max of each is before T"
-                        });
-                }
-                Elided::RecordsScanned => {
-                    s.text("read ")
-                        .offsets(
-                            format!("{}, offsets {first}–{last}", more("record", "records")),
-                            *first,
-                            *last,
-                        )
-                        .text(if max {
-                            ": none carries the largest timestamp"
-                        } else {
-                            ": none is the answer (each is before T or below the log start offset)"
-                        });
+                Elided::BatchesSkipped | Elided::RecordsScanned => {
+                    let (verb, what, why) = match (what, max) {
+                        (Elided::BatchesSkipped, true) => (
+                            "skip ",
+                            more("batch", "batches"),
+                            ": no max among them is the largest timestamp",
+                        ),
+                        (Elided::BatchesSkipped, false) => (
+                            "skip ",
+                            more("batch", "batches"),
+                            ": the max of each is before T",
+                        ),
+                        (_, true) => (
+                            "read ",
+                            more("record", "records"),
+                            ": none carries the largest timestamp",
+                        ),
+                        (_, false) => (
+                            "read ",
+                            more("record", "records"),
+                            ": none is the answer (each is before T or below the log start offset)",
+                        ),
+                    };
+                    s.text(verb)
+                        .offsets(format!("{what}, offsets {first}–{last}"), *first, *last)
+                        .text(why);
                 }
             }
         }

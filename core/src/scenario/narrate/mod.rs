@@ -301,22 +301,24 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
 /// It reads the partition itself: a [`crate::PartitionState`] snapshot would copy every index.
 pub fn end(p: &crate::Partition) -> Sentence {
     let mut out = Sentence::plain("at the end: segments ");
-    let base = |g: &crate::Segment| {
-        let mut s = Sentence::new();
-        s.segment(g.base_offset());
-        s
+    let bases = |gs: &[Box<crate::Segment>]| {
+        Sentence::join(
+            gs.iter().map(|g| {
+                let mut s = Sentence::new();
+                s.segment(g.base_offset());
+                s
+            }),
+            ", ",
+        )
     };
     let segments = p.segments();
     let n = segments.len();
     if n <= 16 {
-        out.append(Sentence::join(segments.iter().map(|g| base(g)), ", "));
+        out.append(bases(segments));
     } else {
-        out.append(Sentence::join(segments[..8].iter().map(|g| base(g)), ", "));
+        out.append(bases(&segments[..8]));
         out.text(", …, ");
-        out.append(Sentence::join(
-            segments[n - 4..].iter().map(|g| base(g)),
-            ", ",
-        ));
+        out.append(bases(&segments[n - 4..]));
         out.text(format!(" ({n} segments)"));
     }
     out.text(format!(
@@ -485,6 +487,24 @@ mod tests {
             trace_step(&folded, crate::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
             "pass over 199 more segments, 100 to 298: the largest timestamp of each is before T"
         );
+        let (at, max) = (
+            crate::OffsetSpec::Timestamp(Timestamp(5)),
+            crate::OffsetSpec::MaxTimestamp,
+        );
+        let fold = |what, count| TraceStep::Elided {
+            what,
+            count,
+            first: Offset(3),
+            last: Offset(9),
+        };
+        for (step, spec, want) in [
+            (fold(Elided::BatchesSkipped, 2), at, "skip 2 more batches, offsets 3–9: the max of each is before T"),
+            (fold(Elided::BatchesSkipped, 1), max, "skip 1 more batch, offsets 3–9: no max among them is the largest timestamp"),
+            (fold(Elided::RecordsScanned, 7), at, "read 7 more records, offsets 3–9: none is the answer (each is before T or below the log start offset)"),
+            (fold(Elided::RecordsScanned, 7), max, "read 7 more records, offsets 3–9: none carries the largest timestamp"),
+        ] {
+            assert_eq!(trace_step(&step, spec).to_string(), want);
+        }
     }
 
     #[test]
