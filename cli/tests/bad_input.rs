@@ -251,12 +251,12 @@ fn explain_says_compaction_is_not_modelled() {
         "{text}"
     );
     assert!(
-        lines[3].contains("log cleaner retention pass(es) ran"),
+        lines[3].contains("2 log cleaner retention passes ran"),
         "{text}"
     );
     assert!(!lines[4].contains("compaction"), "{text}");
     assert!(
-        lines[5].contains("scheduled retention check(s) ran"),
+        lines[5].contains("0 scheduled retention checks ran"),
         "{text}"
     );
     assert!(

@@ -31,7 +31,7 @@ const INCIDENTS: [(u32, &str, &[&str], &[&str]); 8] = [
             "lookup for 5 Mar 2027 00:00 (1804204800000) returned offset 20000",
             "retention deleted segments 20000 and 30000",
         ],
-        &["  answer: segment 20000\n", "  answer: segment(s) 0, 10000\n", "  answer: no segment\n"],
+        &["  answer: segment 20000\n", "  answer: segments 0, 10000\n", "  answer: no segment\n"],
     ),
     (
         3,
@@ -41,7 +41,7 @@ const INCIDENTS: [(u32, &str, &[&str], &[&str]); 8] = [
             "lookup for earliest returned offset 6090",
             "not more than retention.ms 4 d",
         ],
-        &["  answer: segment(s) 3000, 4030\n", "  answer: offset 6090\n"],
+        &["  answer: segments 3000, 4030\n", "  answer: offset 6090\n"],
     ),
     (
         4,

@@ -129,7 +129,7 @@ fn explain_prints_the_answer_sheet_and_a_seed_picks_the_numbers() {
     };
     let default = sheet(None);
     assert!(default.contains("  answer: segment 20000\n"), "{default}");
-    assert!(default.contains("  answer: segment(s) 0, 10000\n"));
+    assert!(default.contains("  answer: segments 0, 10000\n"));
     assert!(default.contains("  solution: set message.timestamp.after.max.ms = 3600000; DeleteRecords to offset 30000; run a retention check\n"));
     assert!(default.contains("variant: case = future stamp at offset 20000, retention = 7 d\n"));
     assert_eq!(sheet(Some("5")), sheet(Some("5")), "same seed, same sheet");

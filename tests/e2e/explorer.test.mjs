@@ -192,7 +192,7 @@ test('compacted topic: compaction is not modelled, the log cleaner\'s next pass,
     assert.match(await text(page, '[data-testid=key-hint]'), /an empty key: a key of zero bytes \(key length 0\), not a null key/);
     await page.locator('[data-testid=send]').click();
     await page.locator('[data-testid=produce-ok]').waitFor();
-    assert.match(await text(page, '[data-testid=produce-ok]'), /offsets 0–0 in segment 0/);
+    assert.match(await text(page, '[data-testid=produce-ok]'), /at offset 0 in segment 0/);
     await page.locator('[data-testid=key-kind]').selectOption('sized');
     await page.locator('[data-testid=key-bytes]').fill('4');
     assert.match(await text(page, '[data-testid=key-hint]'), /a key of 4 bytes: any topic accepts it/);
@@ -215,7 +215,7 @@ test('producer panel: a nanosecond batch bounces, a correct one lands in the act
     await page.locator('[data-testid=ts-unit]').selectOption('ms');
     await page.locator('[data-testid=send]').click();
     await page.locator('[data-testid=produce-ok]').waitFor();
-    assert.match(await text(page, '[data-testid=produce-ok]'), /offsets 0–0 in segment 0/);
+    assert.match(await text(page, '[data-testid=produce-ok]'), /at offset 0 in segment 0/);
     await page.locator('[data-testid=record-0]').waitFor();
     // config panel: validation messages from core
     await page.locator('[data-testid="config-segment.bytes"]').fill('100');

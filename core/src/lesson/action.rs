@@ -271,11 +271,15 @@ impl Action {
 }
 
 /// For answer sheets: `delete_records 30000`, `config message.timestamp.after.max.ms =
-/// 3600000`, `produce 2 record(s)`.
+/// 3600000`, `produce a batch of 2 records`.
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Action::Produce(b) => write!(f, "produce a batch of {} record(s)", b.records.len()),
+            Action::Produce(b) => write!(
+                f,
+                "produce a batch of {}",
+                scenario::narrate::count(b.records.len() as u64, "record", "records")
+            ),
             Action::Advance(d) => write!(f, "advance the clock {}", crate::human::duration(*d)),
             Action::At(TimeSpec::Absolute(t)) => {
                 write!(f, "move the clock to {}", crate::human::date(*t))
@@ -308,7 +312,7 @@ mod tests {
             Timestamp((1_000_000 + 9 * 3_600_000) * 1_000_000)
         );
         assert_eq!(r[1].timestamp, Timestamp(5));
-        assert_eq!(a.to_string(), "produce a batch of 2 record(s)");
+        assert_eq!(a.to_string(), "produce a batch of 2 records");
         assert_eq!(
             Action::parse(&json!({"advance": "5m"})),
             Ok(Action::Advance(300_000))

@@ -131,7 +131,8 @@ impl fmt::Display for Answer {
             Answer::Segments(v) if v.is_empty() => f.write_str("no segment"),
             Answer::Segments(v) => {
                 let b: Vec<String> = v.iter().map(|o| o.to_string()).collect();
-                write!(f, "segment(s) {}", b.join(", "))
+                let noun = if b.len() == 1 { "segment" } else { "segments" };
+                write!(f, "{noun} {}", b.join(", "))
             }
             Answer::Records(v) if v.is_empty() => f.write_str("no record"),
             Answer::Records(v) => {

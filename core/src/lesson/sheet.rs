@@ -110,8 +110,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
         out.push(plain(
             LineKind::Fact,
             format!(
-                "scoring: each hint costs {} point(s), each wrong answer {}; a revealed answer scores 0",
-                s.hint_cost, s.wrong_cost
+                "scoring: each hint costs {}, each wrong answer {}; a revealed answer scores 0",
+                narrate::count(s.hint_cost, "point", "points"),
+                s.wrong_cost
             ),
         ));
     }

@@ -187,8 +187,8 @@ fn outcome(o: Option<&ProduceOutcome>, rev: u64, reduced: bool) -> Html {
         None => html! {},
         Some(ProduceOutcome::Appended(a)) => html! {
             <div key={rev.to_string()} class={classes!("lt-ok", (!reduced).then_some("fly"))} data-testid="produce-ok" role="status">
-                <p><strong>{ "✓ Appended" }</strong>{ format!(" at offsets {}–{} in segment {} (batch max timestamp {})",
-                    a.base_offset.0, a.last_offset.0, a.segment.0, human::date(a.max_timestamp.0)) }</p>
+                <p><strong>{ "✓ Appended" }</strong>{ format!(" at {} in segment {} (batch max timestamp {})",
+                    narrate::offset_range(a.base_offset, a.last_offset), a.segment.0, human::date(a.max_timestamp.0)) }</p>
                 { for dedup(&a.diagnoses).into_iter().map(|dg| html!{ <p class="lt-diag">{ "⚠ Accepted, but " }{ narrate::diagnosis(dg).to_string() }</p> }) }
             </div>
         },

@@ -129,7 +129,7 @@ fn step_runs_one_step_and_narrates_it() {
     assert_eq!(s.marks.landed, Some((Offset(0), Offset(0))));
     assert!(
         last_line(&s).starts_with(
-            "Step 1 at 4 Nov 2025 10:00: produced a batch of 1 record(s): offsets 0 to 0 in segment 0"
+            "Step 1 at 4 Nov 2025 10:00: produced a batch of 1 record: offset 0 in segment 0"
         ),
         "{}",
         last_line(&s)

@@ -247,6 +247,21 @@ impl fmt::Display for Sentence {
     }
 }
 
+/// `n` and its noun, singular for exactly one: `1 record`, `0 records`, `10000 batches`.
+pub fn count(n: impl Into<i128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `offset 7` for one offset, `offsets 3 to 9` for a range.
+pub fn offset_range(first: Offset, last: Offset) -> String {
+    if first == last {
+        format!("offset {first}")
+    } else {
+        format!("offsets {first} to {last}")
+    }
+}
+
 /// `a`, `a and b`, `a, b and c`.
 pub(crate) fn list(items: Vec<Sentence>) -> Sentence {
     let n = items.len();
@@ -300,7 +315,13 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
 /// last four of a longer list, with their count, so that a million segments stay one line).
 /// It reads the partition itself: a [`crate::PartitionState`] snapshot would copy every index.
 pub fn end(p: &crate::Partition) -> Sentence {
-    let mut out = Sentence::plain("at the end: segments ");
+    let segments = p.segments();
+    let n = segments.len();
+    let mut out = Sentence::plain(if n == 1 {
+        "at the end: segment "
+    } else {
+        "at the end: segments "
+    });
     let bases = |gs: &[Box<crate::Segment>]| {
         Sentence::join(
             gs.iter().map(|g| {
@@ -311,8 +332,6 @@ pub fn end(p: &crate::Partition) -> Sentence {
             ", ",
         )
     };
-    let segments = p.segments();
-    let n = segments.len();
     if n <= 16 {
         out.append(bases(segments));
     } else {
@@ -322,7 +341,7 @@ pub fn end(p: &crate::Partition) -> Sentence {
         out.text(format!(" ({n} segments)"));
     }
     out.text(format!(
-        " ; log start offset {}, log end offset {}, high watermark {}",
+        "; log start offset {}, log end offset {}, high watermark {}",
         p.log_start_offset(),
         p.log_end_offset(),
         p.high_watermark()
@@ -348,9 +367,8 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
     let mut parts = match &r.outcome {
         StepOutcome::Produce(p) => produce::outcome(p, r),
         StepOutcome::Advance(c) | StepOutcome::At(c) => vec![Sentence::plain(format!(
-            "the clock moved on; {} {} ran",
-            c.checks,
-            scheduled_passes(config)
+            "the clock moved on; {} ran",
+            scheduled_passes(config, c.checks as u64)
         ))],
         StepOutcome::Retention(_) if !r.rolls.is_empty() || !r.retention.is_empty() => {
             vec![Sentence::plain("a retention check ran")]
@@ -449,6 +467,17 @@ mod tests {
     use super::*;
     use std::fmt::Write;
 
+    /// A count says its noun in the singular only for one; a range of one offset is that offset.
+    #[test]
+    fn counts_and_ranges_read_as_english() {
+        assert_eq!(count(1u64, "record", "records"), "1 record");
+        assert_eq!(count(0u64, "record", "records"), "0 records");
+        assert_eq!(count(10_000u64, "batch", "batches"), "10000 batches");
+        assert_eq!(count(-1i64, "record", "records"), "-1 records");
+        assert_eq!(offset_range(Offset(7), Offset(7)), "offset 7");
+        assert_eq!(offset_range(Offset(3), Offset(9)), "offsets 3 to 9");
+    }
+
     /// A long segment list keeps its ends and its count; a lookup's folded run reads as one line.
     #[test]
     fn long_lists_stay_one_short_line() {
@@ -474,7 +503,7 @@ mod tests {
         }
         assert_eq!(
             end(&p).to_string(),
-            "at the end: segments 0, 1, 2, 3, 4, 5, 6, 7, …, 16, 17, 18, 19 (20 segments) ; \
+            "at the end: segments 0, 1, 2, 3, 4, 5, 6, 7, …, 16, 17, 18, 19 (20 segments); \
              log start offset 0, log end offset 20, high watermark 20"
         );
         let folded = TraceStep::Elided {
@@ -548,7 +577,8 @@ mod tests {
         let mut c = Config::defaults(KafkaVersion::V4_0);
         assert_eq!(compaction_note(&c), None);
         assert_eq!(next_pass_label(&c), "next retention check");
-        assert_eq!(scheduled_passes(&c), "scheduled retention check(s)");
+        assert_eq!(scheduled_passes(&c, 2), "2 scheduled retention checks");
+        assert_eq!(scheduled_passes(&c, 1), "1 scheduled retention check");
         c.set(
             "cleanup.policy",
             &ConfigValue::Text("compact,delete".into()),
@@ -567,7 +597,8 @@ mod tests {
             ]
         );
         assert_eq!(next_pass_label(&c), "next log cleaner pass");
-        assert_eq!(scheduled_passes(&c), "log cleaner retention pass(es)");
+        assert_eq!(scheduled_passes(&c, 0), "0 log cleaner retention passes");
+        assert_eq!(scheduled_passes(&c, 1), "1 log cleaner retention pass");
     }
 
     #[test]

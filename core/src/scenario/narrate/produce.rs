@@ -1,7 +1,7 @@
 //! Batches: appended, rejected, generated traffic, the diagnoses of suspicious stamps, and the
 //! segment rolls appends cause.
 
-use super::{list, Sentence};
+use super::{count, list, offset_range, Sentence};
 use crate::diagnosis::{Diagnosis, Finding};
 use crate::event::Roll;
 use crate::human::{approx_duration, bytes, duration};
@@ -108,8 +108,12 @@ pub fn rejection(e: &ProduceError) -> Sentence {
     if let Some(first) = e.record_errors.first() {
         let _ = write!(
             s,
-            "; {} record error(s), first: \"{}\"",
-            e.record_errors.len(),
+            "; {}, first: \"{}\"",
+            count(
+                e.record_errors.len() as u64,
+                "record error",
+                "record errors"
+            ),
             first.message
         );
     }
@@ -206,16 +210,16 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
             let mut s = Sentence::new();
             let _ = write!(
                 s,
-                "generated traffic: {} batches of {} record(s), every {}: {} appended ({} records",
-                t.batches,
-                t.records_per_batch,
+                "generated traffic: {} of {}, every {}: {} appended ({}",
+                count(t.batches, "batch", "batches"),
+                count(t.records_per_batch, "record", "records"),
                 duration(t.every_ms),
                 t.appended_batches,
-                t.records_appended
+                count(t.records_appended, "record", "records")
             );
             if t.appended_batches > 0 {
                 s.text(", ").offsets(
-                    format!("offsets {} to {}", t.first_offset, t.last_offset),
+                    offset_range(t.first_offset, t.last_offset),
                     t.first_offset,
                     t.last_offset,
                 );
@@ -240,8 +244,8 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
             }
             if let Some(d) = t.first_diagnoses.first() {
                 let mut s = Sentence::plain(format!(
-                    "{} batch(es) had suspicious stamps, e.g. ",
-                    t.diagnosed_batches
+                    "{} had suspicious stamps, e.g. ",
+                    count(t.diagnosed_batches, "batch", "batches")
                 ));
                 s.append(diagnosis(d));
                 parts.push(s);
@@ -249,9 +253,12 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
         }
         ProduceOutcome::Appended(a) => {
             let records = a.last_offset.0 - a.base_offset.0 + 1;
-            let mut s = Sentence::plain(format!("produced a batch of {records} record(s): "));
+            let mut s = Sentence::plain(format!(
+                "produced a batch of {}: ",
+                count(records, "record", "records")
+            ));
             s.offsets(
-                format!("offsets {} to {}", a.base_offset, a.last_offset),
+                offset_range(a.base_offset, a.last_offset),
                 a.base_offset,
                 a.last_offset,
             )

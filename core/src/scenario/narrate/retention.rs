@@ -28,14 +28,17 @@ pub fn compaction_note(config: &Config) -> Option<Sentence> {
     Some(s)
 }
 
-/// What runs a topic's scheduled retention passes, as a count of them reads: `scheduled retention
-/// check(s)` (the retention task) or `log cleaner retention pass(es)` (a topic whose
-/// `cleanup.policy` includes `compact`).
-pub fn scheduled_passes(config: &Config) -> &'static str {
+/// `n` of a topic's scheduled retention passes: `2 scheduled retention checks` (the retention
+/// task) or `1 log cleaner retention pass` (a topic whose `cleanup.policy` includes `compact`).
+pub fn scheduled_passes(config: &Config, n: impl Into<i128>) -> String {
     if config.retention_by_cleaner() {
-        "log cleaner retention pass(es)"
+        super::count(
+            n,
+            "log cleaner retention pass",
+            "log cleaner retention passes",
+        )
     } else {
-        "scheduled retention check(s)"
+        super::count(n, "scheduled retention check", "scheduled retention checks")
     }
 }
 

@@ -176,8 +176,9 @@ pub fn window_closing(w: Window, rep: &StreamReport) -> Sentence {
     }
     if let Some(state) = rep.window(w) {
         s.text(format!(
-            "; it counted {} record(s) and dropped {}",
-            state.counted, state.late
+            "; it counted {} and dropped {}",
+            super::count(state.counted, "record", "records"),
+            state.late
         ));
     }
     s
