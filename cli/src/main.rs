@@ -7,7 +7,8 @@ mod output;
 
 use logtime_core::lesson::{self, Concrete, Lesson, Pick};
 use logtime_core::scenario::{
-    Json, ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome, MAX_SCENARIO_BYTES,
+    narrate, Json, ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome,
+    MAX_SCENARIO_BYTES,
 };
 use logtime_core::KafkaVersion;
 use output::{Indent, Spool};
@@ -339,11 +340,14 @@ fn check_file(file: &str, seed: Option<u64>) -> Result<String, Vec<String>> {
         None => lesson::check_all(&l, MAX_CHECKED).map_err(|(v, e)| lines(&v, e))?,
     };
     let mut parts = vec![
-        format!("{} question(s)", s.questions),
-        format!("{} task(s)", s.tasks),
+        narrate::count(s.questions as u64, "question", "questions"),
+        narrate::count(s.tasks as u64, "task", "tasks"),
     ];
     if s.expects > 0 {
-        parts.push(format!("{} stated answer(s) verified", s.expects));
+        parts.push(format!(
+            "{} verified",
+            narrate::count(s.expects as u64, "stated answer", "stated answers")
+        ));
     }
     if s.variants > 1 {
         parts.push(format!(
@@ -384,8 +388,10 @@ fn replay_summary(s: Scenario) -> Result<String, ScenarioError> {
     }
     let p = runner.partition();
     Ok(format!(
-        "{steps} steps, {appended} records appended, {rejected} rejected, {} segments at the end, log start offset {}, log end offset {}",
-        p.segments().len(),
+        "{}, {} appended, {rejected} rejected, {} at the end, log start offset {}, log end offset {}",
+        narrate::count(steps as u64, "step", "steps"),
+        narrate::count(appended, "record", "records"),
+        narrate::count(p.segments().len() as u64, "segment", "segments"),
         p.log_start_offset(),
         p.log_end_offset()
     ))

@@ -209,7 +209,7 @@ fn check_reports_every_file_and_fails_if_any_does() {
     assert_eq!(
         lines[1],
         format!(
-            "{}: ok: 2 steps, 1 records appended, 2 rejected, 1 segments at the end, log start offset 0, log end offset 1",
+            "{}: ok: 2 steps, 1 record appended, 2 rejected, 1 segment at the end, log start offset 0, log end offset 1",
             good.display()
         )
     );
@@ -415,7 +415,7 @@ fn dash_reads_standard_input() {
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.starts_with("-: ok: 1 steps, 1 records appended"),
+        stdout.starts_with("-: ok: 1 step, 1 record appended"),
         "{stdout}"
     );
 }

@@ -44,7 +44,7 @@ fn every_built_in_lesson_passes_check() {
         assert!(line.contains(": ok: "), "{line}");
     }
     assert!(
-        text.contains("drill \"Timestamps from the future: find and fix the pinned segment\": 4 question(s), 1 task(s), 4 stated answer(s) verified, 9 of 9 variants checked;"),
+        text.contains("drill \"Timestamps from the future: find and fix the pinned segment\": 4 questions, 1 task, 4 stated answers verified, 9 of 9 variants checked;"),
         "{text}"
     );
 }
@@ -174,7 +174,7 @@ fn a_lesson_from_a_seeded_log_checks_explains_and_runs() {
     let text = stdout(&out);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains(": ok: walkthrough \"seeded\": 1 question(s), 1 task(s), 1 stated answer(s) verified; 1 steps, 0 records appended, 0 rejected, 3 segments at the end, log start offset 1843200, log end offset 1843202"),
+        text.contains(": ok: walkthrough \"seeded\": 1 question, 1 task, 1 stated answer verified; 1 step, 0 records appended, 0 rejected, 3 segments at the end, log start offset 1843200, log end offset 1843202"),
         "{text}"
     );
     let out = logtime(&["explain".as_ref(), p.as_os_str()]);

@@ -217,7 +217,7 @@ async fn producer_tells_a_null_key_from_an_empty_one() {
     assert!(el.find("[data-testid=key-bytes]").unwrap().is_none());
     click(&el, "[data-testid=send]");
     settle().await;
-    assert!(text(&el, "[data-testid=produce-ok]").contains("offsets 0–0 in segment 0"));
+    assert!(text(&el, "[data-testid=produce-ok]").contains("at offset 0 in segment 0"));
     choose(&el, "[data-testid=key-kind]", "sized");
     settle().await;
     choose(&el, "[data-testid=key-bytes]", "3");

@@ -595,9 +595,9 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
             None,
             "lesson.opens_at",
             format!(
-                "step {} does not exist (the lesson has {} steps)",
+                "step {} does not exist (the lesson has {})",
                 meta.opens_at,
-                steps.len()
+                scenario::narrate::count(steps.len() as u64, "step", "steps")
             ),
         ));
     }

@@ -178,8 +178,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             (Reached::Question { .. }, Item::Question(q)) => {
                 number += 1;
                 heading.text(format!(
-                    " · question {number} ({} points): {}",
-                    q.points, q.title
+                    " · question {number} ({}): {}",
+                    narrate::count(q.points, "point", "points"),
+                    q.title
                 ));
                 if let Some(v) = q.kafka {
                     heading.text(format!(" · under {}", v.label()));
@@ -221,8 +222,9 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             (Reached::Task { already_met, .. }, Item::Task(t)) => {
                 number += 1;
                 heading.text(format!(
-                    " · task {number} ({} points): {}",
-                    t.points, t.title
+                    " · task {number} ({}): {}",
+                    narrate::count(t.points, "point", "points"),
+                    t.title
                 ));
                 out.push(line(LineKind::Heading, heading));
                 authored(&mut out);
@@ -309,7 +311,10 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
     }
     if c.meta.kind == LessonKind::Drill || c.items().next().is_some() {
         let (_, max) = play.scorecard().total();
-        out.push(plain(LineKind::Fact, format!("{} points in all", max)));
+        out.push(plain(
+            LineKind::Fact,
+            format!("{} in all", narrate::count(max, "point", "points")),
+        ));
     }
     Ok(out)
 }

@@ -31,7 +31,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::StepReport;
+use super::{narrate, StepReport};
 use super::{Runner, Slice, ViewMarks};
 use super::{Scenario, ScenarioError, TimedEvent};
 use crate::batch::{Header, Record};
@@ -84,12 +84,10 @@ impl Entry {
             Entry::Lookup(spec) => format!("looked up {spec}"),
             Entry::Command { command, .. } => match command {
                 Command::Tick => "moved the clock".into(),
-                Command::Produce { records } if records.len() == 1 => {
-                    "sent a batch of 1 record".into()
-                }
-                Command::Produce { records } => {
-                    format!("sent a batch of {} records", records.len())
-                }
+                Command::Produce { records } => format!(
+                    "sent a batch of {}",
+                    narrate::count(records.len() as u64, "record", "records")
+                ),
                 Command::RunRetention => "ran a retention check".into(),
                 Command::DeleteRecords { offset } => format!("deleted records to offset {offset}"),
                 Command::SetConfig { name, value } => format!("set {name} to {value}"),
@@ -726,8 +724,8 @@ impl Session {
         JournalError::Replay {
             entry: index,
             reason: format!(
-                "the scenario has only {} steps",
-                self.runner.scenario().steps.len()
+                "the scenario has only {}",
+                narrate::count(self.runner.scenario().steps.len() as u64, "step", "steps")
             ),
         }
     }

@@ -132,7 +132,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
             </div>
             <p class="lt-progress lt-muted" aria-hidden="true">
                 { format!("{}%", timeline::progress_percent(c.done, c.total)) }
-                { " · " }{ format!("{} records", format::count(c.records as i64)) }
+                { " · " }{ format::count_of(c.records as i64, "record", "records") }
             </p>
         </section>
     }

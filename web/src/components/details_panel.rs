@@ -116,7 +116,7 @@ fn segment(p: &Partition, base: Offset, now: i64) -> (String, Html) {
     let body = html! {
         <dl class="lt-details-list">
             { instant("largest timestamp (UTC)", seg.largest_timestamp().0, now) }
-            { row("offsets", html!{ { format!("{}–{} ({} records)", format::count(base.0), format::count(seg.next_offset().0 - 1), format::count(seg.record_count() as i64)) } }) }
+            { row("offsets", html!{ { format!("{}–{} ({})", format::count(base.0), format::count(seg.next_offset().0 - 1), format::count_of(seg.record_count() as i64, "record", "records")) } }) }
             { row("size", html!{ { human::bytes(seg.size().0) } }) }
             { row("batches", html!{ { seg.batch_count() } }) }
             { row("time index", html!{ { format!("{} entries", seg.time_index().entries().count()) } }) }

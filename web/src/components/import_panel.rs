@@ -307,7 +307,7 @@ fn inspection(p: &InspectionProps) -> Html {
             }) }
             { delete.unwrap_or_default() }
             <p><button type="button" class="lt-btn lt-btn-small" onclick={download} data-testid="inspect-download">{ "Download as a scenario file" }</button></p>
-            <p class="lt-muted">{ format!("{} records. Move the clock, change retention.ms in the config panel, or look up a time: this table follows.", format::count(r.rows.iter().map(|x| x.records as i64).sum())) }</p>
+            <p class="lt-muted">{ format!("{}. Move the clock, change retention.ms in the config panel, or look up a time: this table follows.", format::count_of(r.rows.iter().map(|x| x.records as i64).sum(), "record", "records")) }</p>
         </div>
     }
 }

@@ -431,7 +431,7 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
                 if picked { <span class="lt-badge lt-badge-picked">{ "✎ your pick" }</span> }
             </button>
             <p class="lt-seg-meta">
-                { format!("{} · {} records · {}", offset_range(s.base.0, s.next.0, s.active), format::count(s.records), human::bytes(s.size)) }
+                { format!("{} · {} · {}", offset_range(s.base.0, s.next.0, s.active), format::count_of(s.records, "record", "records"), human::bytes(s.size)) }
             </p>
             <p class="lt-seg-meta">
                 { "largest timestamp " }

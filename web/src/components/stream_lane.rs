@@ -165,12 +165,12 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
     let height = stream_lane::height(lane.rows);
     let listed = lane.windows.len().saturating_sub(LISTED);
     let summary = format!(
-        "Stream processor lane: {} of {} records read, {} counted, {} dropped as late, {} windows ({} closed)",
+        "Stream processor lane: {} of {} records read, {} counted, {} dropped as late, {} ({} closed)",
         cursor,
         total,
         counted,
         late,
-        lane.windows.len(),
+        narrate::count(lane.windows.len() as u64, "window", "windows"),
         closed
     );
     html! {

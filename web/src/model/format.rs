@@ -141,6 +141,11 @@ fn time_of_day_ms(ms: i64) -> String {
     format!("{}.{:03}", human::time_of_day(ms), ms.rem_euclid(SEC))
 }
 
+/// [`count`] and its noun, singular for exactly one: `1 record`, `1,000,000 records`.
+pub fn count_of(n: i64, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
 /// Thousands separators: `1000000` → `1,000,000`.
 pub fn count(n: i64) -> String {
     let s = n.unsigned_abs().to_string();
@@ -320,6 +325,12 @@ mod tests {
         assert_eq!(count(1_000_000), "1,000,000");
         assert_eq!(count(999), "999");
         assert_eq!(count(-1234), "-1,234");
+        assert_eq!(count_of(1, "record", "records"), "1 record");
+        assert_eq!(count_of(0, "record", "records"), "0 records");
+        assert_eq!(
+            count_of(1_000_000, "record", "records"),
+            "1,000,000 records"
+        );
     }
 
     #[test]

@@ -397,8 +397,9 @@ impl Explorer {
         let line = match &replay.error {
             None => {
                 let mut s = Sentence::plain(format!(
-                    "Loaded “{}”: {} steps. Broker clock ",
-                    replay.title, replay.total
+                    "Loaded “{}”: {}. Broker clock ",
+                    replay.title,
+                    narrate::count(replay.total as u64, "step", "steps")
                 ));
                 s.time(replay.now()).text(".");
                 s

@@ -444,7 +444,10 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
             let segs = state.segments.iter().map(|g| {
                 let mut one = Sentence::new();
                 one.segment(g.base_offset)
-                    .text(format!(" ({} records, largest timestamp ", g.records))
+                    .text(format!(
+                        " ({}, largest timestamp ",
+                        count(g.records, "record", "records")
+                    ))
                     .time(g.largest_timestamp)
                     .text(")");
                 one
