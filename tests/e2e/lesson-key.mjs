@@ -39,7 +39,7 @@ function offsets(list) {
 /** What the learner does to give `answer` (a line of the key). */
 export function parseAnswer(answer) {
   let m;
-  if ((m = answer.match(/^segment\(s\) (.*)$/))) return { segments: m[1] === 'none' ? [] : m[1].split(', ').map(Number) };
+  if ((m = answer.match(/^segments (.*)$/))) return { segments: m[1] === 'none' ? [] : m[1].split(', ').map(Number) };
   if (answer.startsWith('no segment')) return { segments: [] };
   if ((m = answer.match(/^records? (.*)$/))) return { records: offsets(m[1]) };
   if (answer.startsWith('no record')) return { records: [] };

@@ -130,9 +130,10 @@ impl fmt::Display for Answer {
         match self {
             Answer::Segments(v) if v.is_empty() => f.write_str("no segment"),
             Answer::Segments(v) => {
+                // Plural even for one, as `records 5` is: `segment 5` is the answer to a
+                // question that asks for one segment, and an answer key must tell them apart.
                 let b: Vec<String> = v.iter().map(|o| o.to_string()).collect();
-                let noun = if b.len() == 1 { "segment" } else { "segments" };
-                write!(f, "{noun} {}", b.join(", "))
+                write!(f, "segments {}", b.join(", "))
             }
             Answer::Records(v) if v.is_empty() => f.write_str("no record"),
             Answer::Records(v) => {

@@ -539,7 +539,7 @@ fn a_stated_answer_that_disagrees_with_the_model_names_the_step() {
         first_error(&small(
             r#", {"question": {"ask": "x", "strike": "segments", "expect": [0, 1]}}"#
         )),
-        "step 4: question.expect: the model's answer is segment 0, not segments 0, 1: the next retention check runs at 12 Mar 2027 09:05; segment 0 is deleted: its largest timestamp 9 Mar 2027 09:00 is 3 d 5 min old, more than retention.ms 1 d; segment 1 is kept: its largest timestamp 11 Mar 2028 09:00 is about 365 d in the future, and retention stops at the first segment it keeps"
+        "step 4: question.expect: the model's answer is segments 0, not segments 0, 1: the next retention check runs at 12 Mar 2027 09:05; segment 0 is deleted: its largest timestamp 9 Mar 2027 09:00 is 3 d 5 min old, more than retention.ms 1 d; segment 1 is kept: its largest timestamp 11 Mar 2028 09:00 is about 365 d in the future, and retention stops at the first segment it keeps"
     );
     assert!(first_error(&small(
         r#", {"question": {"ask": "x", "lookup": {"timestamp": "now-1d"}, "expect": 2}}"#
@@ -707,7 +707,7 @@ fn a_wrong_answer_in_one_variant_names_the_variant() {
     assert_eq!(variant, "variant 1 (age = now-12h)");
     assert_eq!(
         errors[0].to_string().split(": the next").next().unwrap(),
-        "step 4: question.expect: the model's answer is no segment, not segment 0"
+        "step 4: question.expect: the model's answer is no segment, not segments 0"
     );
 }
 
