@@ -260,9 +260,16 @@ export function assetUrl(path) {
   return new URL(`../../../${path}`, import.meta.url).href;
 }
 
-/** Stops an import's worker. */
+/**
+ * Stops an import's worker. Its handlers go first: an error already queued (a cancel while the
+ * worker still loads its module aborts that fetch) would otherwise reach the explorer's
+ * callback after the explorer has dropped it.
+ */
 export function importStop(worker) {
-  if (worker) worker.terminate();
+  if (!worker) return;
+  worker.onmessage = null;
+  worker.onerror = null;
+  worker.terminate();
 }
 
 /** Offers text as a file download. */
