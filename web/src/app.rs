@@ -95,19 +95,9 @@ fn load(
     source: &ScenarioSource,
     token: u64,
     restore: Restore,
-    lesson_mode: bool,
     dispatch: UseReducerDispatcher<Explorer>,
 ) {
     dispatch.dispatch(Action::Loading(token));
-    // Without the lesson engine, a lesson known as one before it is fetched goes straight to
-    // the module that has it (which fetches it): a built-in lesson or incident, or any
-    // scenario in a lesson mode.
-    let known_lesson = lesson_mode
-        || matches!(source, ScenarioSource::Builtin(n) if builtins::find(n).is_some_and(|b| b.is_lesson()));
-    if !cfg!(feature = "lessons") && known_lesson {
-        dispatch.dispatch(Action::HandOver(token));
-        return;
-    }
     let done = move |json: Result<String, String>, origin: Source| Action::Load {
         token,
         json,
@@ -404,33 +394,11 @@ pub fn app(props: &AppProps) -> Html {
                     *t
                 };
                 let restore = restore_next.borrow_mut().take().unwrap_or_default();
-                let lesson_mode = mode.is_some_and(Mode::is_lesson);
-                load(s, token, restore, lesson_mode, d);
+                load(s, token, restore, d);
             },
         );
     }
-    // a lesson this build cannot play goes to the module that can (upgrade.rs), once per load
     let root_ref = use_node_ref();
-    {
-        let node = root_ref.clone();
-        let d = state.dispatcher();
-        let current = (*source).clone();
-        let own = opts.source.clone();
-        let standalone = opts.context == Context::Standalone;
-        use_effect_with(
-            (state.replay.needs_lessons, state.load_token),
-            move |(needs, _)| {
-                if let (true, Some(n)) = (*needs, node.get()) {
-                    // Whether the explorer's own options name it, with the moment they ask for
-                    // (a lesson picked since, from the menu or the history, opens at its start).
-                    let same = own == current;
-                    crate::upgrade::hand_over(&n, &current, same, standalone, move |why| {
-                        d.dispatch(Action::HandOverFailed(why))
-                    });
-                }
-            },
-        );
-    }
     // an inline scenario is packed once for links
     {
         let packed = packed.clone();
@@ -1093,7 +1061,7 @@ pub fn app(props: &AppProps) -> Html {
                                        retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={lesson_marks.clone()} on_inspect={on_inspect.clone()} on_pick={on_pick_answer.clone()} />
                         </ContextProvider<LiveDensity>>
-                        if cfg!(feature = "lessons") && replay.stream.is_some() {
+                        if replay.stream.is_some() {
                             <StreamLane replay={view.replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
                         }
                     }

@@ -9,7 +9,7 @@
 //! which can hold millions of records) is shared behind `Rc<RefCell<_>>` and never copied.
 
 mod lesson;
-#[cfg(all(test, feature = "lessons"))]
+#[cfg(test)]
 mod lesson_tests;
 mod log;
 mod panels;
@@ -339,11 +339,6 @@ pub enum Action {
     LessonRestart(Option<u64>),
     /// Open (or close, with `None`) the details of something.
     Inspect(Option<Inspect>),
-    /// Load `token` is a lesson this build hands over to the module with the lesson engine
-    /// (known before fetching it).
-    HandOver(u64),
-    /// The module with the lesson engine could not take the loaded lesson over: why.
-    HandOverFailed(String),
 }
 
 impl Explorer {
@@ -406,13 +401,8 @@ impl Explorer {
             }
             Some(e) => Sentence::plain(format!("The scenario could not be loaded: {e}")),
         };
-        // A lesson this build hands over says nothing here: the module that plays it does.
-        let handed_over = replay.needs_lessons;
         self.replay = Shared::new(replay);
         self.sample_disk();
-        if handed_over {
-            return;
-        }
         self.say(line);
         // As `logtime explain` does after the setting: what a compacted topic leaves out.
         let note = self
@@ -1031,8 +1021,6 @@ impl Action {
             self,
             Action::Loading(_)
                 | Action::Load { .. }
-                | Action::HandOver(_)
-                | Action::HandOverFailed(_)
                 | Action::Restore(_)
                 | Action::RebuildChunk(_)
                 | Action::CancelRebuild
@@ -1775,24 +1763,6 @@ impl Reducible for Explorer {
                     return self;
                 }
                 s.inspect = i;
-            }
-            Action::HandOver(token) => {
-                if token != s.load_token {
-                    return self;
-                }
-                s.replay = Shared::new(Replay::handed_over());
-            }
-            Action::HandOverFailed(why) => {
-                if !s.replay.needs_lessons {
-                    return self;
-                }
-                let r = s.replay.make_mut();
-                r.needs_lessons = false;
-                r.loading = false;
-                r.error = Some(why.clone());
-                s.say(Sentence::plain(format!(
-                    "The scenario could not be loaded: {why}"
-                )));
             }
         }
         // A learner's command in a lesson: the open task's goal, checked live.

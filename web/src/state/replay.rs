@@ -98,49 +98,13 @@ impl LessonRun {
 #[derive(Clone, Debug)]
 enum Backing {
     Session(Box<Session>),
-    #[cfg_attr(not(feature = "lessons"), allow(dead_code))]
-    Lesson(LessonSlot),
-}
-
-/// Where a lesson run is kept: boxed with the lesson engine; without it (the `lessons` feature
-/// off), [`NoLessons`], of which no value exists. `Backing::Lesson` is then an absent variant
-/// (uninhabited and zero-sized): `Backing` has no tag, and the compiler drops every path that
-/// plays a lesson, the engine and the lesson pane from the first module's wasm.
-#[cfg(feature = "lessons")]
-type LessonSlot = Box<LessonRun>;
-#[cfg(not(feature = "lessons"))]
-type LessonSlot = NoLessons;
-
-/// A lesson run in a build without the lesson engine: never one.
-#[cfg(not(feature = "lessons"))]
-#[derive(Clone, Debug)]
-pub(super) enum NoLessons {}
-
-#[cfg(not(feature = "lessons"))]
-impl std::ops::Deref for NoLessons {
-    type Target = LessonRun;
-    fn deref(&self) -> &LessonRun {
-        match *self {}
-    }
-}
-
-#[cfg(not(feature = "lessons"))]
-impl std::ops::DerefMut for NoLessons {
-    fn deref_mut(&mut self) -> &mut LessonRun {
-        match *self {}
-    }
+    Lesson(Box<LessonRun>),
 }
 
 impl Backing {
-    /// A lesson run to replay: `None` in a build without the lesson engine.
+    /// A lesson run to replay.
     fn lesson(run: LessonRun) -> Option<Rc<RefCell<Backing>>> {
-        #[cfg(feature = "lessons")]
-        return Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
-        #[cfg(not(feature = "lessons"))]
-        {
-            drop(run);
-            None
-        }
+        Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))))
     }
 }
 
@@ -171,9 +135,6 @@ pub struct Replay {
     /// The downstream stream processor a lesson file's `stream` section declares (shown as a
     /// lane under the partition, in a lesson or in the explorer).
     pub stream: Option<StreamConfig>,
-    /// A lesson (or a scenario in a lesson mode) that this build, without the lesson engine,
-    /// cannot play: the explorer hands it to the module that can (still `loading` meanwhile).
-    pub needs_lessons: bool,
 }
 
 impl Default for Replay {
@@ -190,24 +151,15 @@ impl Default for Replay {
             done: 0,
             total: 0,
             stream: None,
-            needs_lessons: false,
         }
     }
 }
 
 impl Replay {
     /// Whether a fetched document can be shown: a scenario or a lesson file (an error names what is
-    /// wrong). Without the lesson engine, a lesson-shaped file passes unchecked: the module with the
-    /// engine, which it is handed to, checks it.
+    /// wrong).
     pub fn check(json: &str) -> Result<(), String> {
-        if cfg!(feature = "lessons") {
-            return lesson::parse(json).map(drop).map_err(|e| e.to_string());
-        }
-        match scenario::parse(json) {
-            Ok(_) => Ok(()),
-            Err(_) if lesson::is_lesson_file(json) => Ok(()),
-            Err(e) => Err(e.to_string()),
-        }
+        lesson::parse(json).map(drop).map_err(|e| e.to_string())
     }
 
     /// Parses a scenario, ready to run step 0 (or with the parse error).
@@ -260,18 +212,6 @@ impl Replay {
                 Err(e) => Some(e),
             }
         };
-        if !cfg!(feature = "lessons") {
-            // The module with the lesson engine takes over (`upgrade.rs`); a document that is
-            // no lesson either shows the scenario parser's error here.
-            if let Some(e) = plain.filter(|_| !lesson::is_lesson_file(json)) {
-                return Replay::parsed(json, origin, Err(e));
-            }
-            return Replay {
-                source: Rc::from(json),
-                origin: Rc::new(origin),
-                ..Replay::handed_over()
-            };
-        }
         let parsed = match lesson::parse(json) {
             Ok(l) => l,
             Err(e) => {
@@ -323,14 +263,6 @@ impl Replay {
         r
     }
 
-    /// A lesson this build, without the lesson engine, hands over (still loading meanwhile).
-    pub fn handed_over() -> Replay {
-        Replay {
-            needs_lessons: true,
-            ..Replay::default()
-        }
-    }
-
     /// A replay of an already started lesson run (rebuilding after going back).
     pub fn with_run(&self, run: LessonRun) -> Replay {
         let mut r = Replay {
@@ -349,14 +281,7 @@ impl Replay {
     }
 
     /// The lesson being played, when this replay is one.
-    ///
-    /// Without the lesson engine, never: said in so many words (and inlined), so that the
-    /// compiler drops what follows a lesson at every call, however little it inlines at "z".
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn lesson(&self) -> Option<Ref<'_, LessonRun>> {
-        if !cfg!(feature = "lessons") {
-            return None;
-        }
         let s = self.session.as_ref()?;
         Ref::filter_map(s.borrow(), |b| match b {
             Backing::Lesson(l) => Some(&**l),
@@ -366,11 +291,7 @@ impl Replay {
     }
 
     /// Runs `f` on the lesson being played (`None` when this replay is not one).
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn with_lesson<T>(&self, f: impl FnOnce(&mut LessonRun) -> T) -> Option<T> {
-        if !cfg!(feature = "lessons") {
-            return None;
-        }
         let s = self.session.as_ref()?;
         let mut b = s.borrow_mut();
         match &mut *b {
@@ -386,7 +307,6 @@ impl Replay {
     }
 
     /// Whether a lesson is being played.
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn is_lesson(&self) -> bool {
         self.lesson().is_some()
     }

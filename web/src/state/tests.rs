@@ -975,72 +975,18 @@ fn the_remembered_size_and_count_follow_appends_rolls_and_deletions() {
     assert!(deleted, "retention deleted segments on the way");
 }
 
-/// The first module's build (no lesson engine): what needs the engine is handed over, and
-/// nothing else changes.
-#[cfg(not(feature = "lessons"))]
-mod without_lessons {
-    use super::*;
-    use crate::options::Mode;
-
-    #[test]
-    fn a_lesson_file_is_handed_over_without_an_error() {
-        for name in [
-            "future-drill",
-            "incident-08-event-time-downstream-walkthrough",
-        ] {
-            let s = loaded(name);
-            assert!(s.replay.needs_lessons, "{name}");
-            assert!(s.replay.loading && s.replay.error.is_none(), "{name}");
-            assert!(
-                !s.replay.is_lesson() && s.replay.runner().is_none(),
-                "{name}"
-            );
-            assert!(s.log.lines().is_empty(), "{name}: the next module narrates");
-        }
-    }
-
-    #[test]
-    fn a_scenario_in_a_lesson_mode_is_handed_over_and_in_the_explorer_is_not() {
-        let json = builtins::find(LOOKUP_SCAN).unwrap().read();
-        let s = act(
-            &Rc::new(Explorer::default()),
-            Action::Want(Some(Mode::Drill), None),
-        );
-        assert!(act(&s, load(Ok(json.clone()))).replay.needs_lessons);
-        let s = loaded(LOOKUP_SCAN);
-        assert!(!s.replay.needs_lessons && s.replay.is_running());
-    }
-
-    #[test]
-    fn a_document_that_is_neither_shows_the_scenario_error() {
-        let s = act(
-            &Rc::new(Explorer::default()),
-            load(Ok("{\"kafka\": 3}".into())),
-        );
-        assert!(!s.replay.needs_lessons);
-        assert!(s
-            .replay
-            .error
-            .as_deref()
-            .is_some_and(|e| e.contains("kafka")));
-        assert!(Replay::check("{\"kafka\": 3}").is_err());
-        assert!(Replay::check(&builtins::find("future-drill").unwrap().read()).is_ok());
-        assert!(Replay::check(&builtins::find(LOOKUP_SCAN).unwrap().read()).is_ok());
-    }
-
-    #[test]
-    fn a_hand_over_known_up_front_and_one_that_fails() {
-        let s = act(&Rc::new(Explorer::default()), Action::Loading(1));
-        // An older load's answer is ignored.
-        assert!(!act(&s, Action::HandOver(0)).replay.needs_lessons);
-        let s = act(&s, Action::HandOver(1));
-        assert!(s.replay.needs_lessons && s.replay.loading);
-        let s = act(&s, Action::HandOverFailed("offline".into()));
-        assert!(!s.replay.needs_lessons && !s.replay.loading);
-        assert_eq!(s.replay.error.as_deref(), Some("offline"));
-        assert!(last_line(&s).contains("offline"));
-        // Only a hand-over in progress can fail.
-        let again = act(&s, Action::HandOverFailed("later".into()));
-        assert_eq!(again.replay.error.as_deref(), Some("offline"));
-    }
+#[test]
+fn a_document_that_is_neither_shows_the_scenario_error() {
+    let s = act(
+        &Rc::new(Explorer::default()),
+        load(Ok("{\"kafka\": 3}".into())),
+    );
+    assert!(s
+        .replay
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("kafka")));
+    assert!(Replay::check("{\"kafka\": 3}").is_err());
+    assert!(Replay::check(&builtins::find("future-drill").unwrap().read()).is_ok());
+    assert!(Replay::check(&builtins::find(LOOKUP_SCAN).unwrap().read()).is_ok());
 }
