@@ -8,10 +8,10 @@ use web_sys::{
     CanvasRenderingContext2d, HtmlCanvasElement, OffscreenCanvas, OffscreenCanvasRenderingContext2d,
 };
 
+use crate::lessons::lane::{LaneFate, LaneScene, READS_H, ROW_H};
 use crate::model::format::{self, AgeClass};
 use crate::model::marks::MarkKind;
 use crate::model::scene::Scene;
-use crate::model::stream_lane::{LaneFate, LaneScene, READS_H, ROW_H};
 
 /// Colours per theme, matching the tokens in static/style.css.
 struct Theme {

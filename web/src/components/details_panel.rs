@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::sentence;
 use crate::model::format;
-use crate::state::{Action, Inspect, LookupState, Replay, Shared};
+use crate::state::{Inspect, LookupState, Replay, Shared};
 
 /// The details panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -19,7 +19,7 @@ pub struct DetailsPanelProps {
     /// The latest lookup (its trace lines).
     pub lookup: Shared<LookupState>,
     /// Close.
-    pub on_action: Callback<Action>,
+    pub on_close: Callback<()>,
 }
 
 /// A full instant: RFC 3339 UTC and epoch ms, and its age at `now`.
@@ -194,8 +194,8 @@ pub fn details_panel(p: &DetailsPanelProps) -> Html {
         },
     };
     let close = {
-        let cb = p.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::Inspect(None)))
+        let cb = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
     };
     html! {
         <section role="group" class="lt-panel lt-details" aria-label="Details" data-testid="details">

@@ -12,7 +12,7 @@ use super::input_value;
 use crate::glue::{self, Files};
 use crate::model::format;
 use crate::model::import::{parse_clock, row_cells, skipped, HEADS, NUMERIC};
-use crate::state::{Action, ImportState, Replay, Shared};
+use crate::state::{ImportState, Replay, Shared};
 
 /// What the reader asks of the import.
 pub enum ImportRequest {
@@ -33,8 +33,8 @@ pub struct ImportPanelProps {
     pub replay: Shared<Replay>,
     /// Import requests.
     pub on_import: Callback<ImportRequest>,
-    /// The DeleteRecords remedy.
-    pub on_action: Callback<Action>,
+    /// DeleteRecords to this offset, then a retention check (the inspection's remedy).
+    pub on_delete_records: Callback<i64>,
 }
 
 fn machine_clock() -> i64 {
@@ -209,7 +209,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                 <p class="lt-field-error" role="alert" data-testid="import-error"><strong>{ "Not imported: " }</strong>{ e.clone() }</p>
             }
             { findings(st) }
-            <Inspection replay={p.replay.clone()} on_action={p.on_action.clone()} />
+            <Inspection replay={p.replay.clone()} on_delete_records={p.on_delete_records.clone()} />
         </section>
     }
 }
@@ -237,7 +237,7 @@ fn findings(st: &ImportState) -> Html {
 #[derive(Properties, PartialEq, Clone)]
 struct InspectionProps {
     replay: Shared<Replay>,
-    on_action: Callback<Action>,
+    on_delete_records: Callback<i64>,
 }
 
 /// The on-call answers about the loaded partition, at the broker clock, when the scenario starts
@@ -268,7 +268,7 @@ fn inspection(p: &InspectionProps) -> Html {
     };
     let delete = r.delete_records.as_ref().filter(|d| d.refused.is_none()).map(|d| {
         let offset = d.offset.0;
-        let onclick = p.on_action.reform(move |_: MouseEvent| Action::DeleteRecords { offset, then_check: true });
+        let onclick = p.on_delete_records.reform(move |_: MouseEvent| offset);
         let list: Vec<String> = d.deleted.iter().map(|x| x.base_offset.to_string()).collect();
         html! {
             <p class="lt-import-remedy" data-testid="inspect-delete-records">

@@ -8,7 +8,6 @@ pub mod confirm_bar;
 pub mod details_panel;
 pub mod error_box;
 pub mod import_panel;
-pub mod lesson_pane;
 pub mod live_region;
 pub mod lookup_panel;
 pub mod partition_view;
@@ -16,7 +15,6 @@ pub mod producer_panel;
 pub mod rebuild_bar;
 pub mod retention_panel;
 pub mod scenario_menu;
-pub mod stream_lane;
 
 use logtime_core::scenario::narrate::{Mention, Sentence, Span, Style};
 use yew::prelude::*;

@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::{input_value, label, sentence};
 use crate::model::format;
-use crate::state::{Action, Replay, RetentionState, Shared};
+use crate::state::{CommandAction, Replay, RetentionState, Shared};
 
 /// The retention panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -19,8 +19,8 @@ pub struct RetentionPanelProps {
     /// Show every verdict at once.
     #[prop_or_default]
     pub reduced_motion: bool,
-    /// Checks and remedies.
-    pub on_action: Callback<Action>,
+    /// A check now, a remedy, DeleteRecords: the reader's commands this panel offers.
+    pub on_command: Callback<CommandAction>,
     /// Show the remedies (a lesson hides them until its question is answered).
     #[prop_or(true)]
     pub remedies: bool,
@@ -81,25 +81,25 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         }
     });
     let on_check = {
-        let cb = p.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::RunRetention))
+        let cb = p.on_command.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(CommandAction::RunRetention))
     };
     let on_lower = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         Callback::from(move |_: MouseEvent| {
-            cb.emit(Action::Remedy {
+            cb.emit(CommandAction::Remedy {
                 name: "message.timestamp.after.max.ms".into(),
                 value: 3_600_000,
             })
         })
     };
     let on_delete = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         let v = delete_value.clone();
         let then_check = p.remedies;
         Callback::from(move |_: MouseEvent| {
             if let Ok(o) = v.trim().parse::<i64>() {
-                cb.emit(Action::DeleteRecords {
+                cb.emit(CommandAction::DeleteRecords {
                     offset: o,
                     then_check,
                 })
@@ -107,11 +107,11 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         })
     };
     let on_raise = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         let v = (*raise_to).clone();
         Callback::from(move |_: MouseEvent| {
             if let Ok(ms) = parse_duration(&v) {
-                cb.emit(Action::Remedy {
+                cb.emit(CommandAction::Remedy {
                     name: "retention.ms".into(),
                     value: ms,
                 })

@@ -11,10 +11,10 @@ use logtime_core::stream::{self, Semantics, StreamConfig, StreamReport};
 use logtime_core::{human, Timestamp};
 use yew::prelude::*;
 
-use super::{sentence, use_canvas};
+use super::lane::{self as stream_lane, Lane, LaneWindow};
+use crate::components::{sentence, use_canvas};
 use crate::draw;
 use crate::model::format;
-use crate::model::stream_lane::{self, Lane, LaneWindow};
 use crate::state::{Replay, Shared};
 
 /// Reads shown one by one at this pace (ms) when several arrive at once.

@@ -9,16 +9,20 @@ use yew::Reducible;
 
 use super::*;
 use crate::builtins;
+use crate::options::Mode;
+use crate::state::{
+    Action, CommandAction, Explorer, LessonAction, LoadAction, Pending, Restore, TransportAction,
+};
 
-fn act(s: &Rc<Explorer>, a: Action) -> Rc<Explorer> {
-    s.clone().reduce(a)
+fn act(s: &Rc<Explorer>, a: impl Into<Action>) -> Rc<Explorer> {
+    s.clone().reduce(a.into())
 }
 
 fn lesson(name: &str, mode: Option<Mode>, seed: Option<u64>) -> Rc<Explorer> {
-    let s = act(&Rc::new(Explorer::default()), Action::Want(mode, seed));
+    let s = act(&Rc::new(Explorer::default()), LoadAction::Want(mode, seed));
     act(
         &s,
-        Action::Load {
+        LoadAction::Load {
             token: 0,
             json: Ok(builtins::find(name).expect("a built-in").read()),
             origin: Source::Builtin(name.into()),
@@ -43,24 +47,24 @@ fn answer_right(mut s: Rc<Explorer>) -> Rc<Explorer> {
     match solved(&s) {
         Answer::Segments(v) => {
             for o in v {
-                s = act(&s, Action::Select(o));
+                s = act(&s, LessonAction::Select(o));
             }
-            act(&s, Action::LessonAnswer(None))
+            act(&s, LessonAction::Answer(None))
         }
         Answer::Records(v) => {
             for (a, b) in v {
                 for o in a.0..=b.0 {
-                    s = act(&s, Action::Select(Offset(o)));
+                    s = act(&s, LessonAction::Select(Offset(o)));
                 }
             }
-            act(&s, Action::LessonAnswer(None))
+            act(&s, LessonAction::Answer(None))
         }
         Answer::Offset(o) | Answer::Segment(o) => {
-            let s = act(&s, Action::Select(o));
-            act(&s, Action::LessonAnswer(None))
+            let s = act(&s, LessonAction::Select(o));
+            act(&s, LessonAction::Answer(None))
         }
-        Answer::Value(v) | Answer::Values { min: v, .. } => act(&s, Action::LessonAnswer(Some(v))),
-        Answer::ErrorCode(c) => act(&s, Action::LessonAnswer(Some(c.into()))),
+        Answer::Value(v) | Answer::Values { min: v, .. } => act(&s, LessonAction::Answer(Some(v))),
+        Answer::ErrorCode(c) => act(&s, LessonAction::Answer(Some(c.into()))),
     }
 }
 
@@ -71,13 +75,13 @@ fn play_through(mut s: Rc<Explorer>) -> Rc<Explorer> {
             return s;
         }
         match s.lesson.open().map(|i| i.takes.clone()) {
-            Some(Takes::Task) => s = act(&s, Action::LessonReveal),
+            Some(Takes::Task) => s = act(&s, LessonAction::Reveal),
             Some(_) => {
                 s = answer_right(s);
                 let item = s.lesson.item.as_ref().unwrap();
                 assert_eq!(item.outcome, Outcome::Done, "{:?}", item.feedback);
             }
-            None => s = act(&s, Action::LessonNext),
+            None => s = act(&s, LessonAction::Next),
         }
         assert_eq!(s.lesson.error, None);
     }
@@ -111,12 +115,12 @@ fn every_builtin_lesson_and_incident_plays_to_its_score() {
 fn a_wrong_answer_and_a_hint_cost_points_and_feedback_comes_from_the_model() {
     let mut s = lesson("future-drill", None, None);
     while s.lesson.open().is_none() {
-        s = act(&s, Action::LessonNext);
+        s = act(&s, LessonAction::Next);
     }
     let item = s.lesson.open().unwrap().clone();
     assert_eq!(item.takes, Takes::Segment, "pick the pinning segment");
     // nothing picked yet: a clear refusal, nothing counted
-    s = act(&s, Action::LessonAnswer(None));
+    s = act(&s, LessonAction::Answer(None));
     assert_eq!(
         s.lesson.error.as_deref(),
         Some("click one in the partition first (or type it)")
@@ -135,20 +139,20 @@ fn a_wrong_answer_and_a_hint_cost_points_and_feedback_comes_from_the_model() {
         .map(|x| x.base_offset())
         .collect();
     let wrong = *bases.iter().find(|b| **b != right).unwrap();
-    s = act(&s, Action::Select(wrong));
-    s = act(&s, Action::LessonAnswer(None));
+    s = act(&s, LessonAction::Select(wrong));
+    s = act(&s, LessonAction::Answer(None));
     let (ok, words) = s.lesson.item.as_ref().unwrap().feedback.clone().unwrap();
     assert!(!ok);
     assert!(!words.is_empty(), "the model says why");
-    s = act(&s, Action::LessonHint);
+    s = act(&s, LessonAction::Hint);
     assert_eq!(s.lesson.item.as_ref().unwrap().hints.len(), 1);
-    s = act(&s, Action::Select(right));
+    s = act(&s, LessonAction::Select(right));
     assert_eq!(
         s.lesson.selection,
         vec![right],
         "a single pick replaces the last"
     );
-    s = act(&s, Action::LessonAnswer(None));
+    s = act(&s, LessonAction::Answer(None));
     let item = s.lesson.item.as_ref().unwrap();
     assert_eq!(item.outcome, Outcome::Done);
     let card = s.lesson.card.as_ref().unwrap();
@@ -172,7 +176,7 @@ fn hidden_affordances_stay_hidden_until_answered() {
 fn at_task() -> Rc<Explorer> {
     let mut s = lesson("future-walkthrough", None, None);
     while s.lesson.open().is_none() {
-        s = act(&s, Action::LessonNext);
+        s = act(&s, LessonAction::Next);
         assert!(!s.lesson.finished);
     }
     assert_eq!(s.lesson.open().unwrap().takes, Takes::Task);
@@ -186,7 +190,7 @@ fn a_task_is_solved_by_acting_in_the_explorer_and_checked_live() {
     assert!(!goal.met);
     s = act(
         &s,
-        Action::SetConfig("message.timestamp.after.max.ms".into(), "3600000".into()),
+        CommandAction::SetConfig("message.timestamp.after.max.ms".into(), "3600000".into()),
     );
     let item = s.lesson.item.as_ref().unwrap();
     assert_eq!(item.outcome, Outcome::Open);
@@ -197,7 +201,7 @@ fn a_task_is_solved_by_acting_in_the_explorer_and_checked_live() {
     );
     s = act(
         &s,
-        Action::DeleteRecords {
+        CommandAction::DeleteRecords {
             offset: 30000,
             then_check: true,
         },
@@ -207,7 +211,7 @@ fn a_task_is_solved_by_acting_in_the_explorer_and_checked_live() {
     assert!(item.goal.as_ref().unwrap().met);
     // the next stop is unlocked
     let at = s.lesson.at;
-    s = act(&s, Action::LessonNext);
+    s = act(&s, LessonAction::Next);
     assert_ne!(s.lesson.at, at);
 }
 
@@ -216,10 +220,10 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
     let mut s = at_task();
     s = act(
         &s,
-        Action::SetConfig("message.timestamp.after.max.ms".into(), "3600000".into()),
+        CommandAction::SetConfig("message.timestamp.after.max.ms".into(), "3600000".into()),
     );
     let at = s.lesson.at;
-    s = act(&s, Action::Back);
+    s = act(&s, TransportAction::Back);
     assert!(
         matches!(&s.pending, Some(Pending::LessonBack { undone }) if undone[0].contains("message.timestamp.after.max.ms")),
         "{:?}",
@@ -230,10 +234,10 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
         "nothing changed before the learner answers"
     );
     // keeping the work: nothing happens
-    let kept = act(&s, Action::Dismiss);
+    let kept = act(&s, TransportAction::Dismiss);
     assert_eq!(kept.lesson.at, at);
     // going back: the earlier stop, the work kept as a branch
-    s = act(&s, Action::Confirm);
+    s = act(&s, TransportAction::Confirm);
     assert!(s.lesson.at < at);
     assert!(s.lesson.branch.is_some());
     let after = s.replay.runner().unwrap().partition().config().clone();
@@ -241,7 +245,7 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
         after.topic.message_timestamp_after_max_ms, 3_600_000,
         "the earlier moment"
     );
-    s = act(&s, Action::LessonReturn);
+    s = act(&s, LessonAction::Return);
     assert_eq!(s.lesson.at, at);
     assert!(s.lesson.branch.is_none());
     let c = s.replay.runner().unwrap().partition().config().clone();
@@ -254,10 +258,10 @@ fn going_back_asks_and_keeps_the_work_as_a_branch_to_return_to() {
 #[test]
 fn going_back_without_work_just_goes_back() {
     let mut s = lesson("two-kinds-walkthrough", None, None);
-    s = act(&s, Action::LessonNext);
-    s = act(&s, Action::LessonNext);
+    s = act(&s, LessonAction::Next);
+    s = act(&s, LessonAction::Next);
     let at = s.lesson.at.unwrap();
-    s = act(&s, Action::Back);
+    s = act(&s, TransportAction::Back);
     assert_eq!(s.pending, None);
     assert!(s.lesson.at.unwrap() < at);
     assert!(s.lesson.branch.is_none());
@@ -274,7 +278,7 @@ fn a_seed_picks_a_variant_and_the_same_seed_gives_the_same_numbers() {
         (8..40).any(|k| lesson("future-drill", None, Some(k)).lesson.variant != a.lesson.variant);
     assert!(differs, "other seeds give other numbers");
     // retrying with a new seed
-    let r = act(&a, Action::LessonRestart(Some(8)));
+    let r = act(&a, LessonAction::Restart(Some(8)));
     assert_eq!(r.lesson.seed, Some(8));
 }
 
@@ -305,7 +309,7 @@ fn modes_decide_how_a_file_is_shown() {
     assert!(w.replay.is_lesson());
     assert!(!w.lesson.authored);
     let first = w.lesson.at;
-    w = act(&w, Action::LessonNext);
+    w = act(&w, LessonAction::Next);
     assert_eq!(w.lesson.at, first.map(|a| a + 1));
     assert!(!w.lesson.narration.is_empty());
     // a plain scenario in the explorer is unchanged
@@ -317,7 +321,7 @@ fn a_lesson_opens_at_the_step_a_link_names() {
     let s = lesson("future-walkthrough", None, None);
     let s = act(
         &s,
-        Action::Restore(Restore {
+        LoadAction::Restore(Restore {
             step: Some(20),
             ..Restore::default()
         }),

@@ -179,7 +179,7 @@ pub struct LessonView {
     /// Every step reached and nothing open.
     pub finished: bool,
     /// The work kept when the learner went back: their operations, to return to.
-    pub branch: Option<Vec<super::replay::Op>>,
+    pub branch: Option<Vec<super::Op>>,
     /// Op-log lengths at each stop reached (going back returns to the previous one).
     pub stops: Vec<usize>,
     /// The last refusal, in words (an answer of the wrong kind, nothing selected).
@@ -223,7 +223,7 @@ impl LessonView {
 }
 
 /// Whether the lesson should stop at `step` on the way forward.
-pub(super) fn is_stop(
+pub(crate) fn is_stop(
     steps: &[logtime_core::lesson::LessonStep],
     step: usize,
     authored: bool,

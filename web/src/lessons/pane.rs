@@ -7,10 +7,12 @@ use logtime_core::scenario::narrate::{Origin, Sentence};
 use logtime_core::{human, Offset, Timestamp};
 use yew::prelude::*;
 
-use super::sentence;
+use super::progress::use_progress;
+use super::{ItemView, LessonView, Takes};
+use crate::components::sentence;
 use crate::model::format;
 use crate::options::Mode;
-use crate::state::{Action, ItemView, LessonView, Shared, Takes};
+use crate::state::{LessonAction, Shared, TransportAction};
 
 /// The lesson pane's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -21,20 +23,13 @@ pub struct LessonPaneProps {
     pub now: Timestamp,
     /// Playing from stop to stop.
     pub playing: bool,
-    /// The learner's best score for this lesson, from earlier visits (`"7 / 10"`).
-    #[prop_or_default]
-    pub best: Option<AttrValue>,
-    /// Whether the score summary was just copied (`Some(false)`: copying failed).
-    #[prop_or_default]
-    pub copied: Option<bool>,
-    /// Every action of the pane.
-    pub on_action: Callback<Action>,
-    /// Copy the score summary.
-    pub on_copy: Callback<String>,
-    /// Forget the stored progress.
-    pub on_reset: Callback<()>,
-    /// Try another variant.
-    pub on_new_variant: Callback<()>,
+    /// Where the learner's progress on this lesson is kept on this device
+    /// ([`progress::key`](super::progress::key)).
+    pub progress_key: AttrValue,
+    /// The learner's moves: next, an answer, a hint, a reveal, a restart, a return.
+    pub on_lesson: Callback<LessonAction>,
+    /// The pane's transport: back to the previous stop, and play from stop to stop.
+    pub on_transport: Callback<TransportAction>,
 }
 
 fn paragraphs(n: &[Narration]) -> Html {
@@ -81,16 +76,16 @@ fn item_card(
     view: &LessonView,
     value: &UseStateHandle<String>,
     form_error: &UseStateHandle<Option<String>>,
-    on_action: &Callback<Action>,
+    on_lesson: &Callback<LessonAction>,
 ) -> Html {
     let open = item.outcome == Outcome::Open;
     let task = item.takes == Takes::Task;
-    let emit = |a: Action| {
-        let cb = on_action.clone();
+    let emit = |a: LessonAction| {
+        let cb = on_lesson.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let check = {
-        let cb = on_action.clone();
+        let cb = on_lesson.clone();
         let value = value.clone();
         let form_error = form_error.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -102,12 +97,12 @@ fn item_card(
                 return;
             }
             form_error.set(None);
-            cb.emit(Action::LessonAnswer(v));
+            cb.emit(LessonAction::Answer(v));
         })
     };
     let nothing = {
-        let cb = on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::LessonAnswer(Some(-1))))
+        let cb = on_lesson.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(LessonAction::Answer(Some(-1))))
     };
     let oninput = {
         let value = value.clone();
@@ -202,10 +197,10 @@ fn item_card(
             }
             if open {
                 <div class="lt-item-actions">
-                    <button type="button" class="lt-btn" onclick={emit(Action::LessonHint)} disabled={item.hints_left == 0} data-testid="hint">
+                    <button type="button" class="lt-btn" onclick={emit(LessonAction::Hint)} disabled={item.hints_left == 0} data-testid="hint">
                         { if item.hints_left == 0 { "No more hints".to_string() } else { format!("Hint (−{hint_cost} points, {} left)", item.hints_left) } }
                     </button>
-                    <button type="button" class="lt-btn" onclick={emit(Action::LessonReveal)} data-testid="reveal-button">
+                    <button type="button" class="lt-btn" onclick={emit(LessonAction::Reveal)} data-testid="reveal-button">
                         { if task { "Show me the solution" } else { "Reveal the answer" } }
                     </button>
                     if !task && wrong_cost > 0 { <span class="lt-muted lt-small">{ format!("A wrong answer costs {wrong_cost} points.") }</span> }
@@ -215,29 +210,54 @@ fn item_card(
     }
 }
 
-fn scorecard(p: &LessonPaneProps) -> Html {
+#[derive(Properties, PartialEq, Clone)]
+struct ScoreCardProps {
+    view: Shared<LessonView>,
+    progress_key: AttrValue,
+    on_lesson: Callback<LessonAction>,
+}
+
+/// The score at the end: each item's points, copying the summary, another variant, starting
+/// again, and the best score kept on this device (recorded as the card appears).
+#[function_component(ScoreCard)]
+fn score_card(p: &ScoreCardProps) -> Html {
+    let copied = use_state(|| None::<bool>);
+    let (best, on_reset) = use_progress(p.progress_key.to_string(), p.view.card.clone(), true);
     let Some(card) = &p.view.card else {
         return html! {};
     };
     let (got, max) = card.total();
     let summary = card.summary();
     let copy = {
-        let cb = p.on_copy.clone();
+        let copied = copied.clone();
         let summary = summary.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(summary.clone()))
+        Callback::from(move |_: MouseEvent| {
+            let copied = copied.clone();
+            let text = summary.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(Some(crate::glue::copy_text(&text).await));
+            });
+        })
     };
     let restart = {
-        let cb = p.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::LessonRestart(None)))
+        let cb = p.on_lesson.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(LessonAction::Restart(None)))
     };
     let again = {
-        let cb = p.on_new_variant.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(()))
+        let cb = p.on_lesson.clone();
+        let copied = copied.clone();
+        let seed = p.view.seed;
+        Callback::from(move |_: MouseEvent| {
+            copied.set(None);
+            // a fresh seed, never the one in use
+            let mut next = (crate::components::random() * 1e9) as u64;
+            if Some(next) == seed {
+                next += 1;
+            }
+            cb.emit(LessonAction::Restart(Some(next)))
+        })
     };
-    let reset = {
-        let cb = p.on_reset.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(()))
-    };
+    let reset = on_reset.reform(|_: MouseEvent| ());
     html! {
         <section class="lt-score" aria-label="Your score" data-testid="scorecard">
             <h3>{ "Your score: " }<span data-testid="score">{ format!("{got} / {max}") }</span></h3>
@@ -258,12 +278,12 @@ fn scorecard(p: &LessonPaneProps) -> Html {
                 }
                 <button type="button" class="lt-btn" onclick={restart} data-testid="restart">{ "Start again" }</button>
             </div>
-            if let Some(c) = p.copied {
+            if let Some(c) = *copied {
                 <p class="lt-muted lt-small" role="status">{ if c { "Summary copied to the clipboard." } else { "Copying failed: select the summary below and copy it." } }</p>
                 if !c { <pre class="lt-summary">{ summary }</pre> }
             }
             <p class="lt-muted lt-small">
-                if let Some(b) = &p.best { { format!("Best score on this device: {b}. ") } }
+                if let Some(b) = &best { { format!("Best score on this device: {b}. ") } }
                 <button type="button" class="lt-link" onclick={reset} data-testid="reset-progress">{ "Reset progress" }</button>
             </p>
         </section>
@@ -285,8 +305,12 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
         });
     }
     let v = &*p.view;
-    let emit = |a: Action| {
-        let cb = p.on_action.clone();
+    let emit = |a: LessonAction| {
+        let cb = p.on_lesson.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
+    };
+    let transport = |a: TransportAction| {
+        let cb = p.on_transport.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let blocked = v.open().is_some();
@@ -324,26 +348,26 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                     <p class="lt-pause" data-testid="pause"><span aria-hidden="true">{ "‖ " }</span>{ "Pause: take your time, then go on." }</p>
                 }
             </div>
-            if let Some(item) = &v.item { { item_card(item, v, &value, &form_error, &p.on_action) } }
+            if let Some(item) = &v.item { { item_card(item, v, &value, &form_error, &p.on_lesson) } }
             else if let Some(e) = &v.error { <p class="lt-field-error" role="alert" data-testid="lesson-error">{ e.clone() }</p> }
             if v.branch.is_some() {
                 <p class="lt-branch" data-testid="branch">
                     { "Your earlier work is kept. " }
-                    <button type="button" class="lt-btn lt-btn-small" onclick={emit(Action::LessonReturn)} data-testid="return-branch">{ "Return to where I was" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={emit(LessonAction::Return)} data-testid="return-branch">{ "Return to where I was" }</button>
                 </p>
             }
             <nav class="lt-lesson-nav" aria-label="Lesson steps">
-                <button type="button" class="lt-btn" onclick={emit(Action::Back)} disabled={v.stops.len() < 2} data-testid="lesson-back" aria-keyshortcuts="ArrowLeft">{ "◀ Back" }</button>
+                <button type="button" class="lt-btn" onclick={transport(TransportAction::Back)} disabled={v.stops.len() < 2} data-testid="lesson-back" aria-keyshortcuts="ArrowLeft">{ "◀ Back" }</button>
                 if !drill {
-                    <button type="button" class="lt-btn" onclick={emit(Action::TogglePlay)} disabled={blocked || v.finished} data-testid="lesson-play" aria-keyshortcuts="Space">
+                    <button type="button" class="lt-btn" onclick={transport(TransportAction::TogglePlay)} disabled={blocked || v.finished} data-testid="lesson-play" aria-keyshortcuts="Space">
                         { if p.playing { "‖ Pause" } else { "▶ Play" } }
                     </button>
                 }
-                <button type="button" class="lt-btn lt-btn-primary" onclick={emit(Action::LessonNext)} disabled={blocked || v.finished} data-testid="lesson-next" aria-keyshortcuts="ArrowRight">
+                <button type="button" class="lt-btn lt-btn-primary" onclick={emit(LessonAction::Next)} disabled={blocked || v.finished} data-testid="lesson-next" aria-keyshortcuts="ArrowRight">
                     { if v.finished { "Finished" } else if blocked { "Answer first" } else { "Next ▶" } }
                 </button>
             </nav>
-            if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { { scorecard(p) } }
+            if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { <ScoreCard view={p.view.clone()} progress_key={p.progress_key.clone()} on_lesson={p.on_lesson.clone()} /> }
             else if v.finished { <p class="lt-done" data-testid="lesson-finished">{ "✓ End of the walkthrough." }</p> }
         </section>
     }

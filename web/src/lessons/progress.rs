@@ -2,6 +2,9 @@
 //! [`key`]: the best score and how many times it was finished, as `best/max/runs` (a short,
 //! versionless text; anything else reads as no progress).
 
+use logtime_core::lesson::Scorecard;
+use yew::prelude::*;
+
 /// Progress on one lesson.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
@@ -54,6 +57,48 @@ impl Progress {
             if self.runs == 1 { "" } else { "s" }
         )
     }
+}
+
+/// The learner's progress on the lesson stored under `key`, on this device: the best score's
+/// words for the pane, and the callback that forgets it. A `finished` run's `card` is recorded
+/// once (when the lesson's last item settles).
+#[hook]
+pub fn use_progress(
+    key: String,
+    card: Option<Scorecard>,
+    finished: bool,
+) -> (Option<AttrValue>, Callback<()>) {
+    let best = use_state(|| None::<Progress>);
+    {
+        let best = best.clone();
+        use_effect_with(key.clone(), move |k| {
+            best.set(crate::glue::progress_get(k).and_then(|t| Progress::parse(&t)));
+        });
+    }
+    {
+        let best = best.clone();
+        let finished = finished && card.as_ref().is_some_and(|c| !c.items.is_empty());
+        use_effect_with((key.clone(), finished), move |(k, finished)| {
+            if let (true, Some(card)) = (*finished, card) {
+                let (got, max) = card.total();
+                let before = crate::glue::progress_get(k)
+                    .and_then(|t| Progress::parse(&t))
+                    .unwrap_or_default();
+                let now = before.finished(got, max);
+                crate::glue::progress_set(k, Some(now.to_text()));
+                best.set(Some(now));
+            }
+        });
+    }
+    let text = best.map(|b| AttrValue::from(b.describe()));
+    let on_reset = {
+        let best = best.clone();
+        Callback::from(move |()| {
+            crate::glue::progress_set(&key, None);
+            best.set(None);
+        })
+    };
+    (text, on_reset)
 }
 
 #[cfg(test)]
