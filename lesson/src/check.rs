@@ -9,8 +9,8 @@ use super::play::{Play, PlayError, Reached};
 use super::question::Answer;
 use super::variant::Pick;
 use super::{Concrete, Item, Lesson, LessonKind};
-use crate::partition::Partition;
-use crate::scenario::ScenarioError;
+use logtime_core::scenario::ScenarioError;
+use logtime_model::partition::Partition;
 
 /// What a successful check covered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

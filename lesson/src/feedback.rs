@@ -2,12 +2,12 @@
 //! a lookup returns, what the broker answers to a batch. Every figure comes from the model's
 //! reports, so grading never re-derives Kafka logic.
 
-use super::{list, Sentence};
-use crate::human::{approx_duration, duration};
-use crate::lookup::{Lookup, OffsetSpec};
-use crate::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-use crate::units::{Offset, Timestamp};
-use crate::validation::ProduceError;
+use logtime_core::scenario::narrate::{self, list, Sentence};
+use logtime_model::human::{approx_duration, duration};
+use logtime_model::lookup::{Lookup, OffsetSpec};
+use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::validation::ProduceError;
 
 /// `its largest timestamp 28 Feb 2027 23:58` (or the last-modified fallback).
 fn stamp(s: &mut Sentence, v: &SegmentVerdict) {
@@ -95,7 +95,7 @@ pub fn segment_fate(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
                 .text(" before it anyway");
         }
         _ => {
-            s.text(" is ").append(super::verdict(v, r));
+            s.text(" is ").append(narrate::verdict(v, r));
         }
     }
     s
@@ -200,7 +200,7 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
             };
             // A size error's response carries only `Errors`' default message; the broker's own
             // words are in its log.
-            if let Some(log) = super::broker_log(e) {
+            if let Some(log) = narrate::broker_log(e) {
                 s.text("; ").append(log);
             }
         }
@@ -211,18 +211,23 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::human::parse_rfc3339;
+    use logtime_model::human::parse_rfc3339;
 
     /// A size error's answer says what the broker logs: the producer gets only `Errors`' default
     /// message.
     #[test]
     fn a_size_error_answer_says_what_the_broker_logs() {
-        use crate::config::{Config, ConfigValue, KafkaVersion};
+        use logtime_model::config::{Config, ConfigValue, KafkaVersion};
         let mut c = Config::defaults(KafkaVersion::V3_6);
         c.set("max.message.bytes", &ConfigValue::Number(100))
             .unwrap();
         let now = Timestamp(1_804_842_000_000);
-        let r = crate::validation::validate(&c, "t-0", now, &[crate::batch::Record::at(now)]);
+        let r = logtime_model::validation::validate(
+            &c,
+            "t-0",
+            now,
+            &[logtime_model::batch::Record::at(now)],
+        );
         assert_eq!(
             batch_answer(&r.map(|_| ())).to_string(),
             "the broker rejects it with error 10 MESSAGE_TOO_LARGE: \"The request included a message larger than the max message size the server will accept.\"; the broker logs: \"The record batch size in the append to t-0 is 170 bytes which exceeds the maximum configured value of 100).\""

@@ -20,17 +20,17 @@
 //! sentence saying what the model found, for a live checklist.
 
 use super::action::{Batch, FieldError};
-use crate::config::ConfigValue;
-use crate::human::date;
-use crate::lookup::OffsetSpec;
-use crate::partition::Partition;
-use crate::retention::Verdict;
-use crate::scenario::narrate::Sentence;
-use crate::scenario::time::parse_time;
-use crate::scenario::TimeSpec;
 use crate::stream::StreamConfig;
-use crate::units::{Offset, Timestamp};
-use crate::validation::validate;
+use logtime_core::scenario::narrate::Sentence;
+use logtime_core::scenario::time::parse_time;
+use logtime_core::scenario::TimeSpec;
+use logtime_model::config::ConfigValue;
+use logtime_model::human::date;
+use logtime_model::lookup::OffsetSpec;
+use logtime_model::partition::Partition;
+use logtime_model::retention::Verdict;
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::validation::validate;
 use serde_json::{Map, Value};
 
 /// A closed range of integers: `N` is `{"at_least": N, "at_most": N}`.
@@ -639,9 +639,9 @@ impl Goal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::Record;
-    use crate::config::{Config, KafkaVersion};
-    use crate::partition::Command;
+    use logtime_model::batch::Record;
+    use logtime_model::config::{Config, KafkaVersion};
+    use logtime_model::partition::Command;
     use serde_json::json;
 
     const START: i64 = 1_804_842_000_000;

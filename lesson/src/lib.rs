@@ -26,8 +26,8 @@
 //! variants get different, correct numbers.
 //!
 //! ```
-//! use logtime_core::lesson::{self, Answer, Pick, Play, Reached};
-//! use logtime_core::Offset;
+//! use logtime_lesson::{self as lesson, Answer, Pick, Play, Reached};
+//! use logtime_model::Offset;
 //!
 //! let json = r#"{"lesson": {"kind": "drill"}, "kafka": "3.6",
 //!   "topic": {"retention.ms": 86400000, "segment.bytes": 170}, "start": "2027-03-12T09:00:00Z",
@@ -54,6 +54,7 @@
 
 mod action;
 mod check;
+pub mod feedback;
 mod goal;
 mod markup;
 mod parse;
@@ -61,7 +62,7 @@ mod play;
 mod question;
 mod score;
 mod sheet;
-mod stream;
+pub mod stream;
 mod target;
 mod task;
 mod variant;
@@ -78,16 +79,16 @@ pub use play::{Acted, Play, PlayError, Reached, Reveal};
 pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
 pub use score::{ItemResult, Outcome, Scorecard, Scoring};
 pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
-pub use stream::STREAM_KEYS;
-pub use target::{Affordance, Affordances, Panel, Target};
+pub use stream::section::STREAM_KEYS;
+pub use target::{Affordance, Affordances, Target};
 pub use task::{Task, TaskReveal, TASK_KEYS};
 pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};
 
-use crate::partition::Partition;
-use crate::scenario::narrate::{self, Origin, Sentence};
-use crate::scenario::{ProduceOutcome, Scenario, ScenarioError, StepOutcome, StepReport};
 use crate::stream::StreamConfig;
-use crate::units::Offset;
+use logtime_core::scenario::narrate::{self, Origin, Sentence};
+use logtime_core::scenario::{ProduceOutcome, Scenario, ScenarioError, StepOutcome, StepReport};
+use logtime_model::partition::Partition;
+use logtime_model::units::Offset;
 use serde_json::Value;
 
 /// Walkthrough or drill.
@@ -377,8 +378,8 @@ impl Concrete {
     ) -> Option<Vec<Sentence>> {
         let c = self.stream.as_ref()?;
         let (first, last) = appended(report)?;
-        let rep = crate::stream::run(c, p);
-        let lines = narrate::stream::reads(&rep, first, last);
+        let rep = stream::run(c, p);
+        let lines = stream::narrate::reads(&rep, first, last);
         if lines.is_empty() {
             return None;
         }

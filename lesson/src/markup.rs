@@ -16,7 +16,7 @@
 //! Errors name the character (counted from 1) where the problem starts.
 
 use super::target::Target;
-use crate::scenario::narrate::{Mention, Sentence, Style};
+use logtime_core::scenario::narrate::{Mention, Sentence, Style};
 use std::fmt;
 
 /// One inline node.
@@ -468,8 +468,8 @@ impl Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lesson::target::Panel;
-    use crate::units::Offset;
+    use logtime_core::scenario::narrate::Panel;
+    use logtime_model::units::Offset;
 
     fn e(s: &str) -> String {
         Markup::parse(s).unwrap_err().to_string()

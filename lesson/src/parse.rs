@@ -13,9 +13,9 @@ use super::target::{Affordance, Affordances, Target};
 use super::task::{self, Task, TASK_KEYS};
 use super::variant::{Pick, Variants};
 use super::{Concrete, Item, LessonKind, LessonStep, Level, Meta, Postmortem};
-use crate::config::KafkaVersion;
-use crate::scenario::{self, kind_of, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
 use crate::stream::StreamConfig;
+use logtime_core::scenario::{self, kind_of, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
+use logtime_model::config::KafkaVersion;
 use serde_json::{Map, Value};
 
 /// The keys a lesson adds to a scenario's top level.
@@ -443,7 +443,7 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
     let (meta, declared) = meta(top.get("lesson"))?;
     let stream = match top.get("stream") {
         None => None,
-        Some(v) => Some(super::stream::parse(v, None).map_err(|(f, r)| {
+        Some(v) => Some(crate::stream::section::parse(v, None).map_err(|(f, r)| {
             err(
                 None,
                 if f.is_empty() {

@@ -15,11 +15,11 @@ use super::score::{ItemResult, Outcome, Scorecard};
 use super::target::Affordances;
 use super::task::{Task, TaskReveal};
 use super::{render, Concrete, Item, LessonKind, Narration};
-use crate::error::Error;
-use crate::partition::{Command, Partition};
-use crate::scenario::narrate::{self, Sentence};
-use crate::scenario::{Runner, ScenarioError, StepReport, TimedEvent};
-use crate::units::Timestamp;
+use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::{Runner, ScenarioError, StepReport, TimedEvent};
+use logtime_model::error::Error;
+use logtime_model::partition::{Command, Partition};
+use logtime_model::units::Timestamp;
 use std::fmt;
 
 /// What reaching a step did.

@@ -18,15 +18,16 @@ use super::action::{Action, Batch, FieldError};
 use super::goal::{lookup_spec, resolve_spec, Probe};
 use super::markup::Markup;
 use super::target::{Affordance, Affordances};
-use crate::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
-use crate::lookup::{Lookup, OffsetSpec};
-use crate::partition::{Command, Partition};
-use crate::retention::{RetentionReport, Verdict};
-use crate::scenario::narrate::{self, Sentence};
-use crate::scenario::{ProduceOutcome, Runner, StepOutcome, StepReport, TimeSpec};
+use crate::feedback;
 use crate::stream::{self, StreamConfig, StreamReport, Window};
-use crate::units::{Offset, Timestamp};
-use crate::validation::{validate, ErrorCode};
+use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::{ProduceOutcome, Runner, StepOutcome, StepReport, TimeSpec};
+use logtime_model::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
+use logtime_model::lookup::{Lookup, OffsetSpec};
+use logtime_model::partition::{Command, Partition};
+use logtime_model::retention::{RetentionReport, Verdict};
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::validation::{validate, ErrorCode};
 use serde_json::Value;
 use std::fmt;
 
@@ -182,11 +183,11 @@ pub enum Evidence {
         config: String,
         /// The batch that must be accepted, and the broker's answer to it at `min - 1` (when
         /// that value is valid): the reason a lower value is wrong.
-        accept_below: Option<Result<(), crate::validation::ProduceError>>,
+        accept_below: Option<Result<(), logtime_model::validation::ProduceError>>,
         /// The broker's answer to the batch that must be rejected, at `max`.
-        reject_at_max: Result<(), crate::validation::ProduceError>,
+        reject_at_max: Result<(), logtime_model::validation::ProduceError>,
         /// The broker's answer to it at `max + 1` (when valid): why a higher value is wrong.
-        reject_above: Option<Result<(), crate::validation::ProduceError>>,
+        reject_above: Option<Result<(), logtime_model::validation::ProduceError>>,
     },
     /// The stream processor's run over the partition, and the window asked about.
     Stream {
@@ -303,7 +304,7 @@ impl Ask {
         }
         let stream = if reads_stream {
             Some(match (m.get("stream"), stream) {
-                (Some(o), base) => super::stream::parse(o, base).map_err(|(f, r)| {
+                (Some(o), base) => stream::section::parse(o, base).map_err(|(f, r)| {
                     (
                         if f.is_empty() {
                             "stream".to_string()
@@ -428,7 +429,7 @@ impl Ask {
                             "closes.window".to_string(),
                             format!("{n} is not a 64-bit integer"),
                         ))?),
-                        Some(Value::String(s)) => crate::scenario::parse_time(s)
+                        Some(Value::String(s)) => logtime_core::scenario::parse_time(s)
                             .map_err(|r| ("closes.window".to_string(), r))?,
                         _ => return Err((
                             "closes.window".into(),
@@ -544,7 +545,7 @@ impl Ask {
 
 /// The first segment a retention check keeps, when it pins: stamped in the future, or keeping
 /// expired segments behind it.
-fn pinning_segment(r: &RetentionReport) -> Option<&crate::retention::SegmentVerdict> {
+fn pinning_segment(r: &RetentionReport) -> Option<&logtime_model::retention::SegmentVerdict> {
     let v = r
         .verdicts
         .iter()
@@ -564,7 +565,7 @@ fn accepts(
     config: &str,
     value: i64,
     probe: &Probe,
-) -> Option<Result<(), crate::validation::ProduceError>> {
+) -> Option<Result<(), logtime_model::validation::ProduceError>> {
     let mut c = p.config().clone();
     c.set(config, &ConfigValue::Number(value)).ok()?;
     let records = probe.batch.records(p.clock()).ok()?;
@@ -741,7 +742,7 @@ impl Question {
                 let w = c.window_of(Timestamp(at)).ok_or_else(|| {
                     format!(
                         "{} is in no window of the processor (a negative stamp under Kafka Streams, or a window ending past Long.MAX)",
-                        crate::human::rfc3339(at)
+                        logtime_model::human::rfc3339(at)
                     )
                 })?;
                 let report = stream::run(c, p);
@@ -784,7 +785,7 @@ impl Question {
                             let wrong =
                                 g.contains(&v.base_offset) != deleted.contains(&v.base_offset);
                             if wrong || correct {
-                                feedback.push(narrate::segment_fate(v, r));
+                                feedback.push(feedback::segment_fate(v, r));
                             }
                             if correct && !matches!(v.verdict, Verdict::Deleted { .. }) {
                                 break;
@@ -803,7 +804,7 @@ impl Question {
                         s.text(Answer::Records(right.clone()).to_string());
                         feedback.push(s);
                         for v in &r.verdicts {
-                            feedback.push(narrate::segment_fate(v, r));
+                            feedback.push(feedback::segment_fate(v, r));
                             if !matches!(v.verdict, Verdict::Deleted { .. }) {
                                 break;
                             }
@@ -813,10 +814,10 @@ impl Question {
                         if let Some(b) = pinning_segment(r) {
                             if !correct {
                                 if let Some(v) = r.verdicts.iter().find(|v| v.base_offset == *g) {
-                                    feedback.push(narrate::segment_fate(v, r));
+                                    feedback.push(feedback::segment_fate(v, r));
                                 }
                             }
-                            feedback.push(narrate::pinning(b, r));
+                            feedback.push(feedback::pinning(b, r));
                         }
                     }
                     _ => feedback.push(Sentence::plain(format!("the answer is {}", solved.answer))),
@@ -825,7 +826,7 @@ impl Question {
             Evidence::Lookup(l) => {
                 if !correct {
                     if let Answer::Offset(o) = given {
-                        feedback.push(narrate::lookup_miss(l, *o, p.timestamp_at(*o)));
+                        feedback.push(feedback::lookup_miss(l, *o, p.timestamp_at(*o)));
                     }
                 }
                 feedback.push(narrate::lookup(l.spec, &Ok(l.clone())));
@@ -858,13 +859,13 @@ impl Question {
                     if *v < min {
                         w.append(label(accept, now)).text(": ");
                         match accept_below {
-                            Some(o) => w.append(narrate::batch_answer(o)),
+                            Some(o) => w.append(feedback::batch_answer(o)),
                             None => w.text("too small"),
                         };
                     } else {
                         w.append(label(reject, now)).text(": ");
                         match reject_above {
-                            Some(o) => w.append(narrate::batch_answer(o)),
+                            Some(o) => w.append(feedback::batch_answer(o)),
                             None => w.text("too large"),
                         };
                     }
@@ -872,7 +873,7 @@ impl Question {
                 }
                 let mut r = label(reject, now);
                 r.text(format!(" at {max}: "))
-                    .append(narrate::batch_answer(reject_at_max));
+                    .append(feedback::batch_answer(reject_at_max));
                 feedback.push(r);
             }
             Evidence::Stream { report, window } => {
@@ -908,7 +909,7 @@ fn stream_feedback(
     given: &Answer,
     correct: bool,
 ) -> Vec<Sentence> {
-    use narrate::stream as ns;
+    use crate::stream::narrate as ns;
     let mut out = Vec::new();
     match (window, given) {
         (None, Answer::Records(g)) => {

@@ -7,8 +7,8 @@ use super::play::{Play, PlayError, Reached, Reveal};
 use super::question::Solved;
 use super::task::TaskReveal;
 use super::{render, Concrete, Item, LessonKind};
-use crate::scenario::narrate::{self, Sentence};
-use crate::scenario::ScenarioError;
+use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::ScenarioError;
 
 /// What a line of the sheet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
         out.push(line(LineKind::Fact, note));
     }
     if let Some(sc) = &c.stream {
-        out.push(line(LineKind::Fact, narrate::stream::setting(sc)));
+        out.push(line(LineKind::Fact, crate::stream::narrate::setting(sc)));
     }
     if !c.variant.label().is_empty() {
         out.push(plain(

@@ -1,5 +1,5 @@
 //! What narration points at ([`Target`]: a segment, an offset or a range of them, a config, a
-//! panel, an instant), the explorer's panels ([`Panel`]) and the affordances a lesson can hide
+//! panel ([`Panel`], the narrator's), an instant) and the affordances a lesson can hide
 //! until a question is answered ([`Affordance`]).
 //!
 //! Targets have one text form, used in `show` lists and in markup links alike:
@@ -8,75 +8,12 @@
 //! `time:2027-03-12T09:00:00Z` (or epoch ms). A target is resolved against the partition at the
 //! step it belongs to, so a lesson cannot point at a segment that is not there.
 
-use crate::partition::Partition;
-use crate::scenario::narrate::Mention;
-use crate::scenario::time::parse_time;
-use crate::scenario::TimeSpec;
-use crate::units::{Offset, Timestamp};
+use logtime_core::scenario::narrate::{Mention, Panel};
+use logtime_core::scenario::time::parse_time;
+use logtime_core::scenario::TimeSpec;
+use logtime_model::partition::Partition;
+use logtime_model::units::{Offset, Timestamp};
 use std::fmt;
-
-/// A panel of the explorer, by the key lessons use for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Panel {
-    /// The partition view: segments and records.
-    Partition,
-    /// The producer: send a batch.
-    Producer,
-    /// The topic and broker configs.
-    Config,
-    /// The offset-for-time lookup and its trace.
-    Lookup,
-    /// The retention walk, its verdicts and the remedies.
-    Retention,
-    /// The disk-usage chart.
-    Chart,
-    /// The clock bar: play, pause, step.
-    Clock,
-    /// The "What happened" list of narrated events.
-    Log,
-}
-
-impl Panel {
-    /// Every panel, in the explorer's reading order.
-    pub const ALL: [Panel; 8] = [
-        Panel::Partition,
-        Panel::Producer,
-        Panel::Config,
-        Panel::Lookup,
-        Panel::Retention,
-        Panel::Chart,
-        Panel::Clock,
-        Panel::Log,
-    ];
-
-    /// The key in lesson files: `partition`, `producer`, `config`, `lookup`, `retention`, `chart`,
-    /// `clock`, `log`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Panel::Partition => "partition",
-            Panel::Producer => "producer",
-            Panel::Config => "config",
-            Panel::Lookup => "lookup",
-            Panel::Retention => "retention",
-            Panel::Chart => "chart",
-            Panel::Clock => "clock",
-            Panel::Log => "log",
-        }
-    }
-
-    /// The panel with this key.
-    pub fn parse(key: &str) -> Result<Panel, String> {
-        Panel::ALL
-            .into_iter()
-            .find(|p| p.key() == key)
-            .ok_or_else(|| {
-                format!(
-                    "unknown panel {key:?} (expected one of: {})",
-                    Panel::ALL.map(Panel::key).join(", ")
-                )
-            })
-    }
-}
 
 /// Something on screen that can give an answer away, hidden until the question that hides it is
 /// answered (or its task solved, or either revealed).
@@ -341,9 +278,9 @@ impl fmt::Display for Target {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::Record;
-    use crate::config::{Config, KafkaVersion};
-    use crate::partition::Command;
+    use logtime_model::batch::Record;
+    use logtime_model::config::{Config, KafkaVersion};
+    use logtime_model::partition::Command;
 
     #[test]
     fn targets_parse_and_print() {

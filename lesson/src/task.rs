@@ -7,8 +7,8 @@ use super::action::{Action, FieldError};
 use super::goal::{Goal, GoalStatus};
 use super::markup::Markup;
 use super::target::{Affordance, Affordances};
-use crate::scenario::narrate::Sentence;
-use crate::scenario::StepReport;
+use logtime_core::scenario::narrate::Sentence;
+use logtime_core::scenario::StepReport;
 
 /// One task.
 #[derive(Clone, Debug, PartialEq, Eq)]

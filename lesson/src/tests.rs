@@ -3,16 +3,16 @@
 //! `check` finds a lesson wrong, each asserting the step and the field it names.
 
 use super::*;
-use crate::config::ConfigValue;
-use crate::partition::Command;
-use crate::scenario::narrate::{Mention, Origin};
-use crate::units::{Offset, Timestamp};
+use logtime_core::scenario::narrate::{Mention, Origin};
+use logtime_model::config::ConfigValue;
+use logtime_model::partition::Command;
+use logtime_model::units::{Offset, Timestamp};
 
-const FUTURE_DRILL: &str = include_str!("../../../static/lessons/future-drill.json");
-const FUTURE_WALK: &str = include_str!("../../../static/lessons/future-walkthrough.json");
-const TWO_KINDS_DRILL: &str = include_str!("../../../static/lessons/two-kinds-drill.json");
-const TWO_KINDS_WALK: &str = include_str!("../../../static/lessons/two-kinds-walkthrough.json");
-const KIP937_DRILL: &str = include_str!("../../../static/lessons/kip937-drill.json");
+const FUTURE_DRILL: &str = include_str!("../../static/lessons/future-drill.json");
+const FUTURE_WALK: &str = include_str!("../../static/lessons/future-walkthrough.json");
+const TWO_KINDS_DRILL: &str = include_str!("../../static/lessons/two-kinds-drill.json");
+const TWO_KINDS_WALK: &str = include_str!("../../static/lessons/two-kinds-walkthrough.json");
+const KIP937_DRILL: &str = include_str!("../../static/lessons/kip937-drill.json");
 
 const BUILT_INS: [(&str, &str); 5] = [
     ("future-drill", FUTURE_DRILL),
@@ -105,7 +105,7 @@ fn the_future_drill_has_the_numbers_of_the_story() {
         .partition()
         .segments()
         .iter()
-        .map(|s| crate::human::date(s.largest_timestamp().0))
+        .map(|s| logtime_model::human::date(s.largest_timestamp().0))
         .collect();
     assert_eq!(
         largest,
@@ -320,7 +320,7 @@ fn narration_is_authored_first_then_generated_and_hides_verdicts() {
                     Item::Model { scenario_step } => scenario_step,
                     _ => usize::MAX,
                 }),
-                Some(crate::scenario::Step::Retention)
+                Some(logtime_core::scenario::Step::Retention)
             )
         })
         .unwrap();
@@ -1074,8 +1074,8 @@ fn a_post_mortem_is_printed_after_the_timeline_and_its_targets_are_checked() {
 macro_rules! incidents {
     ($($n:literal $slug:literal),* $(,)?) => {
         [$(
-            ($n, "walkthrough", include_str!(concat!("../../../static/incidents/", $slug, "-walkthrough.json"))),
-            ($n, "drill", include_str!(concat!("../../../static/incidents/", $slug, "-drill.json"))),
+            ($n, "walkthrough", include_str!(concat!("../../static/incidents/", $slug, "-walkthrough.json"))),
+            ($n, "drill", include_str!(concat!("../../static/incidents/", $slug, "-drill.json"))),
         )*]
     };
 }
@@ -1217,4 +1217,13 @@ fn is_lesson_file_agrees_with_the_parse() {
     ] {
         assert!(!is_lesson_file(not_one), "{not_one}");
     }
+}
+
+#[test]
+fn a_lesson_over_the_scenario_size_limit_is_refused_before_it_is_read() {
+    // Padding with spaces keeps the JSON valid, so only the size can be the reason.
+    let head = r#""start": "2027-03-12T09:00:00Z""#;
+    let big = format!("{{{head}, \"steps\": []}}{}", " ".repeat(16 << 20));
+    let msg = parse(&big).unwrap_err().to_string();
+    assert!(msg.contains("larger than the 16 MiB"), "{msg}");
 }

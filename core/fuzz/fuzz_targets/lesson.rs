@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use logtime_core::lesson::{self, Markup, Play};
+use logtime_lesson::{self as lesson, Markup, Play};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

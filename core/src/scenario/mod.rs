@@ -17,15 +17,13 @@ pub use logtime_model::scenario::*;
 
 pub mod narrate;
 mod parse;
-pub(crate) use parse::{check_size, kind_of};
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "report")]
 pub use report::Json;
 pub mod session;
 
-pub(crate) use parse::parse_value;
-pub use parse::{parse, STEP_KINDS, TOP_LEVEL_KEYS};
+pub use parse::{check_size, kind_of, parse, parse_value, STEP_KINDS, TOP_LEVEL_KEYS};
 pub use session::{Entry, Journal, JournalError, Replayed, Session, Source};
 
 #[cfg(test)]

@@ -57,10 +57,13 @@
 //! source takes the *minimum* watermark over its partitions, so there a partition whose stamps
 //! lag holds every window back), and the emitted results themselves.
 
-use crate::partition::Partition;
-use crate::units::{Offset, Timestamp};
+use logtime_model::partition::Partition;
+use logtime_model::units::{Offset, Timestamp};
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub mod narrate;
+pub(crate) mod section;
 
 #[cfg(test)]
 mod tests;
@@ -122,7 +125,7 @@ pub enum StreamConfigError {
 
 impl fmt::Display for StreamConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let max = crate::human::duration(MAX_DURATION_MS);
+        let max = logtime_model::human::duration(MAX_DURATION_MS);
         match self {
             StreamConfigError::Window(v) => {
                 write!(f, "window size {v} ms is not from 1 ms to {max}")

@@ -1,10 +1,10 @@
 //! Sentences about the downstream stream processor ([`crate::stream`]): its setting, what it did
 //! with the records a step wrote, why a record was dropped as late, when a window closed.
 
-use super::{list, Mention, Sentence};
-use crate::human::{date, duration, time_of_day};
 use crate::stream::{Fate, Progress, Read, Semantics, Skip, StreamConfig, StreamReport, Window};
-use crate::units::{Offset, Timestamp};
+use logtime_core::scenario::narrate::{count, list, Mention, Sentence, Style};
+use logtime_model::human::{date, duration, time_of_day};
+use logtime_model::units::{Offset, Timestamp};
 
 /// `12 Mar 2027 10:00–10:05` (the end's date too when it falls on another day).
 pub fn window_label(w: Window) -> String {
@@ -20,7 +20,13 @@ pub fn window_label(w: Window) -> String {
 }
 
 fn window(s: &mut Sentence, w: Window) {
-    s.mention(window_label(w), Mention::Window(w));
+    s.mention(
+        window_label(w),
+        Mention::Window {
+            start: w.start,
+            end: w.end,
+        },
+    );
 }
 
 /// What the processor is: `a Kafka Streams application counts the records in tumbling 5 min
@@ -35,14 +41,14 @@ pub fn setting(c: &StreamConfig) -> Sentence {
             s.text(format!(
                 "downstream, a Kafka Streams application counts the records in tumbling {size} windows with a grace of {delay} ("
             ))
-            .styled("windowedBy(TimeWindows.ofSizeAndGrace(...))", super::Style::Code)
+            .styled("windowedBy(TimeWindows.ofSizeAndGrace(...))", Style::Code)
             .text("): a window closes once stream time, the largest timestamp read, minus the grace reaches its end, and a record for a closed window is dropped");
         }
         Semantics::Flink => {
             s.text(format!(
                 "downstream, a Flink job counts the records in tumbling {size} event-time windows under a bounded-out-of-orderness watermark ("
             ))
-            .styled("forBoundedOutOfOrderness", super::Style::Code)
+            .styled("forBoundedOutOfOrderness", Style::Code)
             .text(format!(
                 ", {delay}: watermark = largest timestamp − {delay} − 1 ms) with an allowed lateness of {}: a window fires when the watermark reaches its last millisecond, and a record for a window past its lateness is dropped",
                 duration(c.allowed_lateness_ms())
@@ -177,7 +183,7 @@ pub fn window_closing(w: Window, rep: &StreamReport) -> Sentence {
     if let Some(state) = rep.window(w) {
         s.text(format!(
             "; it counted {} and dropped {}",
-            super::count(state.counted, "record", "records"),
+            count(state.counted, "record", "records"),
             state.late
         ));
     }

@@ -16,10 +16,10 @@
 //! A question may carry its own `stream` object: its keys replace the lesson's for that question
 //! only ("and with a one-hour grace?").
 
-use super::action::FieldError;
-use crate::scenario::parse_duration;
+use crate::action::FieldError;
 use crate::stream::{Semantics, StreamConfig};
-use crate::units::Offset;
+use logtime_core::scenario::parse_duration;
+use logtime_model::units::Offset;
 use serde_json::{Map, Value};
 
 /// The keys of a `stream` object.

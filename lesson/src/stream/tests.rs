@@ -1,7 +1,7 @@
 use super::*;
-use crate::config::{Config, KafkaVersion};
-use crate::partition::Command;
-use crate::Record;
+use logtime_model::config::{Config, KafkaVersion};
+use logtime_model::partition::Command;
+use logtime_model::Record;
 use proptest::prelude::*;
 
 const MIN: i64 = 60_000;

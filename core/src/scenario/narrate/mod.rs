@@ -10,17 +10,18 @@
 //! * [`step`]: what one step (or one command between steps) did, as clauses;
 //! * [`produce`], [`retention`], [`lookup`]: the sentences for batches, rolls, verdicts and
 //!   lookups that panels show on their own;
-//! * [`segment_fate`], [`pinning`], [`lookup_miss`], [`batch_answer`]: a lesson's feedback on
-//!   an answer, from the same reports.
+//! * [`Panel`]: the explorer's panels, which authored narration may mention.
+//!
+//! Lessons (`logtime-lesson`) build their feedback and their stream processor's sentences on this
+//! module; nothing here knows about lessons.
 
-mod lesson;
 mod lookup;
+mod panel;
 mod produce;
 mod retention;
-pub mod stream;
 
-pub use lesson::{batch_answer, lookup_miss, pinning, segment_fate};
 pub use lookup::{lookup, lookup_target, trace_step};
+pub use panel::Panel;
 pub use produce::{broker_log, diagnosis, key, rejection, roll, roll_reason};
 pub use retention::{
     compaction_note, next_pass_label, pass_name, retention_story, scheduled_passes, verdict,
@@ -54,11 +55,17 @@ pub enum Mention {
     /// An instant.
     Time(Timestamp),
     /// A panel of the explorer (authored narration only).
-    Panel(crate::lesson::Panel),
+    Panel(Panel),
     /// A page of Kafka's documentation, by its `https` URL (authored narration only).
     Link(String),
-    /// A stream processor's window (see [`crate::stream`]).
-    Window(crate::stream::Window),
+    /// A stream processor's time window, `[start, end)` (authored by `logtime-lesson`'s stream
+    /// processor).
+    Window {
+        /// The first instant inside it.
+        start: Timestamp,
+        /// The first instant after it.
+        end: Timestamp,
+    },
 }
 
 /// How a span is set.
@@ -263,7 +270,7 @@ pub fn offset_range(first: Offset, last: Offset) -> String {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub(crate) fn list(items: Vec<Sentence>) -> Sentence {
+pub fn list(items: Vec<Sentence>) -> Sentence {
     let n = items.len();
     let mut out = Sentence::new();
     for (i, item) in items.into_iter().enumerate() {

@@ -6,7 +6,7 @@ use crate::scenario::TimeSpec;
 use serde_json::Value;
 
 /// How a JSON value reads in an error message: `a string`, `an array`, ...
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
