@@ -1,7 +1,13 @@
 //! Readings for people: durations, byte counts and UTC dates, plus RFC 3339 parsing.
 //!
-//! The calendar maths is the proleptic Gregorian "days from civil" algorithm, exact for every
-//! `i64` millisecond value whose year fits in an `i64` (no clock is read here).
+//! The calendar maths is `logtime_model::calendar` (the runner's messages name instants in
+//! RFC 3339 too); no clock is read here.
+
+use logtime_model::calendar::{civil_from_days, days_from_civil};
+
+/// An instant in RFC 3339, `2027-03-12T09:00:00Z`: the model's calendar
+/// ([`logtime_model::calendar::rfc3339`]), the one reading of this module the runner needs too.
+pub use logtime_model::calendar::rfc3339;
 
 /// Formats a millisecond duration compactly: `500 ms`, `90 s`, `5 min`, `1 h`, `7 d`, `3 y 12 d`.
 /// Years are 365 days, as in scenario durations.
@@ -93,54 +99,6 @@ pub fn bytes(n: i64) -> String {
         }
     }
     format!("{n} B")
-}
-
-/// Days since 1970-01-01 for a proleptic Gregorian date.
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = m as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The proleptic Gregorian date of a day number.
-pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
-/// Formats epoch milliseconds as RFC 3339 UTC, e.g. `2027-03-12T09:00:00Z` (milliseconds shown
-/// only when non-zero).
-pub fn rfc3339(ms: i64) -> String {
-    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    let (y, mo, d) = civil_from_days(days);
-    let (h, mi, s, milli) = (
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000,
-    );
-    let year = if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else {
-        format!("{y:+}")
-    };
-    if milli == 0 {
-        format!("{year}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-    } else {
-        format!("{year}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
-    }
 }
 
 const MONTHS: [&str; 12] = [

@@ -14,25 +14,10 @@
 //! are `logtime-lesson`, built on this crate.
 
 // `unsafe_code` is forbidden and `missing_docs` warned for every crate by `[workspace.lints]`.
+//
+// The model's types are named from `logtime_model`, the crate that owns them; nothing of it is
+// re-exported here except `scenario`'s (see its module docs) and `human::rfc3339`.
 
-// The model's modules under their own names, so that `crate::partition::Partition` and the like
-// read the same in this crate as in `logtime-model`.
-use logtime_model::{
-    batch, config, diagnosis, error, event, index, lookup, partition, retention, segment, units,
-    validation,
-};
-
-pub use logtime_model::human;
+pub mod human;
 pub mod import;
 pub mod scenario;
-
-pub use logtime_model::{
-    batch_size, validate, Appended, BrokerConfig, Bytes, CleanupPolicy, Command, Comparison,
-    Config, ConfigError, ConfigKey, ConfigKind, ConfigUnit, ConfigValue, DeleteRecordsError,
-    DeletedSegment, Diagnosis, Elided, Error, ErrorCode, Event, Finding, Header, Index,
-    KafkaVersion, LogStartReason, Lookup, LookupError, Offset, OffsetIndex, OffsetSpec, Partition,
-    PartitionState, Probe, ProbePhase, ProduceError, Record, RecordError, RecordMatch,
-    RetentionPass, RetentionReport, Roll, RollReason, Segment, SegmentState, SegmentVerdict,
-    SplitMix64, StoredBatch, TimeIndex, Timestamp, TimestampType, TopicConfig, TraceStep,
-    Validated, Verdict, CONFIG_KEYS, TRACE_RUN,
-};

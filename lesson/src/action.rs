@@ -5,8 +5,9 @@
 //! Times relative to `now` resolve when the action is applied, against the clock of the
 //! partition it is applied to, so a solution works on the learner's own partition too.
 
-use logtime_core::scenario::time::{apply_unit, overflow_reason, parse_duration, parse_time};
+use logtime_core::scenario::time::{parse_duration, parse_time};
 use logtime_core::scenario::{self, kind_of, RecordSpec, Step, TimeSpec};
+use logtime_core::scenario::{apply_unit, overflow_reason};
 use logtime_model::batch::Record;
 use logtime_model::config::{ConfigValue, KafkaVersion};
 use logtime_model::partition::Command;
@@ -280,13 +281,11 @@ impl fmt::Display for Action {
                 "produce a batch of {}",
                 scenario::narrate::count(b.records.len() as u64, "record", "records")
             ),
-            Action::Advance(d) => write!(
-                f,
-                "advance the clock {}",
-                logtime_model::human::duration(*d)
-            ),
+            Action::Advance(d) => {
+                write!(f, "advance the clock {}", logtime_core::human::duration(*d))
+            }
             Action::At(TimeSpec::Absolute(t)) => {
-                write!(f, "move the clock to {}", logtime_model::human::date(*t))
+                write!(f, "move the clock to {}", logtime_core::human::date(*t))
             }
             Action::At(TimeSpec::Now(d)) => write!(f, "move the clock to now{:+} ms", d),
             Action::Retention => f.write_str("run a retention check"),

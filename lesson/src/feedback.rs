@@ -2,8 +2,8 @@
 //! a lookup returns, what the broker answers to a batch. Every figure comes from the model's
 //! reports, so grading never re-derives Kafka logic.
 
+use logtime_core::human::{approx_duration, duration};
 use logtime_core::scenario::narrate::{self, list, Sentence};
-use logtime_model::human::{approx_duration, duration};
 use logtime_model::lookup::{Lookup, OffsetSpec};
 use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
 use logtime_model::units::{Offset, Timestamp};
@@ -211,7 +211,7 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_model::human::parse_rfc3339;
+    use logtime_core::human::parse_rfc3339;
 
     /// A size error's answer says what the broker logs: the producer gets only `Errors`' default
     /// message.

@@ -21,11 +21,11 @@
 
 use super::action::{Batch, FieldError};
 use crate::stream::StreamConfig;
+use logtime_core::human::date;
 use logtime_core::scenario::narrate::Sentence;
 use logtime_core::scenario::time::parse_time;
 use logtime_core::scenario::TimeSpec;
 use logtime_model::config::ConfigValue;
-use logtime_model::human::date;
 use logtime_model::lookup::OffsetSpec;
 use logtime_model::partition::Partition;
 use logtime_model::retention::Verdict;

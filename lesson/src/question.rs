@@ -742,7 +742,7 @@ impl Question {
                 let w = c.window_of(Timestamp(at)).ok_or_else(|| {
                     format!(
                         "{} is in no window of the processor (a negative stamp under Kafka Streams, or a window ending past Long.MAX)",
-                        logtime_model::human::rfc3339(at)
+                        logtime_core::human::rfc3339(at)
                     )
                 })?;
                 let report = stream::run(c, p);

@@ -105,7 +105,7 @@ fn the_future_drill_has_the_numbers_of_the_story() {
         .partition()
         .segments()
         .iter()
-        .map(|s| logtime_model::human::date(s.largest_timestamp().0))
+        .map(|s| logtime_core::human::date(s.largest_timestamp().0))
         .collect();
     assert_eq!(
         largest,

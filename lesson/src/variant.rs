@@ -22,9 +22,9 @@
 //! `SplitMix64(seed) mod total`. No clock and no unseeded randomness: the same seed gives the same
 //! numbers on every machine, natively and in wasm.
 
+use logtime_core::human::{date, duration, rfc3339};
 use logtime_core::scenario::time::{parse_duration, parse_time};
 use logtime_core::scenario::{ScenarioError, TimeSpec};
-use logtime_model::human::{date, duration, rfc3339};
 use logtime_model::rng::SplitMix64;
 use serde_json::{Map, Value};
 

@@ -1,41 +1,23 @@
-//! The one grammar of times and durations, shared by scenario files, the command line and every
-//! input of the web explorer (documented in `docs/scenarios.md`, "Times and durations").
+//! The quantity grammar: durations and byte sizes as people write them (documented in
+//! `docs/scenarios.md`, "Times and durations"), shared by scenario files, the command line and
+//! every input of the web explorer.
 //!
 //! * A **duration** is an optional sign, then either an integer (milliseconds, as a JSON number
 //!   is) or one or more parts `<number><unit>`: `500ms`, `90s`, `5m` (or `5min`), `1h`, `7d`,
 //!   `2w`, `3y` (y = 365 d), combined as in `1h30m`; a part may have a decimal fraction (`1.5h`)
 //!   as long as the whole is a whole number of milliseconds.
 //! * A **byte size** is the same grammar with the units `B`, `KB`/`kB`, `MB`, `GB`, `TB` (powers
-//!   of 1000) and `KiB`, `MiB`, `GiB`, `TiB` (powers of 1024): `512KiB`, `1GiB`, `1.5GB`. Every
-//!   `*.ms` config takes a duration and every `*.bytes` config a byte size (`crate::Config::set`).
-//! * A **time** is an integer (ms since the epoch; `-1` is NO_TIMESTAMP), an RFC 3339 string,
-//!   `now`, `now+D` or `now-D`.
+//!   of 1000) and `KiB`, `MiB`, `GiB`, `TiB` (powers of 1024): `512KiB`, `1GiB`, `1.5GB`.
+//!
+//! A grammar above the rules, but in this crate because a rule reads it at run time: every
+//! `*.ms` config takes a duration and every `*.bytes` config a byte size
+//! ([`crate::ConfigKey::parse_number`]), and [`crate::Config::set`] reads a value written as text
+//! (`"7d"` in a scenario's `config` step, or typed into the explorer's config panel) when the
+//! step runs. It imports nothing, so the config rules can use it without reaching the scenario
+//! types. Times (`now+5m`, RFC 3339) are read before a replay, by `logtime-core`'s
+//! `scenario::time`.
 //!
 //! Only integer arithmetic is used: parsing floats would add their tables to the wasm.
-
-use super::UnitMistake;
-use crate::human::parse_rfc3339;
-use serde::{Deserialize, Serialize};
-
-/// A time as written: absolute, or relative to the broker clock where it is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "ms", rename_all = "snake_case")]
-pub enum TimeSpec {
-    /// An absolute value in ms (including `-1`, NO_TIMESTAMP).
-    Absolute(i64),
-    /// `now`, `now+D`, `now-D`: the broker clock plus this many ms.
-    Now(i64),
-}
-
-impl TimeSpec {
-    /// The instant this names when the broker clock reads `now`; `None` on overflow.
-    pub fn resolve(self, now: i64) -> Option<i64> {
-        match self {
-            TimeSpec::Absolute(ms) => Some(ms),
-            TimeSpec::Now(d) => now.checked_add(d),
-        }
-    }
-}
 
 const UNITS: &[(&str, i64)] = &[
     ("ms", 1),
@@ -201,58 +183,6 @@ fn parse_quantity(s: &str, g: &Grammar) -> Result<i64, String> {
     Ok(if neg { -total } else { total })
 }
 
-/// Parses a time: RFC 3339, `now`, `now+D`, `now-D`, or an integer (ms since the epoch).
-pub fn parse_time(s: &str) -> Result<TimeSpec, String> {
-    let t = s.trim();
-    if let Some(rest) = t.strip_prefix("now") {
-        let rest = rest.trim();
-        if rest.is_empty() {
-            return Ok(TimeSpec::Now(0));
-        }
-        if !rest.starts_with('+') && !rest.starts_with('-') {
-            return Err(format!(
-                "malformed time {s:?}: expected now, now+D or now-D"
-            ));
-        }
-        let d = parse_duration(rest).map_err(|e| format!("malformed time {s:?}: {e}"))?;
-        return Ok(TimeSpec::Now(d));
-    }
-    if let Ok(n) = t.parse::<i64>() {
-        return Ok(TimeSpec::Absolute(n));
-    }
-    parse_rfc3339(t)
-        .map(TimeSpec::Absolute)
-        .map_err(|e| format!("malformed time {s:?}: {e} (expected ms since the epoch, RFC 3339 like 2027-03-12T09:00:00Z, now, now+D or now-D)"))
-}
-
-/// Applies a producer's unit mistake to the intended time in ms, a clock reading, even one that
-/// happens to be `-1` (`now-1s` at 00:00:01 UTC 1 Jan 1970). Only a record written with the
-/// literal `-1` has no timestamp (NO_TIMESTAMP), and its callers leave it alone. `None` on
-/// overflow.
-pub fn apply_unit(ms: i64, unit: Option<UnitMistake>) -> Option<i64> {
-    match unit {
-        None => Some(ms),
-        Some(UnitMistake::S) => Some(ms / 1000),
-        Some(UnitMistake::Us) => ms.checked_mul(1000),
-        Some(UnitMistake::Ns) => ms.checked_mul(1_000_000),
-    }
-}
-
-/// The overflow reason for a record timestamp.
-pub fn overflow_reason(unit: Option<UnitMistake>) -> String {
-    match unit {
-        Some(u) => {
-            let name = match u {
-                UnitMistake::S => "s",
-                UnitMistake::Us => "us",
-                UnitMistake::Ns => "ns",
-            };
-            format!("timestamp overflows a 64-bit long when written in {name}")
-        }
-        None => "timestamp overflows a 64-bit long".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,59 +276,6 @@ mod tests {
         assert_eq!(
             parse_bytes("10000000TiB"),
             Err("byte size \"10000000TiB\" overflows 64-bit bytes".into())
-        );
-    }
-
-    #[test]
-    fn times() {
-        assert_eq!(parse_time("now"), Ok(TimeSpec::Now(0)));
-        assert_eq!(parse_time("now+500ms"), Ok(TimeSpec::Now(500)));
-        assert_eq!(parse_time("now-1h"), Ok(TimeSpec::Now(-3_600_000)));
-        assert_eq!(
-            parse_time("now+3y"),
-            Ok(TimeSpec::Now(3 * 365 * 86_400_000))
-        );
-        assert_eq!(
-            parse_time("2027-03-12T09:00:00Z"),
-            Ok(TimeSpec::Absolute(1_804_842_000_000))
-        );
-        assert_eq!(parse_time("-1"), Ok(TimeSpec::Absolute(-1)));
-        assert_eq!(
-            parse_time("now+5x"),
-            Err("malformed time \"now+5x\": malformed duration \"+5x\": unknown unit \"x\" (use ms, s, m, h, d, w or y)".into())
-        );
-        assert_eq!(
-            parse_time("now5m"),
-            Err("malformed time \"now5m\": expected now, now+D or now-D".into())
-        );
-        assert!(parse_time("yesterday")
-            .unwrap_err()
-            .starts_with("malformed time \"yesterday\": too short"));
-        assert!(parse_time("2027-02-30T00:00:00Z")
-            .unwrap_err()
-            .contains("day 30 does not exist in month 2"));
-    }
-
-    #[test]
-    fn units() {
-        let ms = 1_700_000_000_123;
-        assert_eq!(apply_unit(ms, None), Some(ms));
-        assert_eq!(apply_unit(ms, Some(UnitMistake::S)), Some(1_700_000_000));
-        assert_eq!(apply_unit(ms, Some(UnitMistake::Us)), Some(ms * 1000));
-        assert_eq!(apply_unit(ms, Some(UnitMistake::Ns)), Some(ms * 1_000_000));
-        // A clock reading of -1 ms is not NO_TIMESTAMP (the literal -1 never gets here).
-        assert_eq!(apply_unit(-1, Some(UnitMistake::Ns)), Some(-1_000_000));
-        assert_eq!(apply_unit(i64::MAX / 1000, Some(UnitMistake::Ns)), None);
-        assert_eq!(
-            apply_unit(-1999, Some(UnitMistake::S)),
-            Some(-1),
-            "Java truncates toward zero"
-        );
-        assert_eq!(TimeSpec::Now(1).resolve(i64::MAX), None);
-        assert_eq!(TimeSpec::Now(-5).resolve(10), Some(5));
-        assert_eq!(
-            overflow_reason(Some(UnitMistake::Ns)),
-            "timestamp overflows a 64-bit long when written in ns"
         );
     }
 }

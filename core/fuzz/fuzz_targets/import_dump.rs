@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use logtime_core::import::{inspect, parse_dump};
-use logtime_core::{Config, KafkaVersion, OffsetSpec, Timestamp};
+use logtime_model::{Config, KafkaVersion, OffsetSpec, Timestamp};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 use logtime_core::import::{
     parse_offset_index, parse_time_index, read_log, PartitionImport, SegmentLogBuilder,
 };
-use logtime_core::{Config, KafkaVersion, Offset, OffsetSpec, Timestamp};
+use logtime_model::{Config, KafkaVersion, Offset, OffsetSpec, Timestamp};
 
 const LOG: &[u8] = include_bytes!("../../../tests/import/kafka/lookup-out-of-order/live/clicks-0/00000000000000000000.log");
 

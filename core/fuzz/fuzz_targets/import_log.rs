@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use logtime_core::import::{inspect, read_log, LogReader, PartitionImport, SegmentLogBuilder};
-use logtime_core::{Config, KafkaVersion, Offset, OffsetSpec, Timestamp};
+use logtime_model::{Config, KafkaVersion, Offset, OffsetSpec, Timestamp};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&chunk, bytes)) = data.split_first() else {

@@ -4,7 +4,7 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use logtime_core::{Command, Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Partition, Record, Timestamp};
+use logtime_model::{Command, Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Partition, Record, Timestamp};
 
 #[derive(Arbitrary, Debug)]
 enum Op {

@@ -125,7 +125,7 @@ pub enum StreamConfigError {
 
 impl fmt::Display for StreamConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let max = logtime_model::human::duration(MAX_DURATION_MS);
+        let max = logtime_core::human::duration(MAX_DURATION_MS);
         match self {
             StreamConfigError::Window(v) => {
                 write!(f, "window size {v} ms is not from 1 ms to {max}")

@@ -2,8 +2,8 @@
 //! with the records a step wrote, why a record was dropped as late, when a window closed.
 
 use crate::stream::{Fate, Progress, Read, Semantics, Skip, StreamConfig, StreamReport, Window};
+use logtime_core::human::{date, duration, time_of_day};
 use logtime_core::scenario::narrate::{count, list, Mention, Sentence, Style};
-use logtime_model::human::{date, duration, time_of_day};
 use logtime_model::units::{Offset, Timestamp};
 
 /// `12 Mar 2027 10:00–10:05` (the end's date too when it falls on another day).

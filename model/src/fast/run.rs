@@ -1,7 +1,7 @@
 //! Runs of one-record batches of one shape ([`Partition::produce_run`]): generated traffic, the
 //! benchmark's ten million appends.
 //!
-//! A batch of a run is [`Command::Produce`](super::Command::Produce) of that batch, always.
+//! A batch of a run is [`Command::Produce`](crate::Command::Produce) of that batch, always.
 //! What a run saves is the work that does not change from one batch to the next. The batch's
 //! size is worked out once. Batches are pulled a block at a time; the active segment says how
 //! many can follow before one could roll it by size or overflow its offsets
@@ -14,9 +14,10 @@
 //! after a prefix goes the one-batch way, which decides exactly what happens to it (a roll, a
 //! retention check, a diagnosis, a rejection).
 
-use super::{Discard, Partition, RunShape};
 use crate::batch::Record;
 use crate::error::Error;
+use crate::fast::sink::Discard;
+use crate::partition::{Partition, RunShape};
 use crate::segment::TimeRoll;
 use crate::units::Timestamp;
 use std::ops::RangeInclusive;
@@ -28,7 +29,7 @@ const BLOCK: usize = 256;
 impl Partition {
     /// Produces one-record batches shaped like `shape` (its key, value and headers; its
     /// timestamp is not read), the way generated traffic sends them: each item is a batch's
-    /// `(broker time, record timestamp)`. Exactly [`Command::Produce`](super::Command::Produce)
+    /// `(broker time, record timestamp)`. Exactly [`Command::Produce`](crate::Command::Produce)
     /// of each batch in turn (due retention checks, KIP-937 validation, rolls, both indexes,
     /// the high watermark), but the common batch (nothing due, accepted without a diagnosis,
     /// no roll) is appended in stretches without being sized or validated again. The events
@@ -71,7 +72,7 @@ impl Partition {
     }
 
     /// One batch of a run, on its own: the common path when it can take it, else the whole of
-    /// [`Command::Produce`](super::Command::Produce).
+    /// [`Command::Produce`](crate::Command::Produce).
     fn produce_one(
         &mut self,
         run: RunShape,

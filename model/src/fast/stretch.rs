@@ -6,7 +6,7 @@
 //! ([`TimeRoll`], checked by the caller). Inside it only the index entries and the max timestamp
 //! depend on the batches, and both are kept exactly as [`Segment::append_one`] keeps them.
 
-use super::Segment;
+use crate::segment::Segment;
 use crate::units::{Bytes, Offset, Timestamp};
 
 /// What decides a segment's roll by time for a batch that is not its first

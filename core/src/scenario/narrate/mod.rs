@@ -30,9 +30,9 @@ pub use retention::{
 
 use super::Scenario;
 use super::{StepOutcome, StepReport};
-use crate::config::{Config, ConfigValue};
 use crate::human::{date, duration};
-use crate::units::{Offset, Timestamp};
+use logtime_model::config::{Config, ConfigValue};
+use logtime_model::units::{Offset, Timestamp};
 use std::fmt;
 
 /// What a span of a sentence names.
@@ -320,8 +320,8 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
 
 /// The partition at the end of a replay, on one line: its segments (the first eight and the
 /// last four of a longer list, with their count, so that a million segments stay one line).
-/// It reads the partition itself: a [`crate::PartitionState`] snapshot would copy every index.
-pub fn end(p: &crate::Partition) -> Sentence {
+/// It reads the partition itself: a [`logtime_model::PartitionState`] snapshot would copy every index.
+pub fn end(p: &logtime_model::Partition) -> Sentence {
     let segments = p.segments();
     let n = segments.len();
     let mut out = Sentence::plain(if n == 1 {
@@ -329,7 +329,7 @@ pub fn end(p: &crate::Partition) -> Sentence {
     } else {
         "at the end: segments "
     });
-    let bases = |gs: &[Box<crate::Segment>]| {
+    let bases = |gs: &[Box<logtime_model::Segment>]| {
         Sentence::join(
             gs.iter().map(|g| {
                 let mut s = Sentence::new();
@@ -491,24 +491,24 @@ mod tests {
     /// A long segment list keeps its ends and its count; a lookup's folded run reads as one line.
     #[test]
     fn long_lists_stay_one_short_line() {
-        use crate::lookup::{Elided, TraceStep};
-        let mut p = crate::Partition::new(
-            Config::defaults(crate::KafkaVersion::V3_6),
+        use logtime_model::lookup::{Elided, TraceStep};
+        let mut p = logtime_model::Partition::new(
+            Config::defaults(logtime_model::KafkaVersion::V3_6),
             "t-0",
             Timestamp(0),
             0,
         );
-        let size = crate::batch_size(&[crate::Record::at(Timestamp(0))]).0;
+        let size = logtime_model::batch_size(&[logtime_model::Record::at(Timestamp(0))]).0;
         p.apply(
             Timestamp(0),
-            crate::Command::SetConfig {
+            logtime_model::Command::SetConfig {
                 name: "segment.bytes".into(),
                 value: ConfigValue::Number(size),
             },
         )
         .unwrap();
         for i in 0..20 {
-            p.produce_unchecked(Timestamp(i), &[crate::Record::at(Timestamp(i))])
+            p.produce_unchecked(Timestamp(i), &[logtime_model::Record::at(Timestamp(i))])
                 .unwrap();
         }
         assert_eq!(
@@ -523,12 +523,12 @@ mod tests {
             last: Offset(298),
         };
         assert_eq!(
-            trace_step(&folded, crate::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
+            trace_step(&folded, logtime_model::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
             "pass over 199 more segments, 100 to 298: the largest timestamp of each is before T"
         );
         let (at, max) = (
-            crate::OffsetSpec::Timestamp(Timestamp(5)),
-            crate::OffsetSpec::MaxTimestamp,
+            logtime_model::OffsetSpec::Timestamp(Timestamp(5)),
+            logtime_model::OffsetSpec::MaxTimestamp,
         );
         let fold = |what, count| TraceStep::Elided {
             what,
@@ -583,7 +583,7 @@ mod tests {
     /// names the log cleaner's passes; without it, nothing is said and the retention task runs.
     #[test]
     fn compacted_topics_say_compaction_is_not_modelled() {
-        use crate::config::KafkaVersion;
+        use logtime_model::config::KafkaVersion;
         let mut c = Config::defaults(KafkaVersion::V4_0);
         assert_eq!(compaction_note(&c), None);
         assert_eq!(next_pass_label(&c), "next retention check");

@@ -15,9 +15,9 @@ mod value;
 pub use step::STEP_KINDS;
 
 use super::{Scenario, ScenarioError, TimeSpec};
-use crate::config::{Config, ConfigKey, KafkaVersion};
 use crate::scenario::budget::Tally;
-use crate::units::Timestamp;
+use logtime_model::config::{Config, ConfigKey, KafkaVersion};
+use logtime_model::units::Timestamp;
 use serde_json::Value;
 use step::StepParser;
 pub use value::kind_of;
@@ -261,10 +261,10 @@ pub fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::ConfigValue;
-    use crate::lookup::OffsetSpec;
     use crate::scenario::{ProduceStep, RecordSpec, Step, UnitMistake};
-    use crate::units::Offset;
+    use logtime_model::config::ConfigValue;
+    use logtime_model::lookup::OffsetSpec;
+    use logtime_model::units::Offset;
 
     fn e(json: &str) -> String {
         parse(json).unwrap_err().to_string()

@@ -1,8 +1,8 @@
 //! The JSON value forms of scenario files: integers, times, durations and config values.
 
-use crate::config::ConfigValue;
 use crate::scenario::time::{parse_duration, parse_time};
 use crate::scenario::TimeSpec;
+use logtime_model::config::ConfigValue;
 use serde_json::Value;
 
 /// How a JSON value reads in an error message: `a string`, `an array`, ...
