@@ -9,7 +9,7 @@ use logtime_core::import::{
 };
 use logtime_model::{Config, KafkaVersion, Offset, OffsetSpec, Timestamp};
 
-const LOG: &[u8] = include_bytes!("../../../tests/import/kafka/lookup-out-of-order/live/clicks-0/00000000000000000000.log");
+const LOG: &[u8] = include_bytes!("../../tests/import/kafka/lookup-out-of-order/live/clicks-0/00000000000000000000.log");
 
 fuzz_target!(|data: &[u8]| {
     let Some((&split, rest)) = data.split_first() else {
