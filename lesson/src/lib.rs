@@ -1,5 +1,9 @@
+//! # logtime-lesson
+//!
 //! Lessons: narrated walkthroughs and graded drills, authored in the scenario file
-//! (`docs/scenarios.md`, "Lessons").
+//! (`docs/scenarios.md`, "Lessons"). A crate beside `logtime-core`, built on its scenario parser
+//! and narrator and on `logtime-model`'s rules; neither of them knows about lessons. The
+//! downstream stream processor that lessons' `late` and `closes` questions read is [`stream`].
 //!
 //! A lesson file is a scenario file that may add:
 //! * a `lesson` object: `kind` (`walkthrough` or `drill`), a one-sentence `summary`, `level`,
