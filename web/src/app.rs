@@ -31,7 +31,7 @@ use crate::options::{self, Context, Options, Panel, Panels, Theme};
 use crate::state::{
     Action, CommandAction, Explorer, LessonAction, Pending, Shared, TransportAction, ViewAction,
 };
-use logtime_core::lesson::{Affordance, Affordances};
+use logtime_lesson::{Affordance, Affordances};
 
 /// The explorer's props.
 #[derive(Properties, PartialEq, Clone)]

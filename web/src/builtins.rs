@@ -305,16 +305,15 @@ mod tests {
             logtime_core::scenario::parse(&json).unwrap_or_else(|e| panic!("{}: {e}", b.name));
             assert_eq!(title_of(&json), b.title, "{}: the title", b.name);
             assert_eq!(b.kind(), "scenario");
-            assert!(!b.is_lesson() && !logtime_core::lesson::is_lesson_file(&json));
+            assert!(!b.is_lesson() && !logtime_lesson::is_lesson_file(&json));
         }
         for b in LESSONS.iter().chain(INCIDENTS) {
             let json = b.read();
-            let l =
-                logtime_core::lesson::parse(&json).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+            let l = logtime_lesson::parse(&json).unwrap_or_else(|e| panic!("{}: {e}", b.name));
             assert_eq!(title_of(&json), b.title, "{}: the title", b.name);
             let meta = &l.default_variant().meta;
             assert!(l.default_variant().is_lesson, "{} is a lesson", b.name);
-            assert!(b.is_lesson() && logtime_core::lesson::is_lesson_file(&json));
+            assert!(b.is_lesson() && logtime_lesson::is_lesson_file(&json));
             assert!(
                 b.name.ends_with(meta.kind.key()),
                 "{} is named for its kind",

@@ -2,7 +2,7 @@
 //! and the two charts (axes, points and lines on a Canvas 2D, no charting library). Components call it from
 //! [`crate::components::use_canvas`], which draws only in the browser.
 
-use logtime_core::{Bytes, Offset, Timestamp};
+use logtime_model::{Bytes, Offset, Timestamp};
 use wasm_bindgen::JsCast;
 use web_sys::{
     CanvasRenderingContext2d, HtmlCanvasElement, OffscreenCanvas, OffscreenCanvasRenderingContext2d,

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use logtime_core::{KafkaVersion, Timestamp};
+use logtime_model::{KafkaVersion, Timestamp};
 use yew::{Callback, UseReducerDispatcher};
 
 use crate::glue::{self, Files, Worker, WorkerMessage};

@@ -21,7 +21,7 @@
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
 use logtime_core::scenario::{parse_time, TimeSpec};
-use logtime_core::OffsetSpec;
+use logtime_model::OffsetSpec;
 
 use crate::embed::{EmbedError, ScenarioSource};
 
@@ -288,7 +288,7 @@ impl LookupTarget {
             LookupTarget::Special(s) => Some(s),
             LookupTarget::Time(t) => t
                 .resolve(now)
-                .map(|t| OffsetSpec::Timestamp(logtime_core::Timestamp(t))),
+                .map(|t| OffsetSpec::Timestamp(logtime_model::Timestamp(t))),
         }
     }
 }

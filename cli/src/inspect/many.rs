@@ -6,7 +6,7 @@ use super::text::{clock_line, table};
 use super::{Fail, Options};
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{inspect, Summary};
-use logtime_core::Timestamp;
+use logtime_model::Timestamp;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -11,7 +11,7 @@
 use logtime_core::human::parse_rfc3339;
 use logtime_core::import::{inspect, to_scenario};
 use logtime_core::scenario::time::parse_duration;
-use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
+use logtime_model::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 

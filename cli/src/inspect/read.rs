@@ -7,7 +7,7 @@ use logtime_core::import::{
     parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError, ImportError,
     Imported, PartitionImport, SegmentFileKind, SegmentReader,
 };
-use logtime_core::{Offset, Timestamp};
+use logtime_model::{Offset, Timestamp};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -4,7 +4,7 @@
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{words, Imported, Inspection};
 use logtime_core::scenario::narrate;
-use logtime_core::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
+use logtime_model::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 

@@ -31,8 +31,8 @@ use super::log_file::{
 };
 use super::rebuild::{PartitionImport, SegmentLog, SegmentLogBuilder};
 use super::{segment_file, SegmentFileKind};
-use crate::config::Config;
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::Config;
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

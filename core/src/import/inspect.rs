@@ -5,12 +5,12 @@
 //! scenario that replays to the same state.
 
 use super::rebuild::{Imported, UnexpandedBatch};
-use crate::config::{Config, ConfigValue};
-use crate::diagnosis::{diagnose, Diagnosis};
-use crate::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
-use crate::partition::{Command, Partition};
-use crate::retention::{DeletedSegment, RetentionReport, Verdict};
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::{Config, ConfigValue};
+use logtime_model::diagnosis::{diagnose, Diagnosis};
+use logtime_model::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
+use logtime_model::partition::{Command, Partition};
+use logtime_model::retention::{DeletedSegment, RetentionReport, Verdict};
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -290,7 +290,7 @@ fn what_if_delete_records(
     }
     if let Ok(events) = q.apply(now, Command::RunRetention) {
         for e in events {
-            if let crate::event::Event::RetentionChecked(r) = e {
+            if let logtime_model::event::Event::RetentionChecked(r) = e {
                 out.deleted.extend(r.deleted);
             }
         }

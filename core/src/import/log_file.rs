@@ -15,7 +15,7 @@
 
 use super::codec::{decompress, Decompressed};
 use super::wire::{Cursor, WireError};
-use crate::units::{Offset, Timestamp};
+use logtime_model::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -131,7 +131,7 @@ pub struct RecordInfo {
     pub timestamp: Timestamp,
     /// Key size in bytes: `None` for a null key (length -1 on the wire), `Some(0)` for an empty
     /// key, a different thing (a compacted topic accepts it). The same representation as
-    /// [`Record::key_len`](crate::Record::key_len) and a scenario's `key_bytes`.
+    /// [`Record::key_len`](logtime_model::Record::key_len) and a scenario's `key_bytes`.
     pub key_bytes: Option<u32>,
     /// Value size in bytes: `None` for a null value (a tombstone).
     pub value_bytes: Option<u32>,

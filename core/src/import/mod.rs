@@ -1,5 +1,5 @@
 //! Importing a real partition: a broker's segment files (`.log`, `.index`, `.timeindex`) or
-//! `kafka-dump-log.sh` output, into a [`Partition`](crate::Partition) with its real base offsets,
+//! `kafka-dump-log.sh` output, into a [`Partition`](logtime_model::Partition) with its real base offsets,
 //! batch boundaries, sizes, timestamps and indexes, plus what the import found on the way
 //! (damage, indexes that differ from Kafka's rules, batches whose records were not read).
 //!
@@ -25,7 +25,7 @@
 //!
 //! ```
 //! use logtime_core::import::{inspect, LogReader, PartitionImport, SegmentLogBuilder};
-//! use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+//! use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 //! # let chunks: Vec<&[u8]> = vec![];
 //! let base = Offset(0);
 //! let mut reader = LogReader::new();
@@ -70,7 +70,7 @@ pub use rebuild::{
     SegmentReader, SegmentReport, UnexpandedBatch,
 };
 
-use crate::units::Offset;
+use logtime_model::units::Offset;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use logtime_core::import::{PartitionImport, SegmentLogBuilder};
-//! use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+//! use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 //! let mut import = PartitionImport::new("clicks-0", Config::defaults(KafkaVersion::V3_6));
 //! let log = SegmentLogBuilder::new(Offset(1_843_200)).finish_empty();
 //! import.add_log(Offset(1_843_200), log, None);
@@ -21,9 +21,9 @@ use super::seed::{
     self, consistent_interval, rules_indexes, BatchSeed, LogSeed, SeedError, SegmentSeed,
 };
 use super::ImportError;
-use crate::config::Config;
-use crate::partition::Partition;
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::Config;
+use logtime_model::partition::Partition;
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// A batch whose records were not read: lookups that open it cannot name the exact record.
@@ -237,7 +237,7 @@ impl SegmentLogBuilder {
 ///
 /// ```
 /// use logtime_core::import::SegmentReader;
-/// use logtime_core::Offset;
+/// use logtime_model::Offset;
 /// let mut r = SegmentReader::new(Offset(1_843_200));
 /// r.feed(&[]);
 /// let log = r.finish();

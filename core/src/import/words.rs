@@ -3,8 +3,8 @@
 
 use super::{Imported, IndexCheck};
 use crate::human::{date, duration};
-use crate::retention::Verdict;
 use crate::scenario::narrate;
+use logtime_model::retention::Verdict;
 use std::fmt::Write as _;
 
 /// A retention verdict in a table cell (`kept: stamped in the future`, `expired, pinned`...).

@@ -38,7 +38,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                 let (target, answer) = match &lookup.result {
                     Some(l) if lookup.finished() => (
                         match l.spec {
-                            logtime_core::OffsetSpec::Timestamp(t) => Some(t),
+                            logtime_model::OffsetSpec::Timestamp(t) => Some(t),
                             _ => None,
                         },
                         (l.offset.0 >= 0).then_some(l.offset),

@@ -1,6 +1,7 @@
 //! The broker clock, playback controls and the scrubber over the scenario's steps.
 
-use logtime_core::{human, Timestamp};
+use logtime_core::human;
+use logtime_model::Timestamp;
 use yew::prelude::*;
 
 use super::input_value;

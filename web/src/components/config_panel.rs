@@ -1,7 +1,8 @@
 //! The Kafka version preset and every config under its Kafka name.
 
-use logtime_core::{human, Config, ConfigValue, KafkaVersion};
-use logtime_core::{ConfigKind, ConfigUnit, CONFIG_KEYS};
+use logtime_core::human;
+use logtime_model::{Config, ConfigValue, KafkaVersion};
+use logtime_model::{ConfigKind, ConfigUnit, CONFIG_KEYS};
 use yew::prelude::*;
 
 use super::input_value;

@@ -1,8 +1,9 @@
 //! Details of whatever the reader opened (a click or Enter on a record, a segment, a
 //! time-index entry or a lookup trace line): exact times, where it sits, and why.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
-use logtime_core::{human, Offset, Partition, Timestamp};
+use logtime_model::{Offset, Partition, Timestamp};
 use yew::prelude::*;
 
 use super::sentence;

@@ -5,7 +5,7 @@
 
 use logtime_core::human::{bytes, rfc3339};
 use logtime_core::import::{inspect, Imported};
-use logtime_core::{KafkaVersion, Timestamp};
+use logtime_model::{KafkaVersion, Timestamp};
 use yew::prelude::*;
 
 use super::input_value;

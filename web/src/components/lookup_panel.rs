@@ -1,9 +1,10 @@
 //! The lookup panel: enter a time (or earliest / latest / max-timestamp) and watch the broker
 //! find the offset.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_time;
-use logtime_core::{human, OffsetSpec, Timestamp};
+use logtime_model::{OffsetSpec, Timestamp};
 use yew::prelude::*;
 
 use super::{label, sentence};

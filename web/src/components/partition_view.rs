@@ -1,8 +1,9 @@
 //! The partition: segments left to right, records as tiles (or density bars on a canvas when
 //! many are visible), the log start offset, each segment's largest timestamp and time index.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
-use logtime_core::{human, Offset, Segment, Timestamp, Verdict};
+use logtime_model::{Offset, Segment, Timestamp, Verdict};
 use yew::prelude::*;
 
 use super::{sentence, use_canvas};

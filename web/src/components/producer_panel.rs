@@ -1,8 +1,9 @@
 //! The producer: compose and send a batch, and see the append or Kafka's exact rejection.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
-use logtime_core::{human, Diagnosis, ErrorCode, ProduceError, Timestamp};
+use logtime_model::{Diagnosis, ErrorCode, ProduceError, Timestamp};
 use yew::prelude::*;
 
 use super::{input_value, label, option, sentence};

@@ -1,8 +1,9 @@
 //! The retention panel: the walk from the oldest segment with every verdict, and the remedies.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_duration;
-use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
+use logtime_model::{RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
 use super::{input_value, label, sentence};
@@ -209,7 +210,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::{Offset, RetentionPass, Timestamp};
+    use logtime_model::{Offset, RetentionPass, Timestamp};
 
     #[test]
     fn classes_and_icons_carry_the_verdict() {

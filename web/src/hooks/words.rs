@@ -50,7 +50,7 @@ pub struct Words {
     /// The narration.
     pub log: Shared<state::Log>,
     /// The producer's clock.
-    pub now: logtime_core::Timestamp,
+    pub now: logtime_model::Timestamp,
 }
 
 /// The page clock (ms) in the browser; off it, no clock (0).

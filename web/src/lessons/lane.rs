@@ -1,5 +1,5 @@
 //! The stream lane under the partition: what a lesson's downstream stream processor
-//! (`logtime_core::stream`) has done after its first `cursor` reads, laid out on the partition's
+//! (`logtime_lesson::stream`) has done after its first `cursor` reads, laid out on the partition's
 //! offset axis so it can be animated as records are read. Every fate, closing and watermark comes
 //! from core's [`StreamReport`]; this module only decides what is visible at the cursor and which
 //! row each window's bar takes.
@@ -8,8 +8,8 @@
 //! it (or to the cursor while it is open); bars whose offset spans overlap (out-of-order stamps)
 //! stack in rows, first fit.
 
-use logtime_core::stream::{Fate, StreamReport, Window};
-use logtime_core::{Offset, Timestamp};
+use logtime_lesson::stream::{Fate, StreamReport, Window};
+use logtime_model::{Offset, Timestamp};
 
 /// How a record is marked in the lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -343,8 +343,8 @@ fn pack(windows: &mut [LaneWindow]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::stream::{run, StreamConfig};
-    use logtime_core::{Command, Config, KafkaVersion, Partition, Record};
+    use logtime_lesson::stream::{run, StreamConfig};
+    use logtime_model::{Command, Config, KafkaVersion, Partition, Record};
 
     const TEN: i64 = 1_804_845_600_000; // 2027-03-12T10:00:00Z
     const MIN: i64 = 60_000;

@@ -1,6 +1,6 @@
 //! Lessons (walkthroughs, drills, incidents): a plug-in of the explorer.
 //!
-//! Core's [`Play`](logtime_core::lesson::Play) decides everything about a lesson: what a step
+//! Core's [`Play`](logtime_lesson::Play) decides everything about a lesson: what a step
 //! does, what is hidden, whether an answer is right and why, a task's goal, the score. This
 //! folder shows it, and the explorer knows it only through this small interface:
 //!
@@ -34,7 +34,7 @@ pub use run::{LessonRun, Op};
 pub use stream_lane::{StreamLane, StreamLaneProps};
 pub use view::{ItemView, LessonView, Takes};
 
-use logtime_core::lesson::{Affordance, Affordances};
+use logtime_lesson::{Affordance, Affordances};
 
 use crate::components::partition_view::LessonMarks;
 use crate::options::Mode;

@@ -2,9 +2,10 @@
 //! task's goal checked live, and the score at the end. Everything it says comes from core's
 //! play (the state records it); the learner answers in the partition view.
 
-use logtime_core::lesson::{Narration, Outcome};
+use logtime_core::human;
 use logtime_core::scenario::narrate::{Origin, Sentence};
-use logtime_core::{human, Offset, Timestamp};
+use logtime_lesson::{Narration, Outcome};
+use logtime_model::{Offset, Timestamp};
 use yew::prelude::*;
 
 use super::progress::use_progress;

@@ -1,10 +1,10 @@
-//! The lesson plug-in's reducer: core's [`Play`](logtime_core::lesson::Play) drives; these
+//! The lesson plug-in's reducer: core's [`Play`](logtime_lesson::Play) drives; these
 //! record what it said for the pane, and take the transport while a lesson plays.
 
-use logtime_core::lesson::{self as core_lesson, Item, Outcome, Reached, Reveal};
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::ViewMarks;
-use logtime_core::Offset;
+use logtime_lesson::{self as core_lesson, Item, Outcome, Reached, Reveal};
+use logtime_model::Offset;
 
 use super::run::{LessonRun, Op};
 use super::view::{is_stop, ItemView, LessonView, Takes};

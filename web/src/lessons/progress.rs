@@ -2,7 +2,7 @@
 //! [`key`]: the best score and how many times it was finished, as `best/max/runs` (a short,
 //! versionless text; anything else reads as no progress).
 
-use logtime_core::lesson::Scorecard;
+use logtime_lesson::Scorecard;
 use yew::prelude::*;
 
 /// Progress on one lesson.

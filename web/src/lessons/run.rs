@@ -1,9 +1,9 @@
 //! A lesson run: the parsed lesson, the variant, core's play and the learner's operations on
 //! it, in order (replaying them on a fresh play rebuilds it exactly: going back and branches).
 
-use logtime_core::lesson::{self, GoalStatus, Pick, Play};
 use logtime_core::scenario::Entry;
-use logtime_core::{Command, Timestamp};
+use logtime_lesson::{self as lesson, GoalStatus, Pick, Play};
+use logtime_model::{Command, Timestamp};
 
 /// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
 /// it exactly (core's play is deterministic), which is how going back and branches work.

@@ -1,14 +1,15 @@
 //! The stream lane under the partition: the downstream stream processor a lesson declares
 //! (`"stream"`), its windows and its watermark, advancing read by read as records arrive.
-//! Core runs the processor ([`logtime_core::stream::run`]) and words every sentence; the layout is
-//! `model/stream_lane.rs` and the painting `draw.rs`.
+//! The lesson crate runs the processor ([`logtime_lesson::stream::run`]) and words every sentence; the layout is
+//! `lane.rs` and the painting `draw.rs`.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
+use logtime_core::human;
 use logtime_core::scenario::narrate::{self, Sentence};
-use logtime_core::stream::{self, Semantics, StreamConfig, StreamReport};
-use logtime_core::{human, Timestamp};
+use logtime_lesson::stream::{self, Semantics, StreamConfig, StreamReport};
+use logtime_model::Timestamp;
 use yew::prelude::*;
 
 use super::lane::{self as stream_lane, Lane, LaneWindow};
@@ -161,7 +162,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
     let newest: Option<Sentence> = cursor
         .checked_sub(1)
         .and_then(|i| report.reads.get(i))
-        .map(|r| narrate::stream::fate(r, report));
+        .map(|r| stream::narrate::fate(r, report));
     let height = stream_lane::height(lane.rows);
     let listed = lane.windows.len().saturating_sub(LISTED);
     let summary = format!(
@@ -180,7 +181,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                 <h2>{ "Downstream: stream processor" }</h2>
                 <span class="lt-badge">{ config.semantics().label() }</span>
             </div>
-            <p class="lt-lane-setting lt-small">{ sentence(&narrate::stream::setting(&config)) }</p>
+            <p class="lt-lane-setting lt-small">{ sentence(&stream::narrate::setting(&config)) }</p>
             if p.hidden {
                 <p class="lt-note" role="note" data-testid="lane-hidden">
                     { format!("The processor has read {} of {} records; what it did with them (windows, close time, late records) is hidden until you answer.", cursor, total) }
@@ -206,7 +207,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                         { for lane.windows.iter().skip(listed).map(|w| html!{
                             <li class={classes!(w.closed.then_some("closed"), (w.late > 0).then_some("dropped"))} data-testid="lane-window">
                                 <span class="lt-lane-key" aria-hidden="true">{ if w.closed { "▮" } else { "▯" } }</span>
-                                { narrate::stream::window_label(w.window) }
+                                { stream::narrate::window_label(w.window) }
                                 { format!(": {} counted, {} late, {}", w.counted, w.late,
                                     match w.closed_by { Some(by) => format!("closed by record {by}"), None => "open".to_string() }) }
                             </li>

@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use logtime_core::lesson::{Answer, Outcome};
 use logtime_core::scenario::Source;
-use logtime_core::Offset;
+use logtime_lesson::{Answer, Outcome};
+use logtime_model::Offset;
 use yew::Reducible;
 
 use super::*;

@@ -1,6 +1,6 @@
 //! A lesson in the explorer: what the narration pane, the question card and the score show.
 //!
-//! Core's [`Play`](logtime_core::lesson::Play) decides everything (what a step does, what is
+//! Core's [`Play`](logtime_lesson::Play) decides everything (what a step does, what is
 //! hidden, whether an answer is right and why, the goal of a task, the score); this module only
 //! records its answers for the components, and the learner's selection in the partition view.
 //!
@@ -8,11 +8,11 @@
 //! at (authored narration, highlights, a pause, a note, a question or a task; in a plain
 //! scenario, every step), so setup steps run together as their author meant.
 
-use logtime_core::lesson::{
+use logtime_core::scenario::narrate::Sentence;
+use logtime_lesson::{
     Affordances, Answer, Ask, GoalStatus, Item, LessonKind, Narration, Outcome, Scorecard, Target,
 };
-use logtime_core::scenario::narrate::Sentence;
-use logtime_core::Offset;
+use logtime_model::Offset;
 
 use crate::options::Mode;
 
@@ -223,11 +223,7 @@ impl LessonView {
 }
 
 /// Whether the lesson should stop at `step` on the way forward.
-pub(crate) fn is_stop(
-    steps: &[logtime_core::lesson::LessonStep],
-    step: usize,
-    authored: bool,
-) -> bool {
+pub(crate) fn is_stop(steps: &[logtime_lesson::LessonStep], step: usize, authored: bool) -> bool {
     let Some(s) = steps.get(step) else {
         return true;
     };

@@ -2,7 +2,7 @@
 //! records and how big. Building the records is the producer's side; whether Kafka accepts
 //! them is decided by `logtime-core`.
 
-use logtime_core::{Record, Timestamp};
+use logtime_model::{Record, Timestamp};
 
 /// What the producer puts in the timestamp field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +161,7 @@ impl BatchSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::batch_size;
+    use logtime_model::batch_size;
 
     const NOW: Timestamp = Timestamp(1_773_306_000_000); // 12 Mar 2026 09:00 UTC
 

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use logtime_core::scenario::Source;
-use logtime_core::{KafkaVersion, Offset, OffsetSpec};
+use logtime_model::{KafkaVersion, Offset, OffsetSpec};
 
 use super::{Inspect, Pending, Restore};
 use crate::model::import::Done;

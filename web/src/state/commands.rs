@@ -3,7 +3,7 @@
 
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{ProduceOutcome, StepOutcome, StepReport, ViewMarks};
-use logtime_core::{Command, ConfigKey, ConfigValue, Error, OffsetSpec, Timestamp};
+use logtime_model::{Command, ConfigKey, ConfigValue, Error, OffsetSpec, Timestamp};
 
 use super::{CommandAction, Explorer};
 use crate::model::producer::BatchSpec;
@@ -153,7 +153,7 @@ impl Explorer {
     pub(crate) fn show_lookup(
         &mut self,
         spec: OffsetSpec,
-        result: Result<logtime_core::Lookup, logtime_core::LookupError>,
+        result: Result<logtime_model::Lookup, logtime_model::LookupError>,
         narrate: bool,
     ) {
         if narrate {

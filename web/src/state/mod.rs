@@ -43,7 +43,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use logtime_core::Offset;
+use logtime_model::Offset;
 
 use crate::lessons::LessonView;
 use crate::model::viewport::Viewport;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use logtime_core::scenario::narrate::Sentence;
 use logtime_core::scenario::{Entry, ProduceOutcome, Replayed, Slice, StepOutcome, ViewMarks};
-use logtime_core::Timestamp;
+use logtime_model::Timestamp;
 
 use super::{Explorer, Pending};
 use crate::options::LookupTarget;

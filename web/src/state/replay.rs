@@ -4,15 +4,15 @@
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
-use logtime_core::lesson::{self, Acted, Pick};
+use logtime_lesson::{self as lesson, Acted, Pick};
 
 use crate::lessons::{LessonRun, Op};
 use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Slice, Source,
     StepReport, TimedEvent, ViewMarks, ROLL_WORK,
 };
-use logtime_core::stream::StreamConfig;
-use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
+use logtime_lesson::stream::StreamConfig;
+use logtime_model::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
 
 /// What a replay runs: a scenario with its journal, or a lesson.
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::{ProduceOutcome, StepOutcome, StepReport, ViewMarks};
-use logtime_core::Timestamp;
+use logtime_model::Timestamp;
 
 use super::{Explorer, Pending, TransportAction};
 use crate::model::timeline;

@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use logtime_core::scenario::ProduceOutcome;
-use logtime_core::{KafkaVersion, Offset, OffsetSpec, Timestamp};
+use logtime_model::{KafkaVersion, Offset, OffsetSpec, Timestamp};
 use yew::Reducible;
 
 use super::log::LOG_LINES;
@@ -56,7 +56,7 @@ fn last_line(s: &Explorer) -> String {
         .unwrap_or_default()
 }
 
-fn config(s: &Explorer) -> logtime_core::Config {
+fn config(s: &Explorer) -> logtime_model::Config {
     s.replay.runner().unwrap().partition().config().clone()
 }
 

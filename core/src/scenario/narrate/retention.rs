@@ -1,10 +1,10 @@
 //! Retention: why each segment was or was not deleted, and what a check did.
 
 use super::{list, Mention, Sentence};
-use crate::config::Config;
 use crate::human::{age, approx_duration, date_minute, duration};
-use crate::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-use crate::units::Timestamp;
+use logtime_model::config::Config;
+use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
+use logtime_model::units::Timestamp;
 
 /// For a topic whose `cleanup.policy` includes `compact`: what the model leaves out, and where its
 /// retention passes come from (`cleanup.policy compact,delete: compaction is not modelled (...);
@@ -368,7 +368,7 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
 mod tests {
     use super::*;
     use crate::human::parse_rfc3339;
-    use crate::units::Offset;
+    use logtime_model::units::Offset;
 
     fn pinned() -> SegmentVerdict {
         let eligible = parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();
