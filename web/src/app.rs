@@ -128,6 +128,7 @@ pub fn app(props: &AppProps) -> Html {
     let on_import = hooks::use_import(&loads, d.clone());
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
     let (view, words) = hooks::use_panel_words(&state);
+    let root = use_node_ref();
 
     // Stable callbacks (`use_dispatch`): a panel whose props did not change is not rendered
     // again, which keeps a fast play's frames to the clock and the canvases.
@@ -222,6 +223,13 @@ pub fn app(props: &AppProps) -> Html {
         current.as_deref().unwrap_or(replay.title.as_ref()),
     ));
     let presenter = overlay.as_ref().is_some_and(|o| o.presenter);
+    hooks::use_pointed_panels(
+        root.clone(),
+        overlay
+            .as_ref()
+            .map(|o| o.panels.clone())
+            .unwrap_or_default(),
+    );
     let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config) || lesson_on;
     let wide = show(Panel::Partition)
         || show(Panel::Retention)
@@ -237,7 +245,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         // One landmark per explorer, named by its scenario (the panels inside are groups, so
         // several explorers on a page do not repeat landmark names).
-        <div class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} tabindex="-1"
+        <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} tabindex="-1"
              data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
              aria-busy={replay.loading.then_some("true")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}

@@ -8,7 +8,7 @@
 //! | `src` | a scenario URL | |
 //! | `inline` | scenario JSON (JS only; the element reads a child `<script type="application/json">`) | |
 //! | `z` | the scenario JSON, deflated and base64url-encoded (written by moment links) | |
-//! | `panels` | names from [`PANEL_NAMES`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
+//! | `panels` | names from [`SHOWN_PANELS`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
 //! | `menu` | `true`/`false` (a bare attribute is `true`) | `true` standalone, `false` embedded |
 //! | `theme` | `light`, `dark`, `auto` | `auto` standalone; embedded, the host page's declared `color-scheme` |
 //! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter` | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
@@ -20,6 +20,7 @@
 //!
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
+pub use logtime_core::scenario::narrate::Panel;
 use logtime_core::scenario::{parse_time, TimeSpec};
 use logtime_model::OffsetSpec;
 
@@ -131,40 +132,18 @@ impl Mode {
     }
 }
 
-/// One panel of the explorer, by its documented name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Panel {
-    /// The segments and records.
-    Partition,
-    /// The lookup form and its walk.
-    Lookup,
-    /// The retention walk and remedies.
-    Retention,
-    /// "What happened": the narration.
-    Log,
-    /// The producer form.
-    Producer,
-    /// The version and topic configs.
-    Config,
-    /// Timestamp against offset.
-    Chart,
-    /// Disk usage over time.
-    Disk,
-    /// Importing a real partition, and the inspection of an imported one.
-    Import,
-}
-
-/// The documented panel names, in display order.
-pub const PANEL_NAMES: &[(&str, Panel)] = &[
-    ("partition", Panel::Partition),
-    ("lookup", Panel::Lookup),
-    ("retention", Panel::Retention),
-    ("log", Panel::Log),
-    ("producer", Panel::Producer),
-    ("config", Panel::Config),
-    ("chart", Panel::Chart),
-    ("disk", Panel::Disk),
-    ("import", Panel::Import),
+/// The panels an explorer can show or leave out (`panels`), in display order: every
+/// [`Panel`] but the clock bar, which shows whenever a scenario plays outside a lesson.
+pub const SHOWN_PANELS: [Panel; 9] = [
+    Panel::Partition,
+    Panel::Lookup,
+    Panel::Retention,
+    Panel::Log,
+    Panel::Producer,
+    Panel::Config,
+    Panel::Chart,
+    Panel::Disk,
+    Panel::Import,
 ];
 
 /// A set of panels.
@@ -173,13 +152,14 @@ pub struct Panels(u16);
 
 impl Panels {
     /// Every panel.
-    pub const ALL: Panels = Panels((1 << PANEL_NAMES.len()) - 1);
+    pub const ALL: Panels = Panels((1 << SHOWN_PANELS.len()) - 1);
 
+    /// The panel's bit; the clock bar has none (it is never left out).
     fn bit(p: Panel) -> u16 {
-        1 << PANEL_NAMES
+        SHOWN_PANELS
             .iter()
-            .position(|(_, q)| *q == p)
-            .expect("every panel has a name")
+            .position(|q| *q == p)
+            .map_or(0, |i| 1 << i)
     }
 
     /// The given panels.
@@ -197,10 +177,10 @@ impl Panels {
         if self == Panels::ALL {
             return "all".into();
         }
-        PANEL_NAMES
+        SHOWN_PANELS
             .iter()
-            .filter(|(_, p)| self.has(*p))
-            .map(|(n, _)| *n)
+            .filter(|p| self.has(**p))
+            .map(|p| p.key())
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -215,18 +195,14 @@ impl Panels {
                 set = Panels::ALL.0;
                 continue;
             }
-            let p = PANEL_NAMES
+            let p = SHOWN_PANELS
                 .iter()
-                .find(|(n, _)| *n == word)
-                .map(|(_, p)| *p)
+                .find(|p| p.key() == word)
+                .copied()
                 .ok_or_else(|| {
                     format!(
                         "unknown panel {word:?} (expected names from: {}, or all)",
-                        PANEL_NAMES
-                            .iter()
-                            .map(|(n, _)| *n)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        SHOWN_PANELS.map(Panel::key).join(", ")
                     )
                 })?;
             set |= Panels::bit(p);

@@ -80,7 +80,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     };
     let link_id = super::use_uid("lt-link");
     html! {
-        <section role="group" class="lt-clockbar" aria-label="Broker clock and playback">
+        <section role="group" class="lt-clockbar" aria-label="Broker clock and playback" data-panel="clock">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
                 <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
                 // No scenario yet (its file is on its way): no clock to show.

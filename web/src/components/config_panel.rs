@@ -81,7 +81,7 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-config" aria-label="Topic config">
+        <section role="group" class="lt-panel lt-config" aria-label="Topic config" data-panel="config">
             <h2>{ "Topic config" }</h2>
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>

@@ -168,7 +168,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-import" aria-label="Import a partition" data-testid="import-panel">
+        <section role="group" class="lt-panel lt-import" aria-label="Import a partition" data-testid="import-panel" data-panel="import">
             <h2>{ "Import a real partition" }</h2>
             <div class={classes!("lt-dropzone", over.then_some("over"))} ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}
                  data-testid="import-drop">

@@ -129,7 +129,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-lookup" aria-label="Lookup">
+        <section role="group" class="lt-panel lt-lookup" aria-label="Lookup" data-panel="lookup">
             <h2>{ "Lookup (offsetsForTimes)" }</h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 { label(&tid, "Time T") }

@@ -226,7 +226,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
     };
 
     html! {
-        <section role="group" class="lt-panel lt-partition" data-testid="partition" aria-label="Partition">
+        <section role="group" class="lt-panel lt-partition" data-testid="partition" aria-label="Partition" data-panel="partition">
             <div class="lt-panel-head">
                 <h2>{ format!("Partition {}", part.topic_partition()) }</h2>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">

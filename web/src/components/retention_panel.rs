@@ -125,7 +125,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         .as_ref()
         .map(|rep| walk_view(rep, p.state.cursor, p.reduced_motion, retention_ms));
     html! {
-        <section role="group" class="lt-panel lt-retention" aria-label="Retention">
+        <section role="group" class="lt-panel lt-retention" aria-label="Retention" data-panel="retention">
             <div class="lt-panel-head">
                 <h2>{ "Retention" }</h2>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>

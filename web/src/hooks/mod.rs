@@ -11,6 +11,7 @@
 //! | [`use_panel_words`] | what the panels draw from during a rebuild and a fast play |
 //! | [`use_import`] | the import worker |
 //! | [`use_keys`] | keyboard shortcuts |
+//! | [`use_pointed_panels`] | a lesson's `panel:` targets, outlined and scrolled into view |
 //!
 //! The lesson plug-in keeps its own hook (`crate::lessons::use_progress`).
 
@@ -20,6 +21,7 @@ mod keys;
 mod loads;
 mod media;
 mod moment;
+mod pointing;
 mod unload;
 mod words;
 
@@ -32,5 +34,6 @@ pub use moment::{
     shown_query, use_copy_link, use_history_moments, use_moment_link, use_url_sync, LastUrl,
     MomentLink,
 };
+pub use pointing::{panel_selector, use_pointed_panels, POINTED_ATTR};
 pub use unload::use_unload_guard;
 pub use words::{use_panel_words, PanelState, Words};

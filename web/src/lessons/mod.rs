@@ -9,8 +9,8 @@
 //!   column, and the [`StreamLane`] (event time downstream) under the partition.
 //! * **Which affordances it may hide, and which targets it may highlight**: [`Overlay`], made
 //!   by [`overlay`] from the pane's state: core's hidden [`Affordances`] (verdicts, the lookup
-//!   trace, pinned badges, remedies, stream verdicts), the segments, offset ranges and configs a
-//!   step points at, and the learner's picks.
+//!   trace, pinned badges, remedies, stream verdicts), the segments, offset ranges, configs and
+//!   panels a step points at, and the learner's picks.
 //! * **Which reader actions it observes**: its own [`LessonAction`]s; the transport while a
 //!   lesson plays (a step is the next stop, back the previous one: `Explorer::lesson_transport`);
 //!   and every command on the partition, after which the open task's goal is checked
@@ -34,6 +34,7 @@ pub use run::{LessonRun, Op};
 pub use stream_lane::{StreamLane, StreamLaneProps};
 pub use view::{ItemView, LessonView, Takes};
 
+use logtime_core::scenario::narrate::Panel;
 use logtime_lesson::{Affordance, Affordances};
 
 use crate::components::partition_view::LessonMarks;
@@ -48,6 +49,8 @@ pub struct Overlay {
     pub marks: LessonMarks,
     /// Configs the config panel outlines, by Kafka name.
     pub configs: Vec<String>,
+    /// Panels the stop points at: scrolled into view and outlined.
+    pub panels: Vec<Panel>,
     /// Presenter mode: the pane's narration large, for a room.
     pub presenter: bool,
 }
@@ -70,6 +73,7 @@ pub fn overlay(view: &LessonView) -> Option<Overlay> {
                 || hidden.contains(Affordance::Verdicts),
         },
         configs,
+        panels: view.pointed_panels(),
         presenter: view.mode == Some(Mode::Presenter),
     })
 }

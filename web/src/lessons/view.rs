@@ -8,7 +8,7 @@
 //! at (authored narration, highlights, a pause, a note, a question or a task; in a plain
 //! scenario, every step), so setup steps run together as their author meant.
 
-use logtime_core::scenario::narrate::Sentence;
+use logtime_core::scenario::narrate::{Panel, Sentence};
 use logtime_lesson::{
     Affordances, Answer, Ask, GoalStatus, Item, LessonKind, Narration, Outcome, Scorecard, Target,
 };
@@ -214,11 +214,15 @@ impl LessonView {
         (segs, ranges, configs)
     }
 
-    /// Whether a panel (`partition`, `lookup`, ...) is pointed at.
-    pub fn shows_panel(&self, key: &str) -> bool {
+    /// The panels the stop points at (`panel:` targets), in the order written.
+    pub fn pointed_panels(&self) -> Vec<Panel> {
         self.show
             .iter()
-            .any(|t| matches!(t, Target::Panel(p) if p.key() == key))
+            .filter_map(|t| match t {
+                Target::Panel(p) => Some(*p),
+                _ => None,
+            })
+            .collect()
     }
 }
 

@@ -73,7 +73,13 @@ impl Explorer {
 
     pub(crate) fn produce(&mut self, spec: &BatchSpec) {
         let now = self.now();
-        let records = spec.records(now);
+        let records = match spec.records(now) {
+            Ok(records) => records,
+            Err(reason) => {
+                self.set_command_error(Some(reason));
+                return;
+            }
+        };
         match self.apply(now, Command::Produce { records }) {
             Some(Ok(report)) => {
                 let shown = match report.outcome {

@@ -10,8 +10,9 @@ use super::log::LOG_LINES;
 use super::*;
 use crate::builtins;
 use crate::model::import::Done;
-use crate::model::producer::{BatchSpec, Unit};
+use crate::model::producer::BatchSpec;
 use logtime_core::scenario::Source;
+use logtime_model::scenario::UnitMistake;
 
 /// Seed 004: three steps to the lookup of 10:00:05 (answer: offset 3).
 const LOOKUP_SCAN: &str = "lookup-scan";
@@ -480,7 +481,7 @@ fn produce_appends_or_shows_the_rejection() {
     let bad = act(
         &ok,
         CommandAction::Produce(BatchSpec {
-            unit: Unit::Ns,
+            unit: Some(UnitMistake::Ns),
             ..BatchSpec::default()
         }),
     );

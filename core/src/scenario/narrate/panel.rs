@@ -1,54 +1,62 @@
-//! The explorer's panels, as narration names them: an authored sentence may point at one
-//! (`panel:lookup` in a lesson's markup gives a [`super::Mention::Panel`]). The narrator owns
-//! the type because a sentence carries it; the lesson engine parses its `panel:` targets into it,
-//! so the narrator does not depend on lessons.
+//! The explorer's panels, one name each for every place that names one: an explorer's
+//! `panels` option, a lesson's `panel:` targets and markup links (`[the lookup](panel:lookup)`
+//! gives a [`super::Mention::Panel`]). The narrator owns the type because a sentence carries
+//! it; the explorer and the lesson engine use this one, so the narrator depends on neither.
 
-/// A panel of the explorer, by the key lessons use for it.
+/// A panel of the explorer, by its documented key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Panel {
     /// The partition view: segments and records.
     Partition,
-    /// The producer: send a batch.
-    Producer,
-    /// The topic and broker configs.
-    Config,
     /// The offset-for-time lookup and its trace.
     Lookup,
     /// The retention walk, its verdicts and the remedies.
     Retention,
-    /// The disk-usage chart.
-    Chart,
-    /// The clock bar: play, pause, step.
-    Clock,
     /// The "What happened" list of narrated events.
     Log,
+    /// The producer: send a batch.
+    Producer,
+    /// The Kafka version and the topic and broker configs.
+    Config,
+    /// The timestamp chart: each record's timestamp against its offset.
+    Chart,
+    /// The disk chart: the partition's size over broker time.
+    Disk,
+    /// Importing a real partition, and the inspection of an imported one.
+    Import,
+    /// The clock bar: play, pause, step, the scrubber.
+    Clock,
 }
 
 impl Panel {
     /// Every panel, in the explorer's reading order.
-    pub const ALL: [Panel; 8] = [
+    pub const ALL: [Panel; 10] = [
         Panel::Partition,
-        Panel::Producer,
-        Panel::Config,
         Panel::Lookup,
         Panel::Retention,
-        Panel::Chart,
-        Panel::Clock,
         Panel::Log,
+        Panel::Producer,
+        Panel::Config,
+        Panel::Chart,
+        Panel::Disk,
+        Panel::Import,
+        Panel::Clock,
     ];
 
-    /// The key in lesson files: `partition`, `producer`, `config`, `lookup`, `retention`, `chart`,
-    /// `clock`, `log`.
+    /// Its key: `partition`, `lookup`, `retention`, `log`, `producer`, `config`, `chart`,
+    /// `disk`, `import`, `clock`.
     pub fn key(self) -> &'static str {
         match self {
             Panel::Partition => "partition",
-            Panel::Producer => "producer",
-            Panel::Config => "config",
             Panel::Lookup => "lookup",
             Panel::Retention => "retention",
-            Panel::Chart => "chart",
-            Panel::Clock => "clock",
             Panel::Log => "log",
+            Panel::Producer => "producer",
+            Panel::Config => "config",
+            Panel::Chart => "chart",
+            Panel::Disk => "disk",
+            Panel::Import => "import",
+            Panel::Clock => "clock",
         }
     }
 
@@ -63,5 +71,22 @@ impl Panel {
                     Panel::ALL.map(Panel::key).join(", ")
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_panel_reads_back_from_its_key() {
+        for p in Panel::ALL {
+            assert_eq!(Panel::parse(p.key()), Ok(p));
+        }
+        let e = Panel::parse("graph").unwrap_err();
+        assert!(
+            e.contains("\"graph\"") && e.contains("disk, import, clock"),
+            "{e}"
+        );
     }
 }
