@@ -9,7 +9,7 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{inspect, to_scenario};
+use logtime_core::import::{inspect, to_scenario, Imported};
 use logtime_core::scenario::time::parse_duration;
 use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
@@ -20,8 +20,8 @@ mod read;
 mod text;
 
 use many::run_many;
-use read::{io_err, read_partition, sources, Progress};
-use text::{json_single, text_single};
+use read::{io_err, read_partition, sources, Progress, Read};
+use text::{json_index_only, json_single, text_index_only, text_single};
 
 /// The `--help` lines of `logtime inspect`; the version presets come from core's table.
 pub(crate) fn usage() -> String {
@@ -190,12 +190,74 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     if many {
         return run_many(&opts, sources, now, clock_given);
     }
-    let src = &sources[0];
-    let progress = Progress::new(src.log_bytes());
-    let imported = read_partition(src, &opts, now, &progress, true);
+    let progress = Progress::new(sources.iter().map(|s| s.log_bytes()).sum());
+    let mut reads = Vec::new();
+    for src in &sources {
+        match read_partition(src, &opts, now, &progress, true) {
+            Ok(r) => reads.extend(r),
+            Err(e) => {
+                progress.clear();
+                return Err(e);
+            }
+        }
+    }
     progress.clear();
-    let imported = imported?;
-    let report = inspect(&imported, now, opts.lookup);
+    if let [Read::Partition(imported)] = reads.as_slice() {
+        return single(&opts, imported, now, clock_given);
+    }
+    several(&opts, reads, now, clock_given)
+}
+
+/// Several partitions given as files or dump text: each reported on its own, in the order
+/// given.
+fn several(
+    opts: &Options,
+    reads: Vec<Read>,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    if opts.export.is_some() && reads.len() > 1 {
+        return fail(format!(
+            "--export-scenario writes one partition, and {} were given: give one partition's files",
+            reads.len()
+        ));
+    }
+    let mut texts = Vec::new();
+    let mut values = Vec::new();
+    for r in reads {
+        match r {
+            Read::Partition(imported) => {
+                let report = inspect(&imported, now, opts.lookup);
+                if opts.json {
+                    values.push(json_single(&imported, &report, clock_given));
+                } else {
+                    texts.push(text_single(&imported, &report, clock_given, None));
+                }
+            }
+            Read::IndexOnly(tp, dump) => {
+                if opts.json {
+                    values.push(json_index_only(&tp, &dump));
+                } else {
+                    texts.push(text_index_only(&tp, &dump));
+                }
+            }
+        }
+    }
+    if opts.json {
+        let v = serde_json::json!({ "partitions": values });
+        return Ok(serde_json::to_string_pretty(&v).expect("reports serialise") + "\n");
+    }
+    Ok(texts.join("\n"))
+}
+
+/// One partition's report.
+fn single(
+    opts: &Options,
+    imported: &Imported,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    let report = inspect(imported, now, opts.lookup);
     if let Some(path) = &opts.export {
         let title = format!("{} imported", imported.partition.topic_partition());
         let text = serde_json::to_string_pretty(&to_scenario(&imported.partition, &title))
@@ -204,13 +266,13 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     }
     if opts.json {
         Ok(
-            serde_json::to_string_pretty(&json_single(&imported, &report, clock_given))
+            serde_json::to_string_pretty(&json_single(imported, &report, clock_given))
                 .expect("reports serialise")
                 + "\n",
         )
     } else {
         Ok(text_single(
-            &imported,
+            imported,
             &report,
             clock_given,
             opts.export.as_deref(),

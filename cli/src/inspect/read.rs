@@ -4,11 +4,11 @@
 use super::{fail, Fail, Options};
 use logtime_core::human::bytes;
 use logtime_core::import::{
-    parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError, ImportError,
-    Imported, PartitionImport, SegmentFileKind, SegmentReader,
+    parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError, DumpOutput,
+    ImportError, Imported, PartitionImport, SegmentFileKind, SegmentReader,
 };
 use logtime_core::{Offset, Timestamp};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, UNIX_EPOCH};
@@ -141,6 +141,8 @@ pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
         dumps: Vec::new(),
         log_start_offset: None,
     };
+    // Segment files by the folder that holds them: each folder is a partition of its own.
+    let mut groups: Vec<(PathBuf, Source)> = Vec::new();
     for i in inputs {
         let p = Path::new(i);
         if i == "-" {
@@ -159,23 +161,68 @@ pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
             .unwrap_or_default();
         match segment_file(&name) {
             Some((base, kind)) => {
-                if src.topic_partition.is_empty() {
-                    if let Some(parent) = p.parent().filter(|x| !x.as_os_str().is_empty()) {
-                        src.topic_partition = folder_name(parent);
+                let parent = p.parent().filter(|x| !x.as_os_str().is_empty());
+                let dir = parent
+                    .unwrap_or(Path::new("."))
+                    .canonicalize()
+                    .unwrap_or_else(|_| parent.unwrap_or(Path::new(".")).to_path_buf());
+                let at = match groups.iter().position(|(d, _)| *d == dir) {
+                    Some(at) => at,
+                    None => {
+                        groups.push((
+                            dir.clone(),
+                            Source {
+                                topic_partition: folder_name(&dir),
+                                files: Vec::new(),
+                                dumps: Vec::new(),
+                                log_start_offset: None,
+                            },
+                        ));
+                        groups.len() - 1
                     }
+                };
+                let files = &mut groups[at].1.files;
+                if let Some(twin) = files.iter().find(|f| f.1 == base && f.2 == kind) {
+                    return fail(format!(
+                        "{} and {i} are the same segment file: give each partition's files once",
+                        twin.0.display()
+                    ));
                 }
-                src.files.push((p.to_path_buf(), base, kind, meta.len()));
+                files.push((p.to_path_buf(), base, kind, meta.len()));
             }
-            None => src.dumps.push(i.clone()),
+            None => {
+                if let Some(why) = not_text(&name) {
+                    return fail(format!("{i}: {why}"));
+                }
+                src.dumps.push(i.clone())
+            }
         }
     }
-    if !src.files.is_empty() && !src.dumps.is_empty() {
+    if !groups.is_empty() && !src.dumps.is_empty() {
         return fail("give segment files or kafka-dump-log text, not both");
     }
-    if src.topic_partition.is_empty() {
+    if groups.is_empty() {
         src.topic_partition = "partition".into();
+        return Ok((vec![src], false));
     }
-    Ok((vec![src], false))
+    let mut out: Vec<Source> = groups.into_iter().map(|(_, s)| s).collect();
+    for s in &mut out {
+        s.files.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    }
+    Ok((out, false))
+}
+
+/// Files people give that are neither segments nor dump text, named for what they are.
+fn not_text(name: &str) -> Option<&'static str> {
+    if name.ends_with(".checkpoint") {
+        Some("a kraft snapshot (.checkpoint), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text; give the __cluster_metadata-0 folder's .log files instead")
+    } else if name.ends_with(".snapshot") {
+        Some("a producer-state snapshot (.snapshot), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text")
+    } else if name.ends_with(".txnindex") {
+        Some("a transaction index (.txnindex), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text")
+    } else {
+        None
+    }
 }
 
 /// Progress across every `.log` byte read, drawn on stderr when it is a terminal.
@@ -251,14 +298,23 @@ fn mtime(path: &Path) -> Option<Timestamp> {
     Some(Timestamp(d.as_millis().min(i64::MAX as u128) as i64))
 }
 
-/// Reads one partition: streams each `.log`, parses the indexes whole.
+/// What a source read to: a partition, or (a dump of index files alone) its index files.
+pub(super) enum Read {
+    /// A partition.
+    Partition(Box<Imported>),
+    /// Index files without their `.log`: the partition's name and the files.
+    IndexOnly(String, DumpOutput),
+}
+
+/// Reads a source: streams each `.log` and parses the indexes whole, or parses dump text (one
+/// partition per folder its `Dumping` lines name).
 pub(super) fn read_partition(
     src: &Source,
     opts: &Options,
     now: Timestamp,
     progress: &Progress,
     draw: bool,
-) -> Result<Imported, Fail> {
+) -> Result<Vec<Read>, Fail> {
     let lso = opts.log_start_offset.or(src.log_start_offset);
     if !src.dumps.is_empty() {
         let name = src.dumps.join(", ");
@@ -296,13 +352,23 @@ pub(super) fn read_partition(
             .map_err(|_| Fail(format!("{name}: not kafka-dump-log output: not UTF-8 text")))?;
         let dump = parse_dump(&text)
             .map_err(|e: DumpError| Fail(format!("{name}: not kafka-dump-log output: {e}")))?;
-        let tp = dump
-            .topic_partition()
-            .unwrap_or_else(|| src.topic_partition.clone());
-        return dump
-            .into_import(&tp, opts.config.clone())
-            .finish(now, lso)
-            .map_err(|e| Fail(format!("{name}: {e}")));
+        let parts = dump
+            .partitions()
+            .map_err(|e| Fail(format!("{name}: {e}")))?;
+        let mut out = Vec::with_capacity(parts.len());
+        for (tp, part) in parts {
+            let tp = tp.unwrap_or_else(|| src.topic_partition.clone());
+            if part.index_only() {
+                out.push(Read::IndexOnly(tp, part));
+                continue;
+            }
+            let imported = part
+                .into_import(&tp, opts.config.clone())
+                .finish(now, lso)
+                .map_err(|e| Fail(format!("{name}: {tp}: {e}")))?;
+            out.push(Read::Partition(Box::new(imported)));
+        }
+        return Ok(out);
     }
     let mut import = PartitionImport::new(&src.topic_partition, opts.config.clone());
     let mut buf = vec![0u8; CHUNK];
@@ -339,5 +405,6 @@ pub(super) fn read_partition(
     }
     import
         .finish(now, lso)
+        .map(|i| vec![Read::Partition(Box::new(i))])
         .map_err(|e: ImportError| Fail(format!("{}: {e}", src.topic_partition)))
 }

@@ -2,7 +2,7 @@
 //! the lookup and its trace, import notes; and the same as JSON.
 
 use logtime_core::human::{bytes, duration, rfc3339};
-use logtime_core::import::{words, Imported, Inspection};
+use logtime_core::import::{words, DumpOutput, Imported, Inspection};
 use logtime_core::scenario::narrate;
 use logtime_core::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
@@ -390,5 +390,45 @@ pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool
         "delete_records": r.delete_records,
         "import": imported.segments,
         "notes": words::import_notes(imported, INTERVAL_HINT),
+    })
+}
+
+/// A dump of index files without their `.log`: what the indexes say, and what needs the data.
+pub(super) fn text_index_only(tp: &str, dump: &DumpOutput) -> String {
+    let mut s = String::new();
+    let rows = dump.index_rows();
+    let _ = writeln!(
+        s,
+        "{tp}: index files only ({} segment{}), no .log: retention, lookups and sizes need the segment's .log (or its dump)",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    let mut t = vec![vec![
+        "segment".to_string(),
+        ".index entries".into(),
+        "last indexed offset".into(),
+        ".timeindex entries".into(),
+        "largest indexed stamp".into(),
+    ]];
+    for r in &rows {
+        t.push(vec![
+            r.base_offset.to_string(),
+            r.offset_entries.map_or("-".into(), |n| n.to_string()),
+            r.last_indexed
+                .map_or("-".into(), |(o, p)| format!("{o} (byte {p})")),
+            r.time_entries.map_or("-".into(), |n| n.to_string()),
+            r.largest_indexed
+                .map_or("-".into(), |(t, o)| format!("{} (offset {o})", ts(t))),
+        ]);
+    }
+    s.push_str(&table(&t, &[false, true, false, true, false]));
+    s
+}
+
+/// The same as JSON.
+pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
+    json!({
+        "topic_partition": tp,
+        "index_only": dump.index_rows(),
     })
 }

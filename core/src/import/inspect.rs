@@ -105,6 +105,10 @@ pub struct Inspection {
     pub lookup: Option<LookupAnswer>,
     /// The DeleteRecords what-if, when a segment pins expired ones.
     pub delete_records: Option<DeleteRecordsWhatIf>,
+    /// The smallest record stamp at or after the log start offset (a batch whose records were
+    /// not read counts its max timestamp): the age of the oldest data, which a segment's largest
+    /// stamp overstates.
+    pub oldest_record: Option<Timestamp>,
 }
 
 /// One line of a broker-wide summary.
@@ -116,7 +120,7 @@ pub struct Summary {
     pub segments: usize,
     /// Bytes.
     pub size_bytes: Bytes,
-    /// Smallest segment largest timestamp (the oldest data's age basis).
+    /// The oldest record stamp ([`Inspection::oldest_record`]).
     pub oldest: Option<Timestamp>,
     /// Largest segment largest timestamp.
     pub newest: Option<Timestamp>,
@@ -140,7 +144,7 @@ impl Inspection {
             topic_partition: topic_partition.to_string(),
             segments: self.rows.len(),
             size_bytes: Bytes(size),
-            oldest: stamps.clone().map(|r| r.largest_timestamp).min(),
+            oldest: self.oldest_record,
             newest: stamps.map(|r| r.largest_timestamp).max(),
             pinned_by,
             pinned_bytes: Bytes(
@@ -258,7 +262,9 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
         let seg = rows.iter().find(|r| r.base_offset == blocker)?;
         Some(what_if_delete_records(p, now, blocker, seg.next_offset))
     });
+    let oldest_record = oldest_record(p);
     Inspection {
+        oldest_record,
         now,
         retention_ms: config.topic.retention_ms,
         rows,
@@ -267,6 +273,19 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
         lookup,
         delete_records,
     }
+}
+
+fn oldest_record(p: &Partition) -> Option<Timestamp> {
+    let lso = p.log_start_offset().0;
+    p.segments()
+        .iter()
+        .flat_map(|s| {
+            let skip = usize::try_from(lso.saturating_sub(s.base_offset().0)).unwrap_or(0);
+            s.record_timestamps().iter().skip(skip).copied()
+        })
+        .filter(|t| *t >= 0)
+        .min()
+        .map(Timestamp)
 }
 
 fn what_if_delete_records(

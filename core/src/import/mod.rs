@@ -43,6 +43,7 @@
 
 mod codec;
 mod dump_log;
+mod dump_paste;
 mod index_file;
 mod inspect;
 mod legacy;
@@ -54,6 +55,7 @@ pub mod words;
 
 pub use codec::CODECS_AVAILABLE;
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
+pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
