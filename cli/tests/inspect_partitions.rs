@@ -195,3 +195,72 @@ fn the_directory_table_shows_the_oldest_record_stamp() {
     assert_eq!(a["newest"], 1_898_532_000_000i64);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A folder named after an internal topic, holding pinned-retention's three segments.
+fn internal(d: &Path, name: &str) -> String {
+    let p = d.join(name);
+    std::fs::create_dir_all(&p).unwrap();
+    for base in [18, 24, 30] {
+        let f = format!("{base:020}.log");
+        std::fs::copy(kafka("pinned-retention").join(&f), p.join(&f)).unwrap();
+    }
+    p.to_string_lossy().to_string()
+}
+
+#[test]
+fn consumer_offsets_get_compact_verdicts_and_say_why() {
+    let d = tmp("offsets");
+    let p = internal(&d, "__consumer_offsets-3");
+    let out = ok(&["inspect", &p, "--now", "2030-06-01T00:00:00Z"]);
+    assert!(
+        out.contains("\nconfigs: segment.bytes=104857600, cleanup.policy=compact (kafka creates __consumer_offsets with these: GroupCoordinator.groupMetadataTopicConfigs (offsets.topic.segment.bytes)); every other config is kafka's default\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("kept: compact only").count(), 3, "{out}");
+    assert!(!out.contains("deleted (retention.ms)"), "{out}");
+    // A config the person gives wins over the internal topic's.
+    let out = ok(&[
+        "inspect",
+        &p,
+        "--now",
+        "2030-06-01T00:00:00Z",
+        "--config",
+        "cleanup.policy=delete",
+    ]);
+    assert!(out.contains("cleanup.policy=delete (given)"), "{out}");
+    assert!(out.contains("deleted (retention.ms)"), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn the_metadata_log_is_never_trimmed_by_retention_ms() {
+    let d = tmp("metadata");
+    let p = internal(&d, "__cluster_metadata-0");
+    let out = ok(&["inspect", &p, "--now", "2030-06-01T00:00:00Z"]);
+    assert!(
+        out.contains("\nnote: the KRaft metadata log is trimmed after snapshots (metadata.max.retention.ms, metadata.max.retention.bytes, only segments a snapshot covers), never by retention.ms: no time or size verdict applies\n"),
+        "{out}"
+    );
+    assert!(!out.contains("retention check now deletes"), "{out}");
+    let v: Value = serde_json::from_str(&ok(&["inspect", &p, "--now", "0", "--json"])).unwrap();
+    assert_eq!(v["internal_topic"]["topic"], "__cluster_metadata");
+    assert_eq!(v["configs"][0]["origin"]["kind"], "internal_topic");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn every_internal_topic_is_known() {
+    for (tp, policy) in [
+        ("__consumer_offsets-0", Some("compact")),
+        ("__transaction_state-49", Some("compact")),
+        ("__share_group_state-0", Some("delete")),
+        ("__remote_log_metadata-0", Some("delete")),
+        ("__cluster_metadata-0", None),
+    ] {
+        let t = logtime_core::import::internal_topic(tp).unwrap();
+        let p = t.configs.iter().find(|(n, _)| *n == "cleanup.policy");
+        assert_eq!(p.map(|x| x.1), policy, "{tp}");
+    }
+    assert!(logtime_core::import::internal_topic("clicks-0").is_none());
+    assert!(logtime_core::import::internal_topic("__consumer_offsets_backup-0").is_none());
+}

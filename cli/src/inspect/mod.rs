@@ -58,6 +58,9 @@ pub(super) struct Options {
     pub(super) now: Option<Timestamp>,
     pub(super) lookup: Option<OffsetSpec>,
     pub(super) config: Config,
+    /// The config names the person set (`--config`, `--retention-ms`): an internal topic's
+    /// configs do not override them.
+    pub(super) given: Vec<String>,
     pub(super) log_start_offset: Option<Offset>,
     pub(super) export: Option<String>,
     pub(super) json: bool,
@@ -153,6 +156,7 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         );
     }
     let mut config = Config::defaults(version);
+    let given = sets.iter().map(|(k, _)| k.clone()).collect();
     for (k, v) in sets {
         let value = match v.parse::<i64>() {
             Ok(n) => ConfigValue::Number(n),
@@ -167,6 +171,7 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         now,
         lookup,
         config,
+        given,
         log_start_offset,
         export,
         json,
@@ -229,9 +234,15 @@ fn several(
             Read::Partition(imported) => {
                 let report = inspect(&imported, now, opts.lookup);
                 if opts.json {
-                    values.push(json_single(&imported, &report, clock_given));
+                    values.push(json_single(&imported, &report, clock_given, &opts.given));
                 } else {
-                    texts.push(text_single(&imported, &report, clock_given, None));
+                    texts.push(text_single(
+                        &imported,
+                        &report,
+                        clock_given,
+                        None,
+                        &opts.given,
+                    ));
                 }
             }
             Read::IndexOnly(tp, dump) => {
@@ -266,7 +277,7 @@ fn single(
     }
     if opts.json {
         Ok(
-            serde_json::to_string_pretty(&json_single(imported, &report, clock_given))
+            serde_json::to_string_pretty(&json_single(imported, &report, clock_given, &opts.given))
                 .expect("reports serialise")
                 + "\n",
         )
@@ -276,6 +287,7 @@ fn single(
             &report,
             clock_given,
             opts.export.as_deref(),
+            &opts.given,
         ))
     }
 }

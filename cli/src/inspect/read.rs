@@ -4,13 +4,14 @@
 use super::{fail, Fail, Options};
 use logtime_core::human::bytes;
 use logtime_core::import::{
-    parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError, DumpOutput,
-    ImportError, Imported, PartitionImport, SegmentFileKind, SegmentReader,
+    configs_for, parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError,
+    DumpOutput, ImportError, Imported, PartitionImport, SegmentFileKind, SegmentLog, SegmentReader,
 };
 use logtime_core::{Offset, Timestamp};
 use std::io::{IsTerminal, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 /// One partition's inputs.
@@ -298,6 +299,54 @@ fn mtime(path: &Path) -> Option<Timestamp> {
     Some(Timestamp(d.as_millis().min(i64::MAX as u128) as i64))
 }
 
+/// Streams a `.log` through the core's reader in [`CHUNK`]s. Reading (the kernel's copy into
+/// our buffer) and checking (CRC-32C and parsing) run on two threads with three buffers between
+/// them, so that a segment takes the longer of the two rather than their sum.
+fn read_log(
+    path: &Path,
+    base: Offset,
+    progress: &Progress,
+    draw: bool,
+) -> Result<SegmentLog, Fail> {
+    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let (full_tx, full_rx) = sync_channel::<std::io::Result<(Vec<u8>, usize)>>(3);
+    let (free_tx, free_rx) = sync_channel::<Vec<u8>>(3);
+    for _ in 0..3 {
+        let _ = free_tx.send(vec![0u8; CHUNK]);
+    }
+    // `move`: on an early return the channels drop before the scope joins the reading thread,
+    // which then stops instead of waiting for a buffer forever.
+    std::thread::scope(move |scope| {
+        scope.spawn(move || {
+            while let Ok(mut buf) = free_rx.recv() {
+                let msg = match f.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => Ok((buf, n)),
+                    Err(e) => Err(e),
+                };
+                let stop = msg.is_err();
+                if full_tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        let mut reader = SegmentReader::new(base);
+        let mut last_draw = Instant::now();
+        for msg in full_rx.iter() {
+            let (buf, n) = msg.map_err(|e| io_err(path, e))?;
+            reader.feed(&buf[..n]);
+            progress.done.fetch_add(n as u64, Ordering::Relaxed);
+            if draw && last_draw.elapsed() > Duration::from_millis(100) {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                progress.draw(&name);
+                last_draw = Instant::now();
+            }
+            let _ = free_tx.send(buf);
+        }
+        Ok(reader.finish())
+    })
+}
+
 /// What a source read to: a partition, or (a dump of index files alone) its index files.
 pub(super) enum Read {
     /// A partition.
@@ -363,35 +412,20 @@ pub(super) fn read_partition(
                 continue;
             }
             let imported = part
-                .into_import(&tp, opts.config.clone())
+                .into_import(&tp, configs_for(&tp, &opts.config, &opts.given).0)
                 .finish(now, lso)
                 .map_err(|e| Fail(format!("{name}: {tp}: {e}")))?;
             out.push(Read::Partition(Box::new(imported)));
         }
         return Ok(out);
     }
-    let mut import = PartitionImport::new(&src.topic_partition, opts.config.clone());
-    let mut buf = vec![0u8; CHUNK];
-    let mut last_draw = Instant::now();
+    let tp = &src.topic_partition;
+    let mut import = PartitionImport::new(tp, configs_for(tp, &opts.config, &opts.given).0);
     for (path, base, kind, _) in &src.files {
         match kind {
             SegmentFileKind::Log => {
-                let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-                let mut reader = SegmentReader::new(*base);
-                loop {
-                    let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
-                    if n == 0 {
-                        break;
-                    }
-                    reader.feed(&buf[..n]);
-                    progress.done.fetch_add(n as u64, Ordering::Relaxed);
-                    if draw && last_draw.elapsed() > Duration::from_millis(100) {
-                        let name = path.file_name().unwrap_or_default().to_string_lossy();
-                        progress.draw(&name);
-                        last_draw = Instant::now();
-                    }
-                }
-                import.add_log(*base, reader.finish(), mtime(path));
+                let log = read_log(path, *base, progress, draw)?;
+                import.add_log(*base, log, mtime(path));
             }
             SegmentFileKind::OffsetIndex => {
                 let b = read_index(path)?;

@@ -2,8 +2,11 @@
 //! the lookup and its trace, import notes; and the same as JSON.
 
 use logtime_core::human::{bytes, duration, rfc3339};
-use logtime_core::import::{words, DumpOutput, Imported, Inspection};
+use logtime_core::import::{
+    configs_for, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
+};
 use logtime_core::scenario::narrate;
+use logtime_core::Config;
 use logtime_core::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -63,6 +66,7 @@ pub(super) fn text_single(
     r: &Inspection,
     clock_given: bool,
     export: Option<&str>,
+    given: &[String],
 ) -> String {
     let p = &imported.partition;
     let mut s = String::new();
@@ -89,6 +93,7 @@ pub(super) fn text_single(
             " (no time limit)".into()
         }
     );
+    s.push_str(&origins_text(p.topic_partition(), p.config(), given));
     s.push('\n');
     let mut rows = vec![vec![
         "segment".to_string(),
@@ -364,8 +369,14 @@ fn trace_line(step: &TraceStep) -> String {
     }
 }
 
-pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool) -> Value {
+pub(super) fn json_single(
+    imported: &Imported,
+    r: &Inspection,
+    clock_given: bool,
+    given: &[String],
+) -> Value {
     let p = &imported.partition;
+    let (_, configs) = configs_for(p.topic_partition(), p.config(), given);
     let lookup = r.lookup.as_ref().map(|l| match &l.result {
         Ok(lk) => json!({
             "spec": lk.spec,
@@ -382,6 +393,8 @@ pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool
         "clock": if clock_given { "given" } else { "system" },
         "kafka": p.config().version.key(),
         "retention_ms": r.retention_ms,
+        "configs": configs,
+        "internal_topic": internal_topic(p.topic_partition()).map(|t| json!({"topic": t.name, "created_by": t.created_by, "note": t.note})),
         "state": p.state(),
         "verdicts": r.rows,
         "retention": r.retention,
@@ -431,4 +444,44 @@ pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
         "topic_partition": tp,
         "index_only": dump.index_rows(),
     })
+}
+
+/// The configs that differ from Kafka's defaults, grouped by where they came from, and what an
+/// internal topic's retention means; nothing when every config is Kafka's default.
+fn origins_text(tp: &str, config: &Config, given: &[String]) -> String {
+    let (_, list) = configs_for(tp, config, given);
+    let mut s = String::new();
+    let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
+    for c in &list {
+        let kv = format!("{}={}", c.name, c.value);
+        match groups.iter_mut().find(|(o, _)| *o == &c.origin) {
+            Some((_, v)) => v.push(kv),
+            None => groups.push((&c.origin, vec![kv])),
+        }
+    }
+    if !groups.is_empty() {
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(origin, kvs)| {
+                let from = match origin {
+                    ConfigOrigin::Option => "given".to_string(),
+                    ConfigOrigin::KafkaDefault => "kafka default".to_string(),
+                    ConfigOrigin::MetadataLog => "the metadata log".to_string(),
+                    ConfigOrigin::InternalTopic { topic, created_by } => {
+                        format!("kafka creates {topic} with these: {created_by}")
+                    }
+                };
+                format!("{} ({from})", kvs.join(", "))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "configs: {}; every other config is kafka's default",
+            parts.join("; ")
+        );
+    }
+    if let Some(note) = internal_topic(tp).and_then(|t| t.note) {
+        let _ = writeln!(s, "note: {note}");
+    }
+    s
 }

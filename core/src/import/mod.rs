@@ -46,6 +46,7 @@ mod dump_log;
 mod dump_paste;
 mod index_file;
 mod inspect;
+mod internal_topic;
 mod legacy;
 mod log_file;
 mod rebuild;
@@ -62,6 +63,9 @@ pub use index_file::{
 pub use inspect::{
     inspect, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection, LookupAnswer, SegmentRow,
     Summary,
+};
+pub use internal_topic::{
+    configs_for, internal_topic, ConfigInForce, ConfigOrigin, InternalTopic, INTERNAL_TOPICS,
 };
 pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
