@@ -113,6 +113,9 @@ pub(super) fn run_many(
         pinned,
         duration(opts.config.topic.retention_ms)
     );
+    if let Some(line) = opts.broker_line() {
+        let _ = writeln!(s, "{line}");
+    }
     let _ = writeln!(s, "{}\n", clock_line(now, clock_given));
     let mut rows = vec![vec![
         "topic-partition".to_string(),

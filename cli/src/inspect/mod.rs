@@ -15,6 +15,7 @@ use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timest
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod broker;
 mod many;
 mod read;
 mod text;
@@ -61,6 +62,8 @@ pub(super) struct Options {
     /// The config names the person set (`--config`, `--retention-ms`): an internal topic's
     /// configs do not override them.
     pub(super) given: Vec<String>,
+    /// The broker the log directory belongs to (`meta.properties`, the metadata log).
+    pub(super) broker: Option<broker::Broker>,
     pub(super) log_start_offset: Option<Offset>,
     pub(super) export: Option<String>,
     pub(super) json: bool,
@@ -172,6 +175,7 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         lookup,
         config,
         given,
+        broker: None,
         log_start_offset,
         export,
         json,
@@ -180,8 +184,23 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
 
 /// Runs the command; `Ok` holds what to print on stdout.
 pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
-    let opts = parse_options(args)?;
+    let mut opts = parse_options(args)?;
     let (sources, many) = sources(&opts.inputs)?;
+    // A log directory, or a partition folder inside one: the broker's own record of its configs.
+    if let [one] = opts.inputs.as_slice() {
+        let p = Path::new(one);
+        let dir = if many {
+            Some(p.to_path_buf())
+        } else {
+            p.canonicalize()
+                .ok()
+                .filter(|c| c.is_dir())
+                .and_then(|c| c.parent().map(Path::to_path_buf))
+        };
+        if let Some(d) = dir {
+            opts.broker = broker::broker(&d)?;
+        }
+    }
     let (now, clock_given) = match opts.now {
         Some(t) => (t, true),
         None => {
@@ -234,15 +253,9 @@ fn several(
             Read::Partition(imported) => {
                 let report = inspect(&imported, now, opts.lookup);
                 if opts.json {
-                    values.push(json_single(&imported, &report, clock_given, &opts.given));
+                    values.push(json_single(&imported, &report, clock_given, opts));
                 } else {
-                    texts.push(text_single(
-                        &imported,
-                        &report,
-                        clock_given,
-                        None,
-                        &opts.given,
-                    ));
+                    texts.push(text_single(&imported, &report, clock_given, None, opts));
                 }
             }
             Read::IndexOnly(tp, dump) => {
@@ -277,7 +290,7 @@ fn single(
     }
     if opts.json {
         Ok(
-            serde_json::to_string_pretty(&json_single(imported, &report, clock_given, &opts.given))
+            serde_json::to_string_pretty(&json_single(imported, &report, clock_given, opts))
                 .expect("reports serialise")
                 + "\n",
         )
@@ -287,7 +300,7 @@ fn single(
             &report,
             clock_given,
             opts.export.as_deref(),
-            &opts.given,
+            opts,
         ))
     }
 }

@@ -4,8 +4,9 @@
 use super::{fail, Fail, Options};
 use logtime_core::human::bytes;
 use logtime_core::import::{
-    configs_for, parse_dump, parse_offset_index, parse_time_index, segment_file, DumpError,
-    DumpOutput, ImportError, Imported, PartitionImport, SegmentFileKind, SegmentLog, SegmentReader,
+    configs_with_metadata, internal_topic, parse_dump, parse_offset_index, parse_time_index,
+    segment_file, DumpError, DumpOutput, ImportError, Imported, PartitionImport, SegmentFileKind,
+    SegmentLog, SegmentReader,
 };
 use logtime_core::{Offset, Timestamp};
 use std::io::{IsTerminal, Read as _, Write};
@@ -347,6 +348,17 @@ fn read_log(
     })
 }
 
+/// Whether the partition's `cleanup.policy` is known (given, or an internal topic's) rather
+/// than Kafka's default standing in for it.
+fn policy_known(tp: &str, opts: &Options) -> bool {
+    opts.given.iter().any(|g| g == "cleanup.policy")
+        || opts
+            .metadata_for(tp)
+            .iter()
+            .any(|(n, _)| n == "cleanup.policy")
+        || internal_topic(tp).is_some_and(|t| t.configs.iter().any(|(n, _)| *n == "cleanup.policy"))
+}
+
 /// What a source read to: a partition, or (a dump of index files alone) its index files.
 pub(super) enum Read {
     /// A partition.
@@ -411,8 +423,12 @@ pub(super) fn read_partition(
                 out.push(Read::IndexOnly(tp, part));
                 continue;
             }
-            let imported = part
-                .into_import(&tp, configs_for(&tp, &opts.config, &opts.given).0)
+            let mut import = part.into_import(
+                &tp,
+                configs_with_metadata(&tp, &opts.config, &opts.given, &opts.metadata_for(&tp)).0,
+            );
+            import.policy_known(policy_known(&tp, opts));
+            let imported = import
                 .finish(now, lso)
                 .map_err(|e| Fail(format!("{name}: {tp}: {e}")))?;
             out.push(Read::Partition(Box::new(imported)));
@@ -420,7 +436,11 @@ pub(super) fn read_partition(
         return Ok(out);
     }
     let tp = &src.topic_partition;
-    let mut import = PartitionImport::new(tp, configs_for(tp, &opts.config, &opts.given).0);
+    let mut import = PartitionImport::new(
+        tp,
+        configs_with_metadata(tp, &opts.config, &opts.given, &opts.metadata_for(tp)).0,
+    );
+    import.policy_known(policy_known(tp, opts));
     for (path, base, kind, _) in &src.files {
         match kind {
             SegmentFileKind::Log => {

@@ -1,9 +1,10 @@
 //! The single-partition report: the retention table, future stamps, the DeleteRecords remedy,
 //! the lookup and its trace, import notes; and the same as JSON.
 
+use super::Options;
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{
-    configs_for, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
+    configs_with_metadata, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
 };
 use logtime_core::scenario::narrate;
 use logtime_core::Config;
@@ -66,7 +67,7 @@ pub(super) fn text_single(
     r: &Inspection,
     clock_given: bool,
     export: Option<&str>,
-    given: &[String],
+    opts: &Options,
 ) -> String {
     let p = &imported.partition;
     let mut s = String::new();
@@ -93,7 +94,7 @@ pub(super) fn text_single(
             " (no time limit)".into()
         }
     );
-    s.push_str(&origins_text(p.topic_partition(), p.config(), given));
+    s.push_str(&origins_text(p.topic_partition(), p.config(), opts));
     s.push('\n');
     let mut rows = vec![vec![
         "segment".to_string(),
@@ -175,6 +176,12 @@ pub(super) fn text_single(
         }
         s.push('\n');
     }
+    if let Some(w) = &r.kafka_41_warning {
+        let _ = writeln!(
+            s,
+            "A 4.1 broker logs at WARN, on the logger LogFutureTimestampLogger (KAFKA-18929), at each retention check: {w}"
+        );
+    }
     if let Some(d) = &r.delete_records {
         s.push('\n');
         match &d.refused {
@@ -236,7 +243,11 @@ pub(super) fn text_single(
             }
         }
     }
-    let notes = words::import_notes(imported, INTERVAL_HINT);
+    let notes = words::import_notes_with(
+        imported,
+        INTERVAL_HINT,
+        "pass --config cleanup.policy=compact or compact,delete",
+    );
     if !notes.is_empty() {
         s.push_str("\nImport notes:\n");
         for n in notes {
@@ -373,10 +384,11 @@ pub(super) fn json_single(
     imported: &Imported,
     r: &Inspection,
     clock_given: bool,
-    given: &[String],
+    opts: &Options,
 ) -> Value {
     let p = &imported.partition;
-    let (_, configs) = configs_for(p.topic_partition(), p.config(), given);
+    let tp = p.topic_partition();
+    let (_, configs) = configs_with_metadata(tp, p.config(), &opts.given, &opts.metadata_for(tp));
     let lookup = r.lookup.as_ref().map(|l| match &l.result {
         Ok(lk) => json!({
             "spec": lk.spec,
@@ -399,10 +411,11 @@ pub(super) fn json_single(
         "verdicts": r.rows,
         "retention": r.retention,
         "future": r.future,
+        "kafka_41_warning": r.kafka_41_warning,
         "lookup": lookup,
         "delete_records": r.delete_records,
         "import": imported.segments,
-        "notes": words::import_notes(imported, INTERVAL_HINT),
+        "notes": words::import_notes_with(imported, INTERVAL_HINT, "pass --config cleanup.policy=compact or compact,delete"),
     })
 }
 
@@ -448,8 +461,8 @@ pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
 
 /// The configs that differ from Kafka's defaults, grouped by where they came from, and what an
 /// internal topic's retention means; nothing when every config is Kafka's default.
-fn origins_text(tp: &str, config: &Config, given: &[String]) -> String {
-    let (_, list) = configs_for(tp, config, given);
+fn origins_text(tp: &str, config: &Config, opts: &Options) -> String {
+    let (_, list) = configs_with_metadata(tp, config, &opts.given, &opts.metadata_for(tp));
     let mut s = String::new();
     let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
     for c in &list {

@@ -113,20 +113,37 @@ pub fn configs_for(
     config: &Config,
     given: &[String],
 ) -> (Config, Vec<ConfigInForce>) {
+    configs_with_metadata(topic_partition, config, given, &[])
+}
+
+/// [`configs_for`] with the configs the broker's metadata log gives the topic
+/// ([`MetadataConfigs::topic_configs`](super::MetadataConfigs::topic_configs)), which come
+/// before an internal topic's (Kafka records those too) and after the person's.
+pub fn configs_with_metadata(
+    topic_partition: &str,
+    config: &Config,
+    given: &[String],
+    metadata: &[(String, String)],
+) -> (Config, Vec<ConfigInForce>) {
     let mut out = config.clone();
     let internal = internal_topic(topic_partition);
     let mut from_topic: Vec<&str> = Vec::new();
+    let mut from_log: Vec<&str> = Vec::new();
+    let value = |v: &str| {
+        v.parse::<i64>()
+            .map_or(ConfigValue::Text(v.to_string()), ConfigValue::Number)
+    };
     if let Some(t) = internal {
-        for (name, value) in t.configs {
-            if given.iter().any(|g| g == name) {
-                continue;
-            }
-            let v = value
-                .parse::<i64>()
-                .map_or(ConfigValue::Text((*value).to_string()), ConfigValue::Number);
-            if out.set(name, &v).is_ok() {
+        for (name, v) in t.configs {
+            if !given.iter().any(|g| g == name) && out.set(name, &value(v)).is_ok() {
                 from_topic.push(name);
             }
+        }
+    }
+    for (name, v) in metadata {
+        if !given.iter().any(|g| g == name) && out.set(name, &value(v)).is_ok() {
+            from_log.push(name);
+            from_topic.retain(|n| n != name);
         }
     }
     let defaults = Config::defaults(config.version);
@@ -134,6 +151,8 @@ pub fn configs_for(
     for (key, value) in out.entries() {
         let origin = if given.iter().any(|g| g == key.name) {
             ConfigOrigin::Option
+        } else if from_log.contains(&key.name) {
+            ConfigOrigin::MetadataLog
         } else if from_topic.contains(&key.name) {
             let t = internal.expect("set from an internal topic");
             ConfigOrigin::InternalTopic {
