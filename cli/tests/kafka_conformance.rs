@@ -112,3 +112,44 @@ fn conformance_scenarios_agree_with_kafka() {
         failures.join("\n")
     );
 }
+
+/// Under `CI=true`, a missing oracle fails the check and says why (run as a child of this test
+/// binary with the oracle pointed at a folder that has none).
+#[test]
+fn without_the_oracle_ci_fails_saying_why() {
+    if std::env::var_os("LOGTIME_CONFORMANCE_CHILD").is_some() {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "conformance_scenarios_agree_with_kafka",
+            "--exact",
+            "--nocapture",
+        ])
+        .env("CI", "true")
+        .env(
+            "LOGTIME_ORACLE",
+            std::env::temp_dir().join("logtime-no-oracle-here"),
+        )
+        .env("LOGTIME_CONFORMANCE_CHILD", "1")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("kafka conformance could not run under CI=true: no Kafka oracle at "),
+        "{text}"
+    );
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["conformance_scenarios_agree_with_kafka", "--exact"])
+        .env("CI", "false")
+        .env(
+            "LOGTIME_ORACLE",
+            std::env::temp_dir().join("logtime-no-oracle-here"),
+        )
+        .env("LOGTIME_CONFORMANCE_CHILD", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "without CI the check is skipped");
+}
