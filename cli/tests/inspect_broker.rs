@@ -4,7 +4,8 @@
 //! each came from; `meta.properties` names the cluster and the node. The metadata log here is
 //! written by the encoder below, after Kafka's record schemas (`TopicRecord`, `ConfigRecord`,
 //! `RemoveTopicRecord`, flexible versions: compact strings and an empty tagged-field section)
-//! framed as `MetadataRecordSerde` does, in uncompressed v2 batches.
+//! framed as `MetadataRecordSerde` does, in uncompressed v2 batches. The same encoder writes a
+//! compacted `__consumer_offsets` segment (offsets missing between batches).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -214,5 +215,54 @@ fn the_directory_report_names_the_broker() {
         out.contains("\nbroker: cluster Lt9ClusterId00000000AA, node 3; topic configs from the kraft metadata log (10 records: 2 topics, 1 deleted)\n"),
         "{out}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A `__consumer_offsets` partition the cleaner compacted: offsets 2–4 gone between two
+/// batches. Read (its policy is compact), with compact-only verdicts; the same bytes in a topic
+/// given `cleanup.policy=delete` are refused naming the policy.
+#[test]
+fn compacted_consumer_offsets_are_read() {
+    let d = std::env::temp_dir().join(format!("logtime-compacted-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let mut log = batch(0, &[vec![1], vec![2]]);
+    let mut second = batch(5, &[vec![3], vec![4]]);
+    // The base offset is outside the CRC: the batch encoded at 0 moves to 5 as it is.
+    log.append(&mut second);
+    for tp in ["__consumer_offsets-7", "clicks-0"] {
+        std::fs::create_dir_all(d.join(tp)).unwrap();
+        std::fs::write(d.join(tp).join("00000000000000000000.log"), &log).unwrap();
+    }
+    let p = d.join("__consumer_offsets-7");
+    let out = logtime(&[
+        "inspect",
+        p.to_str().unwrap(),
+        "--now",
+        "2027-03-20T00:00:00Z",
+    ]);
+    assert!(out.contains("offsets 0–6"), "{out}");
+    assert!(out.contains("kept: compact only"), "{out}");
+    assert!(
+        out.contains("segment 0: 3 offsets removed by compaction (the first before byte "),
+        "{out}"
+    );
+    let c = d.join("clicks-0");
+    let err = common::logtime(
+        &[
+            "inspect",
+            c.to_str().unwrap(),
+            "--config",
+            "cleanup.policy=delete",
+        ]
+        .iter()
+        .map(OsStr::new)
+        .collect::<Vec<_>>(),
+    );
+    let e = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        e.contains("clicks-0: segment 0: offsets are missing from byte "),
+        "{e}"
+    );
+    assert!(e.contains("but cleanup.policy is delete"), "{e}");
     let _ = std::fs::remove_dir_all(&d);
 }
