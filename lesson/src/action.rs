@@ -386,7 +386,7 @@ mod tests {
         );
         assert_eq!(
             e(json!({"version": "2.8"})).1,
-            "unknown version \"2.8\" (expected \"3.6\" or \"4.0\")"
+            "unknown version \"2.8\" (expected \"3.6\", \"4.0\" or \"4.1\")"
         );
     }
 }

@@ -266,6 +266,7 @@ mod tests {
             rolled: None,
             log_start_offset: Offset(20000),
             future_timestamp_segments: vec![],
+            future_timestamp_warnings: vec![],
             verdicts: vec![blocker, behind],
             idle_checks_before: 0,
             retention_ms: week,

@@ -9,19 +9,20 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{inspect, to_scenario};
+use logtime_core::import::{inspect, to_scenario, Imported};
 use logtime_core::scenario::time::parse_duration;
 use logtime_model::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod broker;
 mod many;
 mod read;
 mod text;
 
 use many::run_many;
-use read::{io_err, read_partition, sources, Progress};
-use text::{json_single, text_single};
+use read::{io_err, read_partition, sources, Progress, Read};
+use text::{json_index_only, json_single, text_index_only, text_single};
 
 /// The `--help` lines of `logtime inspect`; the version presets come from core's table.
 pub(crate) fn usage() -> String {
@@ -58,6 +59,11 @@ pub(super) struct Options {
     pub(super) now: Option<Timestamp>,
     pub(super) lookup: Option<OffsetSpec>,
     pub(super) config: Config,
+    /// The config names the person set (`--config`, `--retention-ms`): an internal topic's
+    /// configs do not override them.
+    pub(super) given: Vec<String>,
+    /// The broker the log directory belongs to (`meta.properties`, the metadata log).
+    pub(super) broker: Option<broker::Broker>,
     pub(super) log_start_offset: Option<Offset>,
     pub(super) export: Option<String>,
     pub(super) json: bool,
@@ -153,6 +159,7 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         );
     }
     let mut config = Config::defaults(version);
+    let given = sets.iter().map(|(k, _)| k.clone()).collect();
     for (k, v) in sets {
         let value = match v.parse::<i64>() {
             Ok(n) => ConfigValue::Number(n),
@@ -167,6 +174,8 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         now,
         lookup,
         config,
+        given,
+        broker: None,
         log_start_offset,
         export,
         json,
@@ -175,8 +184,23 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
 
 /// Runs the command; `Ok` holds what to print on stdout.
 pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
-    let opts = parse_options(args)?;
+    let mut opts = parse_options(args)?;
     let (sources, many) = sources(&opts.inputs)?;
+    // A log directory, or a partition folder inside one: the broker's own record of its configs.
+    if let [one] = opts.inputs.as_slice() {
+        let p = Path::new(one);
+        let dir = if many {
+            Some(p.to_path_buf())
+        } else {
+            p.canonicalize()
+                .ok()
+                .filter(|c| c.is_dir())
+                .and_then(|c| c.parent().map(Path::to_path_buf))
+        };
+        if let Some(d) = dir {
+            opts.broker = broker::broker(&d)?;
+        }
+    }
     let (now, clock_given) = match opts.now {
         Some(t) => (t, true),
         None => {
@@ -190,12 +214,74 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     if many {
         return run_many(&opts, sources, now, clock_given);
     }
-    let src = &sources[0];
-    let progress = Progress::new(src.log_bytes());
-    let imported = read_partition(src, &opts, now, &progress, true);
+    let progress = Progress::new(sources.iter().map(|s| s.log_bytes()).sum());
+    let mut reads = Vec::new();
+    for src in &sources {
+        match read_partition(src, &opts, now, &progress, true) {
+            Ok(r) => reads.extend(r),
+            Err(e) => {
+                progress.clear();
+                return Err(e);
+            }
+        }
+    }
     progress.clear();
-    let imported = imported?;
-    let report = inspect(&imported, now, opts.lookup);
+    if let [Read::Partition(imported)] = reads.as_slice() {
+        return single(&opts, imported, now, clock_given);
+    }
+    several(&opts, reads, now, clock_given)
+}
+
+/// Several partitions given as files or dump text: each reported on its own, in the order
+/// given.
+fn several(
+    opts: &Options,
+    reads: Vec<Read>,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    if opts.export.is_some() && reads.len() > 1 {
+        return fail(format!(
+            "--export-scenario writes one partition, and {} were given: give one partition's files",
+            reads.len()
+        ));
+    }
+    let mut texts = Vec::new();
+    let mut values = Vec::new();
+    for r in reads {
+        match r {
+            Read::Partition(imported) => {
+                let report = inspect(&imported, now, opts.lookup);
+                if opts.json {
+                    values.push(json_single(&imported, &report, clock_given, opts));
+                } else {
+                    texts.push(text_single(&imported, &report, clock_given, None, opts));
+                }
+            }
+            Read::IndexOnly(tp, dump) => {
+                if opts.json {
+                    values.push(json_index_only(&tp, &dump));
+                } else {
+                    texts.push(text_index_only(&tp, &dump));
+                }
+            }
+        }
+    }
+    if opts.json {
+        let v = serde_json::json!({ "partitions": values });
+        return Ok(serde_json::to_string_pretty(&v).expect("reports serialise") + "\n");
+    }
+    Ok(texts.join("\n"))
+}
+
+/// One partition's report.
+fn single(
+    opts: &Options,
+    imported: &Imported,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    let report = inspect(imported, now, opts.lookup);
     if let Some(path) = &opts.export {
         let title = format!("{} imported", imported.partition.topic_partition());
         let text = serde_json::to_string_pretty(&to_scenario(&imported.partition, &title))
@@ -204,16 +290,17 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     }
     if opts.json {
         Ok(
-            serde_json::to_string_pretty(&json_single(&imported, &report, clock_given))
+            serde_json::to_string_pretty(&json_single(imported, &report, clock_given, opts))
                 .expect("reports serialise")
                 + "\n",
         )
     } else {
         Ok(text_single(
-            &imported,
+            imported,
             &report,
             clock_given,
             opts.export.as_deref(),
+            opts,
         ))
     }
 }

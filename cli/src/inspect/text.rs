@@ -1,9 +1,13 @@
 //! The single-partition report: the retention table, future stamps, the DeleteRecords remedy,
 //! the lookup and its trace, import notes; and the same as JSON.
 
+use super::Options;
 use logtime_core::human::{bytes, duration, rfc3339};
-use logtime_core::import::{words, Imported, Inspection};
+use logtime_core::import::{
+    configs_with_metadata, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
+};
 use logtime_core::scenario::narrate;
+use logtime_model::Config;
 use logtime_model::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -63,6 +67,7 @@ pub(super) fn text_single(
     r: &Inspection,
     clock_given: bool,
     export: Option<&str>,
+    opts: &Options,
 ) -> String {
     let p = &imported.partition;
     let mut s = String::new();
@@ -89,6 +94,7 @@ pub(super) fn text_single(
             " (no time limit)".into()
         }
     );
+    s.push_str(&origins_text(p.topic_partition(), p.config(), opts));
     s.push('\n');
     let mut rows = vec![vec![
         "segment".to_string(),
@@ -170,6 +176,12 @@ pub(super) fn text_single(
         }
         s.push('\n');
     }
+    if let Some(w) = &r.kafka_41_warning {
+        let _ = writeln!(
+            s,
+            "A 4.1 broker logs at WARN, on the logger LogFutureTimestampLogger (KAFKA-18929), at each retention check: {w}"
+        );
+    }
     if let Some(d) = &r.delete_records {
         s.push('\n');
         match &d.refused {
@@ -231,7 +243,11 @@ pub(super) fn text_single(
             }
         }
     }
-    let notes = words::import_notes(imported, INTERVAL_HINT);
+    let notes = words::import_notes_with(
+        imported,
+        INTERVAL_HINT,
+        "pass --config cleanup.policy=compact or compact,delete",
+    );
     if !notes.is_empty() {
         s.push_str("\nImport notes:\n");
         for n in notes {
@@ -364,8 +380,15 @@ fn trace_line(step: &TraceStep) -> String {
     }
 }
 
-pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool) -> Value {
+pub(super) fn json_single(
+    imported: &Imported,
+    r: &Inspection,
+    clock_given: bool,
+    opts: &Options,
+) -> Value {
     let p = &imported.partition;
+    let tp = p.topic_partition();
+    let (_, configs) = configs_with_metadata(tp, p.config(), &opts.given, &opts.metadata_for(tp));
     let lookup = r.lookup.as_ref().map(|l| match &l.result {
         Ok(lk) => json!({
             "spec": lk.spec,
@@ -382,13 +405,96 @@ pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool
         "clock": if clock_given { "given" } else { "system" },
         "kafka": p.config().version.key(),
         "retention_ms": r.retention_ms,
+        "configs": configs,
+        "internal_topic": internal_topic(p.topic_partition()).map(|t| json!({"topic": t.name, "created_by": t.created_by, "note": t.note})),
         "state": p.state(),
         "verdicts": r.rows,
         "retention": r.retention,
         "future": r.future,
+        "kafka_41_warning": r.kafka_41_warning,
         "lookup": lookup,
         "delete_records": r.delete_records,
         "import": imported.segments,
-        "notes": words::import_notes(imported, INTERVAL_HINT),
+        "notes": words::import_notes_with(imported, INTERVAL_HINT, "pass --config cleanup.policy=compact or compact,delete"),
     })
+}
+
+/// A dump of index files without their `.log`: what the indexes say, and what needs the data.
+pub(super) fn text_index_only(tp: &str, dump: &DumpOutput) -> String {
+    let mut s = String::new();
+    let rows = dump.index_rows();
+    let _ = writeln!(
+        s,
+        "{tp}: index files only ({} segment{}), no .log: retention, lookups and sizes need the segment's .log (or its dump)",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    let mut t = vec![vec![
+        "segment".to_string(),
+        ".index entries".into(),
+        "last indexed offset".into(),
+        ".timeindex entries".into(),
+        "largest indexed stamp".into(),
+    ]];
+    for r in &rows {
+        t.push(vec![
+            r.base_offset.to_string(),
+            r.offset_entries.map_or("-".into(), |n| n.to_string()),
+            r.last_indexed
+                .map_or("-".into(), |(o, p)| format!("{o} (byte {p})")),
+            r.time_entries.map_or("-".into(), |n| n.to_string()),
+            r.largest_indexed
+                .map_or("-".into(), |(t, o)| format!("{} (offset {o})", ts(t))),
+        ]);
+    }
+    s.push_str(&table(&t, &[false, true, false, true, false]));
+    s
+}
+
+/// The same as JSON.
+pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
+    json!({
+        "topic_partition": tp,
+        "index_only": dump.index_rows(),
+    })
+}
+
+/// The configs that differ from Kafka's defaults, grouped by where they came from, and what an
+/// internal topic's retention means; nothing when every config is Kafka's default.
+fn origins_text(tp: &str, config: &Config, opts: &Options) -> String {
+    let (_, list) = configs_with_metadata(tp, config, &opts.given, &opts.metadata_for(tp));
+    let mut s = String::new();
+    let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
+    for c in &list {
+        let kv = format!("{}={}", c.name, c.value);
+        match groups.iter_mut().find(|(o, _)| *o == &c.origin) {
+            Some((_, v)) => v.push(kv),
+            None => groups.push((&c.origin, vec![kv])),
+        }
+    }
+    if !groups.is_empty() {
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(origin, kvs)| {
+                let from = match origin {
+                    ConfigOrigin::Option => "given".to_string(),
+                    ConfigOrigin::KafkaDefault => "kafka default".to_string(),
+                    ConfigOrigin::MetadataLog => "the metadata log".to_string(),
+                    ConfigOrigin::InternalTopic { topic, created_by } => {
+                        format!("kafka creates {topic} with these: {created_by}")
+                    }
+                };
+                format!("{} ({from})", kvs.join(", "))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "configs: {}; every other config is kafka's default",
+            parts.join("; ")
+        );
+    }
+    if let Some(note) = internal_topic(tp).and_then(|t| t.note) {
+        let _ = writeln!(s, "note: {note}");
+    }
+    s
 }

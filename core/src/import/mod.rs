@@ -43,10 +43,13 @@
 
 mod codec;
 mod dump_log;
+mod dump_paste;
 mod index_file;
 mod inspect;
+mod internal_topic;
 mod legacy;
 mod log_file;
+mod metadata_log;
 mod rebuild;
 pub use logtime_model::seed;
 mod wire;
@@ -54,19 +57,25 @@ pub mod words;
 
 pub use codec::CODECS_AVAILABLE;
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
+pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
 pub use inspect::{
-    inspect, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection, LookupAnswer, SegmentRow,
-    Summary,
+    inspect, recommended_delete_records, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection,
+    LookupAnswer, SegmentRow, Summary,
+};
+pub use internal_topic::{
+    configs_for, configs_with_metadata, internal_topic, ConfigInForce, ConfigOrigin, InternalTopic,
+    INTERNAL_TOPICS,
 };
 pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
     LogReader, NotExpanded, RecordInfo, Records, TimestampKind,
 };
+pub use metadata_log::{meta_properties, MetadataConfigs, MetadataError, MetadataTopic};
 pub use rebuild::{
-    BatchFormats, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
+    BatchFormats, Compacted, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
     SegmentReader, SegmentReport, UnexpandedBatch,
 };
 

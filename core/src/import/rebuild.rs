@@ -69,9 +69,24 @@ pub struct SegmentLog {
     pub formats: BatchFormats,
     /// Where and why reading stopped early (Kafka's recovery truncates there).
     pub end: LogEnd,
-    /// The first place the batches stop being contiguous, which the model cannot hold (a
-    /// compacted segment).
+    /// The first place the batches cannot be read into the model (offsets that overlap, an
+    /// implausible batch).
     pub problem: Option<String>,
+    /// Offsets the log cleaner removed (a compacted segment): gaps before batches and records
+    /// missing inside them. The model holds them as records without a timestamp (`-1`), which no
+    /// time lookup returns and no largest timestamp counts, as Kafka's reads skip what is not
+    /// there.
+    pub compacted: Compacted,
+}
+
+/// What compaction removed from a segment, as the import found it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compacted {
+    /// Offsets missing in all.
+    pub missing_offsets: u64,
+    /// The first place, for messages: the batch's byte position, and the offset expected
+    /// there.
+    pub first: Option<(u64, Offset)>,
 }
 
 /// Collects the batches of one `.log`, as a [`LogReader`](super::LogReader) (or the dump-log
@@ -103,6 +118,7 @@ impl SegmentLogBuilder {
                     damage: None,
                 },
                 problem: None,
+                compacted: Compacted::default(),
             },
             next: base_offset,
         }
@@ -139,22 +155,21 @@ impl SegmentLogBuilder {
         if b.control {
             f.control += 1;
         }
-        if b.base_offset != self.next {
-            let what = if b.base_offset > self.next {
-                "offsets are missing before it (a compacted segment, or a gap between files)"
-            } else {
-                "it overlaps the offsets before it"
-            };
+        if b.base_offset < self.next {
             return self.problem(format!(
-                "the batch at byte {} starts at offset {} where {} was expected: {what}; Logtime models delete-policy logs, whose offsets are contiguous",
+                "the batch at byte {} starts at offset {} where {} was expected: it overlaps the offsets before it",
                 b.position, b.base_offset, self.next
             ));
         }
-        let n = b
-            .last_offset
-            .0
-            .wrapping_sub(b.base_offset.0)
-            .wrapping_add(1);
+        // Offsets the cleaner removed before this batch go into it, as records without a
+        // stamp: Kafka's read of such an offset lands in this batch too (its last offset is the
+        // first at or after the one asked for).
+        let gap = b.base_offset.0 - self.next.0;
+        if gap > 0 {
+            self.missing(b.position, gap);
+        }
+        let first = self.next;
+        let n = b.last_offset.0.wrapping_sub(first.0).wrapping_add(1);
         if n <= 0 || n > MAX_UNREAD_RECORDS {
             return self.problem(format!(
                 "the batch at byte {} spans offsets {} to {}: not a plausible batch",
@@ -163,36 +178,44 @@ impl SegmentLogBuilder {
         }
         match b.records {
             Records::Expanded { records } => {
-                let contiguous = records.len() as i64 == n
+                let in_order = records.windows(2).all(|w| w[0].offset < w[1].offset)
                     && records
                         .iter()
-                        .enumerate()
-                        .all(|(i, r)| r.offset.0 == b.base_offset.0 + i as i64);
-                if !contiguous {
+                        .all(|r| r.offset >= b.base_offset && r.offset <= b.last_offset);
+                if !in_order {
                     return self.problem(format!(
-                        "the batch at byte {} holds {} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
-                        b.position,
-                        records.len(),
-                        b.base_offset,
-                        b.last_offset
+                        "the batch at byte {} holds records outside offsets {} to {}, or out of order",
+                        b.position, b.base_offset, b.last_offset
                     ));
                 }
-                self.log
-                    .timestamps
-                    .extend(records.iter().map(|r| r.timestamp.0));
+                let inside = (b.last_offset.0 - b.base_offset.0 + 1) - records.len() as i64;
+                if inside > 0 {
+                    self.missing(b.position, inside);
+                }
+                let mut at = first.0;
+                for r in &records {
+                    let skip = (r.offset.0 - at) as usize;
+                    self.log.timestamps.extend(std::iter::repeat_n(-1, skip));
+                    self.log.timestamps.push(r.timestamp.0);
+                    at = r.offset.0 + 1;
+                }
+                let tail = (b.last_offset.0 + 1 - at) as usize;
+                self.log.timestamps.extend(std::iter::repeat_n(-1, tail));
             }
             Records::NotExpanded { why } => {
+                let gap = gap as usize;
+                self.log.timestamps.extend(std::iter::repeat_n(-1, gap));
+                let own = (n as usize).saturating_sub(gap);
                 if let Some(c) = b.count {
-                    if c as i64 != n {
-                        return self.problem(format!(
-                            "the batch at byte {} counts {c} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
-                            b.position, b.base_offset, b.last_offset
-                        ));
+                    // Which of the batch's offsets are gone is unknown: its records stand at
+                    // its max timestamp, as any unread batch's do.
+                    if (c as usize) < own {
+                        self.missing(b.position, (own - c as usize) as i64);
                     }
                 }
                 self.log
                     .timestamps
-                    .extend(std::iter::repeat_n(b.max_timestamp.0, n as usize));
+                    .extend(std::iter::repeat_n(b.max_timestamp.0, own));
                 // A one-record batch's max timestamp is its record's: nothing is unknown.
                 if n > 1 {
                     self.log.unexpanded.push(UnexpandedBatch {
@@ -205,7 +228,7 @@ impl SegmentLogBuilder {
             }
         }
         self.log.batches.push(BatchSeed {
-            base_offset: b.base_offset,
+            base_offset: first,
             last_offset: b.last_offset,
             position: Bytes(b.position as i64),
             size: Bytes(b.size as i64),
@@ -213,6 +236,14 @@ impl SegmentLogBuilder {
             log_append_time: b.timestamp_type == TimestampKind::LogAppendTime,
         });
         self.next = b.last_offset.plus(1);
+    }
+
+    fn missing(&mut self, position: u64, n: i64) {
+        let c = &mut self.log.compacted;
+        c.missing_offsets += n as u64;
+        if c.first.is_none() {
+            c.first = Some((position, self.next));
+        }
     }
 
     /// The log, with how the reading ended.
@@ -327,6 +358,8 @@ pub struct SegmentReport {
     pub index_notes: Vec<(IndexKind, IndexNote)>,
     /// The `.log` modification time was not given: the partition's clock stands in for it.
     pub last_modified_assumed: bool,
+    /// Offsets the log cleaner removed.
+    pub compacted: Compacted,
 }
 
 /// A partition read from its files.
@@ -351,6 +384,7 @@ pub struct PartitionImport {
     topic_partition: String,
     config: Config,
     segments: Vec<(Offset, Pending)>,
+    policy_known: bool,
 }
 
 #[derive(Debug)]
@@ -369,7 +403,16 @@ impl PartitionImport {
             topic_partition: topic_partition.to_string(),
             config,
             segments: Vec::new(),
+            policy_known: false,
         }
+    }
+
+    /// Says that the config's `cleanup.policy` is the topic's real one (given, the metadata
+    /// log, an internal topic's), not a default standing in for it: a delete-only policy then
+    /// refuses offset gaps, which its log cannot have. Left unknown, gaps are accepted and the
+    /// report says so.
+    pub fn policy_known(&mut self, known: bool) {
+        self.policy_known = known;
     }
 
     fn slot(&mut self, base: Offset) -> &mut Pending {
@@ -431,6 +474,17 @@ impl PartitionImport {
                     base_offset: base,
                     reason: problem.clone(),
                 });
+            }
+            if let Some((position, expected)) = log.compacted.first {
+                if self.policy_known && !self.config.retention_by_cleaner() {
+                    return Err(ImportError::NotModelled {
+                        base_offset: base,
+                        reason: format!(
+                            "offsets are missing from byte {position} on (offset {expected} expected): a compacted log, but cleanup.policy is {}, whose offsets are contiguous (a gap between files, or the wrong policy given)",
+                            self.config.topic.cleanup_policy.name()
+                        ),
+                    });
+                }
             }
             let (seed, report) = check_segment(base, p, i + 1 == n, &self.config);
             seeds.push(seed);
@@ -609,6 +663,7 @@ fn check_segment(
         time_index: ti_check,
         index_notes: notes,
         last_modified_assumed: p.last_modified.is_none(),
+        compacted: log.compacted.clone(),
     };
     let seed = SegmentSeed {
         base_offset: base,

@@ -24,8 +24,8 @@ pub use lookup::{lookup, lookup_target, trace_step};
 pub use panel::Panel;
 pub use produce::{broker_log, diagnosis, key, rejection, roll, roll_reason};
 pub use retention::{
-    compaction_note, next_pass_label, pass_name, retention_story, scheduled_passes, verdict,
-    verdict_brief,
+    compaction_note, future_timestamp_warnings, next_pass_label, pass_name, retention_story,
+    scheduled_passes, verdict, verdict_brief,
 };
 
 use super::Scenario;
@@ -390,7 +390,9 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
                 one
             });
             s.append(Sentence::join(verdicts, "; "));
-            vec![s]
+            let mut parts = vec![s];
+            parts.extend(future_timestamp_warnings(rep));
+            parts
         }
         StepOutcome::Lookup { spec, result } => vec![lookup(*spec, result)],
         StepOutcome::DeleteRecords { offset, result } => {

@@ -426,7 +426,7 @@ mod tests {
         );
         assert_eq!(
             e(&format!("{{\"kafka\": \"2.8\", {HEAD}, \"steps\": []}}")),
-            "kafka: unknown version \"2.8\" (expected \"3.6\" or \"4.0\")"
+            "kafka: unknown version \"2.8\" (expected \"3.6\", \"4.0\" or \"4.1\")"
         );
         assert_eq!(
             e(&format!(
