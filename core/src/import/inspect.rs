@@ -9,7 +9,9 @@ use logtime_model::config::{Config, ConfigValue};
 use logtime_model::diagnosis::{diagnose, Diagnosis};
 use logtime_model::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
 use logtime_model::partition::{Command, Partition};
-use logtime_model::retention::{future_timestamp_warning, DeletedSegment, RetentionReport, Verdict};
+use logtime_model::retention::{
+    future_timestamp_warning, DeletedSegment, RetentionReport, Verdict,
+};
 use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};

@@ -136,9 +136,11 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
             }
         })
     };
+    // Every keystroke, not the change at blur: files dropped or picked while the field still has
+    // focus are read at the clock typed, not at this computer's.
     let on_clock = {
         let clock = clock.clone();
-        Callback::from(move |e: Event| clock.set(input_value(&e)))
+        Callback::from(move |e: InputEvent| clock.set(input_value(&e)))
     };
     let on_rules = {
         let rules = rules.clone();
@@ -183,7 +185,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                         <input type="file" webkitdirectory=true onchange={on_pick} disabled={busy} data-testid="import-folder" />
                     </label>
                     <label class="lt-field-inline" for={clock_id.clone()}>{ "Broker clock" }</label>
-                    <input id={clock_id} class="lt-import-clock" value={(*clock).clone()} onchange={on_clock} placeholder="now, or 2027-03-11T00:00:00Z"
+                    <input id={clock_id} class="lt-import-clock" value={(*clock).clone()} oninput={on_clock} placeholder="now, or 2027-03-11T00:00:00Z"
                            aria-invalid={if field_error.is_some() {"true"} else {"false"}} data-testid="import-clock" />
                     <label class="lt-field-inline" for={rules_id.clone()}>{ "Rules" }</label>
                     <select id={rules_id} onchange={on_rules} data-testid="import-rules">

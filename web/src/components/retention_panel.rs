@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::{input_value, label, sentence};
 use crate::model::format;
 use crate::state::{CommandAction, Replay, RetentionState, Shared};
+use logtime_core::import::recommended_delete_records;
 
 /// The retention panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -57,30 +58,30 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                 .find(|v| matches!(v.verdict, Verdict::NotOldEnough { future: true, .. }))
                 .map(|v| v.base_offset.0)
         });
-        let after_pinned = pinned.and_then(|b| {
-            part.segments()
-                .iter()
-                .map(|s| s.base_offset().0)
-                .find(|&x| x > b)
-        });
+        // The one offset recommended everywhere (the import panel and `logtime inspect` too):
+        // it frees the segment that keeps expired ones on disk and deletes no current record.
+        // Worked out only once a check showed a pinned segment (a retention preview is not
+        // free on a large partition).
+        let recommended = pinned
+            .and_then(|_| recommended_delete_records(part, part.clock()))
+            .map(|d| d.offset.0);
         (
             cfg.topic.retention_ms,
             cfg.effective_after_max_ms(),
             part.next_retention_check().0,
             // The retention task's next check, or the log cleaner's next pass (compact).
             narrate::next_pass_label(cfg),
-            after_pinned.unwrap_or(part.high_watermark().0),
+            recommended,
         )
     };
     drop(r);
     // With the remedies hidden (a lesson asks for the fix), nothing is pre-filled.
-    let delete_value = (*delete_to).clone().unwrap_or_else(|| {
-        if p.remedies {
-            default_delete.to_string()
-        } else {
-            String::new()
-        }
-    });
+    let delete_value = (*delete_to)
+        .clone()
+        .unwrap_or_else(|| match default_delete {
+            Some(o) if p.remedies => o.to_string(),
+            _ => String::new(),
+        });
     let on_check = {
         let cb = p.on_command.clone();
         Callback::from(move |_: MouseEvent| cb.emit(CommandAction::RunRetention))

@@ -1,8 +1,8 @@
 //! Retention: why each segment was or was not deleted, and what a check did.
 
 use super::{list, Mention, Sentence, Style};
-use logtime_model::config::Config;
 use crate::human::{age, approx_duration, date_minute, duration};
+use logtime_model::config::Config;
 use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
 use logtime_model::units::Timestamp;
 
