@@ -14,23 +14,23 @@ use crate::components::charts::{DiskChart, TimestampChart};
 use crate::components::clock_bar::{Clock, ClockBar};
 use crate::components::config_panel::ConfigPanel;
 use crate::components::confirm_bar::ConfirmBar;
+use crate::components::density_canvas::LiveDensity;
 use crate::components::details_panel::DetailsPanel;
 use crate::components::error_box::ErrorBox;
 use crate::components::import_panel::ImportPanel;
 use crate::components::live_region::LiveRegion;
 use crate::components::lookup_panel::LookupPanel;
-use crate::components::partition_view::{LiveDensity, PartitionView};
+use crate::components::partition_view::PartitionView;
 use crate::components::producer_panel::ProducerPanel;
 use crate::components::rebuild_bar::{rebuild_bar, RebuildProgress};
 use crate::components::retention_panel::RetentionPanel;
 use crate::components::scenario_menu::ScenarioMenu;
 use crate::embed::ScenarioSource;
-use crate::hooks::{self, PanelState};
+use crate::hooks::{self, use_dispatch};
 use crate::lessons::{self, LessonPane, Overlay, StreamLane};
-use crate::options::{self, Context, Options, Panel, Panels, Theme};
-use crate::state::{
-    Action, CommandAction, Explorer, LessonAction, Pending, Shared, TransportAction, ViewAction,
-};
+use crate::options::{Context, Options, Panel, Theme};
+use crate::shown::{panels_shown, title_of, unhidden};
+use crate::state::{CommandAction, Explorer, LessonAction, Pending, TransportAction, ViewAction};
 use logtime_lesson::{Affordance, Affordances};
 
 /// The explorer's props.
@@ -38,63 +38,6 @@ use logtime_lesson::{Affordance, Affordances};
 pub struct AppProps {
     /// Everything the page said, checked.
     pub options: Options,
-}
-
-/// The panels shown: the options' own, or for an embed that names none, what its scenario
-/// suggests.
-fn panels_shown(opts: &Options, st: &Explorer) -> Panels {
-    let runner = st.replay.runner();
-    match (opts.panels, opts.context, &runner) {
-        (Some(p), _, _) => p,
-        (None, Context::Standalone, _) => Panels::ALL,
-        (None, Context::Embed, Some(r)) => options::default_embed_panels(r.scenario()),
-        (None, Context::Embed, None) => Panels::of(&[Panel::Partition, Panel::Log]),
-    }
-}
-
-/// The explorer's title: a built-in's is known before its file arrives (and when it could not).
-fn title_of(st: &Explorer, builtin: Option<&builtins::Builtin>) -> AttrValue {
-    let replay = &st.replay;
-    if let Some(b) = builtin.filter(|_| replay.loading) {
-        AttrValue::from(format!("Loading “{}”…", b.title))
-    } else if let Some(b) = builtin.filter(|_| replay.title.is_empty()) {
-        AttrValue::from(b.title)
-    } else if replay.loading && replay.title.is_empty() {
-        AttrValue::from("Loading scenario…")
-    } else {
-        AttrValue::from(replay.title.to_string())
-    }
-}
-
-/// A panel's view of the retention check and the lookup, less what a lesson hides (from the
-/// words and the canvases alike).
-fn unhidden(
-    v: &PanelState,
-    hidden: Affordances,
-) -> (
-    Shared<crate::state::RetentionState>,
-    Shared<crate::state::LookupState>,
-) {
-    let retention = if hidden.contains(Affordance::Verdicts) {
-        Shared::default()
-    } else {
-        v.retention.clone()
-    };
-    let lookup = if hidden.contains(Affordance::LookupTrace) {
-        Shared::default()
-    } else {
-        v.lookup.clone()
-    };
-    (retention, lookup)
-}
-
-/// A callback of stable identity that dispatches what `make` makes of its argument.
-#[hook]
-fn use_dispatch<T: 'static, A: Into<Action> + 'static>(
-    d: UseReducerDispatcher<Explorer>,
-    make: fn(T) -> A,
-) -> Callback<T> {
-    use_callback(d, move |t, d| d.dispatch(make(t).into()))
 }
 
 /// The explorer.

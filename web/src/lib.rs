@@ -28,6 +28,7 @@ pub mod importer;
 pub mod lessons;
 pub mod model;
 pub mod options;
+pub mod shown;
 pub mod state;
 pub mod warm;
 

@@ -85,7 +85,7 @@ impl WarmUp {
         }
         if !self.drawn {
             self.drawn = true;
-            crate::components::partition_view::draw_offscreen(&self.state);
+            crate::components::density_canvas::draw_offscreen(&self.state);
         }
         false
     }

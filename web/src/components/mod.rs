@@ -5,6 +5,7 @@ pub mod charts;
 pub mod clock_bar;
 pub mod config_panel;
 pub mod confirm_bar;
+pub mod density_canvas;
 pub mod details_panel;
 pub mod error_box;
 pub mod import_panel;

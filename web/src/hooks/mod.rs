@@ -11,11 +11,13 @@
 //! | [`use_panel_words`] | what the panels draw from during a rebuild and a fast play |
 //! | [`use_import`] | the import worker |
 //! | [`use_keys`] | keyboard shortcuts |
+//! | [`use_dispatch`] | callbacks of stable identity for the panels |
 //! | [`use_pointed_panels`] | a lesson's `panel:` targets, outlined and scrolled into view |
 //!
 //! The lesson plug-in keeps its own hook (`crate::lessons::use_progress`).
 
 mod clock;
+mod dispatch;
 mod import;
 mod keys;
 mod loads;
@@ -26,6 +28,7 @@ mod unload;
 mod words;
 
 pub use clock::{use_playback_frames, use_rebuild_chunks, use_walk_timer, use_warm_up};
+pub use dispatch::use_dispatch;
 pub use import::use_import;
 pub use keys::{key_action, use_keys};
 pub use loads::{absolute, restore_of, use_loads, Loads};

@@ -18,6 +18,7 @@
 //!
 //! [`LessonAction`]: crate::state::LessonAction
 
+mod draw_lane;
 pub mod lane;
 mod pane;
 mod play;

@@ -1,7 +1,7 @@
 //! The stream lane under the partition: the downstream stream processor a lesson declares
 //! (`"stream"`), its windows and its watermark, advancing read by read as records arrive.
 //! The lesson crate runs the processor ([`logtime_lesson::stream::run`]) and words every sentence; the layout is
-//! `lane.rs` and the painting `draw.rs`.
+//! `lane.rs` and the painting `draw_lane.rs`.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -14,7 +14,6 @@ use yew::prelude::*;
 
 use super::lane::{self as stream_lane, Lane, LaneWindow};
 use crate::components::{sentence, use_canvas};
-use crate::draw;
 use crate::model::format;
 use crate::state::{Replay, Shared};
 
@@ -131,7 +130,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                 if let Some(r) = report.as_ref() {
                     let lane = Lane::at(r, cursor);
                     let scene = lane.scene(r.reads.len(), width, &|w| bar_label(w, now));
-                    draw::stream_lane(c, &scene, dark);
+                    super::draw_lane::stream_lane(c, &scene, dark);
                 }
             }),
             0,
