@@ -313,7 +313,7 @@ mod tests {
         );
         assert_eq!(
             Target::parse("panel:remedies").unwrap_err(),
-            "unknown panel \"remedies\" (expected one of: partition, producer, config, lookup, retention, chart, clock, log)"
+            "unknown panel \"remedies\" (expected one of: partition, lookup, retention, log, producer, config, chart, disk, import, clock)"
         );
         assert!(Target::parse("offset:-1").is_err());
         assert!(Target::parse("time:now").is_err());
