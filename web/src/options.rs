@@ -8,7 +8,7 @@
 //! | `src` | a scenario URL | |
 //! | `inline` | scenario JSON (JS only; the element reads a child `<script type="application/json">`) | |
 //! | `z` | the scenario JSON, deflated and base64url-encoded (written by moment links) | |
-//! | `panels` | names from [`SHOWN_PANELS`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
+//! | `panels` | names from [`shown_panels`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
 //! | `menu` | `true`/`false` (a bare attribute is `true`) | `true` standalone, `false` embedded |
 //! | `theme` | `light`, `dark`, `auto` | `auto` standalone; embedded, the host page's declared `color-scheme` |
 //! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter` | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
@@ -134,17 +134,9 @@ impl Mode {
 
 /// The panels an explorer can show or leave out (`panels`), in display order: every
 /// [`Panel`] but the clock bar, which shows whenever a scenario plays outside a lesson.
-pub const SHOWN_PANELS: [Panel; 9] = [
-    Panel::Partition,
-    Panel::Lookup,
-    Panel::Retention,
-    Panel::Log,
-    Panel::Producer,
-    Panel::Config,
-    Panel::Chart,
-    Panel::Disk,
-    Panel::Import,
-];
+pub fn shown_panels() -> impl Iterator<Item = Panel> {
+    Panel::ALL.into_iter().filter(|p| *p != Panel::Clock)
+}
 
 /// A set of panels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,14 +144,14 @@ pub struct Panels(u16);
 
 impl Panels {
     /// Every panel.
-    pub const ALL: Panels = Panels((1 << SHOWN_PANELS.len()) - 1);
+    pub const ALL: Panels = Panels(((1 << Panel::ALL.len()) - 1) & !Panels::CLOCK);
 
-    /// The panel's bit; the clock bar has none (it is never left out).
+    /// The clock bar's bit, never set (it is never left out).
+    const CLOCK: u16 = 1 << (Panel::Clock as u16);
+
+    /// The panel's bit.
     fn bit(p: Panel) -> u16 {
-        SHOWN_PANELS
-            .iter()
-            .position(|q| *q == p)
-            .map_or(0, |i| 1 << i)
+        (1 << (p as u16)) & !Panels::CLOCK
     }
 
     /// The given panels.
@@ -177,10 +169,9 @@ impl Panels {
         if self == Panels::ALL {
             return "all".into();
         }
-        SHOWN_PANELS
-            .iter()
-            .filter(|p| self.has(**p))
-            .map(|p| p.key())
+        shown_panels()
+            .filter(|p| self.has(*p))
+            .map(Panel::key)
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -195,16 +186,15 @@ impl Panels {
                 set = Panels::ALL.0;
                 continue;
             }
-            let p = SHOWN_PANELS
-                .iter()
-                .find(|p| p.key() == word)
-                .copied()
-                .ok_or_else(|| {
-                    format!(
-                        "unknown panel {word:?} (expected names from: {}, or all)",
-                        SHOWN_PANELS.map(Panel::key).join(", ")
-                    )
-                })?;
+            let p = shown_panels().find(|p| p.key() == word).ok_or_else(|| {
+                format!(
+                    "unknown panel {word:?} (expected names from: {}, or all)",
+                    shown_panels()
+                        .map(Panel::key)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
             set |= Panels::bit(p);
         }
         if set == 0 {

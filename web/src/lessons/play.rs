@@ -2,7 +2,7 @@
 //! record what it said for the pane, and take the transport while a lesson plays.
 
 use logtime_core::scenario::narrate::{self, Sentence};
-use logtime_core::scenario::ViewMarks;
+use logtime_core::scenario::{StepReport, ViewMarks};
 use logtime_lesson::{self as core_lesson, Item, Outcome, Reached, Reveal};
 use logtime_model::Offset;
 
@@ -11,6 +11,10 @@ use super::view::{is_stop, ItemView, LessonView, Takes};
 use crate::model::viewport::Viewport;
 use crate::options::Mode;
 use crate::state::{Explorer, LessonAction, Pending, Shared, TransportAction};
+
+/// Where a lesson stopped: the file step, its model step's report (when the step ran one), and
+/// the item it opened.
+type Stop = (usize, Option<StepReport>, Option<usize>);
 
 impl Explorer {
     /// Reduces a [`LessonAction`]; `false` when nothing changed.
@@ -242,8 +246,25 @@ impl Explorer {
             return false;
         }
         self.inspect = None;
+        let (passed, stop) = self.lesson_run_to_stop();
+        self.replay.with_lesson(|l| l.ops.push(Op::Next));
+        let ops = self.replay.lesson().map_or(0, |l| l.ops.len());
+        match stop {
+            Some(stop) => self.lesson_show_stop(stop, passed, ops),
+            None => {
+                let v = self.lesson.make_mut();
+                v.passed = passed;
+                v.stops.push(ops);
+            }
+        }
+        self.lesson_sync();
+        true
+    }
+
+    /// Runs the lesson's steps up to the next stop: the narration of the steps passed on the
+    /// way, and the stop (none when the play ended or failed).
+    fn lesson_run_to_stop(&mut self) -> (Vec<Sentence>, Option<Stop>) {
         let mut passed = Vec::new();
-        let mut stop = None;
         loop {
             let mut marks = ViewMarks::default();
             let previous = self.now();
@@ -252,66 +273,56 @@ impl Explorer {
                 let at = l.play.next_step();
                 (at, is_stop_at(c, at))
             }) else {
-                break;
+                return (passed, None);
             };
             let reached = self
                 .replay
                 .with_lesson(|l| l.play.advance(&mut |e| marks.see(e.event)))
                 .flatten();
             let reached = match reached {
-                None => break,
+                None => return (passed, None),
                 Some(Err(e)) => {
                     self.lesson.make_mut().error = Some(e.to_string());
-                    break;
+                    return (passed, None);
                 }
                 Some(Ok(r)) => r,
             };
-            match reached {
-                Reached::Model(report) => {
-                    self.absorb(marks, &report);
-                    // Numbered as the step counter and the lesson pane count: the first step is step 1.
-                    let heading = narrate::heading(report.index + 1, report.now, previous);
-                    if !self.lesson.hidden.is_empty() {
-                        // The log would give a hidden verdict away: the pane's narration
-                        // (which core words with what is hidden) is the record.
-                        let mut h = heading;
-                        h.capitalize();
-                        self.say(h);
-                    } else {
-                        self.narrate(heading, &report);
-                    }
-                    if stops_here {
-                        stop = Some((step, Some(*report), None));
-                        break;
-                    }
-                    let words = self.replay.lesson().map(|l| {
-                        l.play
-                            .narration(step, Some(&report))
-                            .into_iter()
-                            .flat_map(|n| n.sentences)
-                            .collect::<Vec<_>>()
-                    });
-                    passed.push(Sentence::join(words.unwrap_or_default(), "; "));
-                }
-                Reached::Note => {
-                    stop = Some((step, None, None));
-                    break;
-                }
+            let report = match reached {
+                Reached::Model(report) => report,
+                Reached::Note => return (passed, Some((step, None, None))),
                 Reached::Question { item } | Reached::Task { item, .. } => {
-                    stop = Some((step, None, Some(item)));
-                    break;
+                    return (passed, Some((step, None, Some(item))))
                 }
+            };
+            self.absorb(marks, &report);
+            // Numbered as the step counter and the lesson pane count: the first step is step 1.
+            let heading = narrate::heading(report.index + 1, report.now, previous);
+            if !self.lesson.hidden.is_empty() {
+                // The log would give a hidden verdict away: the pane's narration (which core
+                // words with what is hidden) is the record.
+                let mut h = heading;
+                h.capitalize();
+                self.say(h);
+            } else {
+                self.narrate(heading, &report);
             }
+            if stops_here {
+                return (passed, Some((step, Some(*report), None)));
+            }
+            let words = self.replay.lesson().map(|l| {
+                l.play
+                    .narration(step, Some(&report))
+                    .into_iter()
+                    .flat_map(|n| n.sentences)
+                    .collect::<Vec<_>>()
+            });
+            passed.push(Sentence::join(words.unwrap_or_default(), "; "));
         }
-        self.replay.with_lesson(|l| l.ops.push(Op::Next));
-        let ops = self.replay.lesson().map_or(0, |l| l.ops.len());
-        let Some((step, report, item)) = stop else {
-            let v = self.lesson.make_mut();
-            v.passed = passed;
-            v.stops.push(ops);
-            self.lesson_sync();
-            return true;
-        };
+    }
+
+    /// Shows a stop in the pane (its narration, targets, pause and item), `ops` operations
+    /// into the run, and brings what it points at into view.
+    fn lesson_show_stop(&mut self, (step, report, item): Stop, passed: Vec<Sentence>, ops: usize) {
         let (narration, show, pause) = self
             .replay
             .lesson()
@@ -347,8 +358,6 @@ impl Explorer {
             (None, Some((lo, hi))) if segments => self.viewport = Viewport::fit(lo, hi),
             _ => {}
         }
-        self.lesson_sync();
-        true
     }
 
     /// The partition's offsets `[first segment's base, log end)`.
