@@ -30,7 +30,9 @@ use crate::hooks::{self, use_dispatch};
 use crate::lessons::{self, LessonPane, Overlay, StreamLane};
 use crate::options::{Context, Options, Panel, Theme};
 use crate::shown::{panels_shown, title_of, unhidden};
-use crate::state::{CommandAction, Explorer, LessonAction, Pending, TransportAction, ViewAction};
+use crate::state::{
+    CommandAction, Explorer, LessonAction, Pending, ReplayView, TransportAction, ViewAction,
+};
 use logtime_lesson::{Affordance, Affordances};
 
 /// The explorer's props.
@@ -157,7 +159,7 @@ pub fn app(props: &AppProps) -> Html {
     let (retention_shown, lookup_shown) = unhidden(text, hidden);
     let (retention_live, lookup_live) = unhidden(&view, hidden);
     let density = LiveDensity {
-        replay: view.replay.clone(),
+        replay: ReplayView::of(&view.replay),
         lookup: lookup_live.clone(),
         retention: retention_live,
         viewport: view.viewport,
@@ -213,7 +215,7 @@ pub fn app(props: &AppProps) -> Html {
                 <ConfirmBar pending={p.clone()} {standalone} {on_confirm} {on_dismiss} />
             }
             if show(Panel::Import) {
-                <ImportPanel state={st.import.clone()} replay={replay.clone()} {on_import} on_delete_records={on_delete_records.clone()} />
+                <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
             }
             if !lesson_on {
                 <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} link={made_link} />
@@ -223,32 +225,32 @@ pub fn app(props: &AppProps) -> Html {
                 <div class="lt-col-wide">
                     if show(Panel::Partition) {
                         <ContextProvider<LiveDensity> context={density}>
-                        <PartitionView replay={text.replay.clone()} marks={text.marks.clone()} lookup={lookup_shown.clone()}
+                        <PartitionView replay={ReplayView::of(&text.replay)} marks={text.marks.clone()} lookup={lookup_shown.clone()}
                                        retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
                                        lesson={overlay.as_ref().map(|o| o.marks.clone())} on_inspect={on_inspect.clone()} on_pick={on_pick_answer} />
                         </ContextProvider<LiveDensity>>
                         if replay.stream.is_some() {
-                            <StreamLane replay={view.replay.clone()} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
+                            <StreamLane replay={ReplayView::of(&view.replay)} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
                         }
                     }
                     if let Some(i) = st.inspect {
-                        <DetailsPanel inspect={i} replay={text.replay.clone()} lookup={lookup_shown.clone()} on_close={on_close_details} />
+                        <DetailsPanel inspect={i} replay={ReplayView::of(&text.replay)} lookup={lookup_shown.clone()} on_close={on_close_details} />
                     }
                     if show(Panel::Retention) || show(Panel::Lookup) {
                     <div class="lt-grid-2">
                         if show(Panel::Retention) {
-                            <RetentionPanel replay={text.replay.clone()} state={retention_shown.clone()} {reduced_motion} on_command={on_command.clone()}
+                            <RetentionPanel replay={ReplayView::of(&text.replay)} state={retention_shown.clone()} {reduced_motion} on_command={on_command.clone()}
                                             remedies={!hidden.contains(Affordance::Remedies)} />
                         }
                         if show(Panel::Lookup) {
-                            <LookupPanel replay={text.replay.clone()} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
+                            <LookupPanel replay={ReplayView::of(&text.replay)} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
                         }
                     </div>
                     }
                     if show(Panel::Chart) || show(Panel::Disk) {
                     <div class="lt-grid-2">
                         if show(Panel::Chart) {
-                            <TimestampChart replay={view.replay.clone()} lookup={lookup_live} {dark} />
+                            <TimestampChart replay={ReplayView::of(&view.replay)} lookup={lookup_live} {dark} />
                         }
                         if show(Panel::Disk) {
                             <DiskChart disk={view.disk.clone()} {dark} />

@@ -5,13 +5,13 @@ use yew::prelude::*;
 use super::use_canvas;
 use crate::draw;
 use crate::model::chart::{nothing_to_plot, timestamp_points};
-use crate::state::{Disk, LookupState, Replay, Shared};
+use crate::state::{Disk, LookupState, ReplayView, Shared};
 
 /// The timestamp chart's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct TimestampChartProps {
     /// The replay (its records).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest lookup (its target and answer, once walked).
     pub lookup: Shared<LookupState>,
     /// Dark colours.

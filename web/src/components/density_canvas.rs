@@ -9,13 +9,13 @@ use super::use_canvas;
 use crate::draw;
 use crate::model::scene::{build, SceneInput};
 use crate::model::viewport::Viewport;
-use crate::state::{LookupState, Replay, RetentionState, Shared};
+use crate::state::{LookupState, ReplayView, RetentionState, Shared};
 
 /// The density canvas's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct DensityCanvasProps {
     /// The replay (the partition).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest lookup (its answer and scan are outlined).
     pub lookup: Shared<LookupState>,
     /// The latest retention check (pinned segments).
@@ -35,7 +35,7 @@ pub struct DensityCanvasProps {
 #[derive(Clone, PartialEq)]
 pub struct LiveDensity {
     /// The replay (the partition).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest lookup.
     pub lookup: Shared<LookupState>,
     /// The latest retention check.
@@ -45,7 +45,7 @@ pub struct LiveDensity {
 }
 
 /// The offsets the partition view spans: from the first segment's base to the log end.
-fn bounds(replay: &Replay) -> Option<(i64, i64)> {
+fn bounds(replay: &ReplayView) -> Option<(i64, i64)> {
     let r = replay.runner()?;
     let part = r.partition();
     let lo = part.segments().first().map_or(0, |s| s.base_offset().0);
@@ -104,7 +104,7 @@ pub fn draw_offscreen(state: &crate::state::Explorer) {
             .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok());
         if let Some(c) = canvas {
             let props = DensityCanvasProps {
-                replay: state.replay.clone(),
+                replay: ReplayView::of(&state.replay),
                 lookup: state.lookup.clone(),
                 retention: state.retention.clone(),
                 viewport: state.viewport,

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::sentence;
 use crate::model::format;
-use crate::state::{Inspect, LookupState, Replay, Shared};
+use crate::state::{Inspect, LookupState, ReplayView, Shared};
 
 /// The details panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -16,7 +16,7 @@ pub struct DetailsPanelProps {
     /// What is open.
     pub inspect: Inspect,
     /// The partition.
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest lookup (its trace lines).
     pub lookup: Shared<LookupState>,
     /// Close.

@@ -12,7 +12,7 @@ use super::input_value;
 use crate::glue::{self, Files};
 use crate::model::format;
 use crate::model::import::{parse_clock, row_cells, skipped, HEADS, NUMERIC};
-use crate::state::{ImportState, Replay, Shared};
+use crate::state::{ImportState, ReplayView, Shared};
 
 /// What the reader asks of the import.
 pub enum ImportRequest {
@@ -30,7 +30,7 @@ pub struct ImportPanelProps {
     /// The import's progress, failure and findings.
     pub state: Shared<ImportState>,
     /// The loaded scenario (inspected when it is a partition that starts from a log).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// Import requests.
     pub on_import: Callback<ImportRequest>,
     /// DeleteRecords to this offset, then a retention check (the inspection's remedy).
@@ -238,7 +238,7 @@ fn findings(st: &ImportState) -> Html {
 
 #[derive(Properties, PartialEq, Clone)]
 struct InspectionProps {
-    replay: Shared<Replay>,
+    replay: ReplayView,
     on_delete_records: Callback<i64>,
 }
 
@@ -265,7 +265,7 @@ fn inspection(p: &InspectionProps) -> Html {
                 .runner()
                 .map(|r| r.partition().topic_partition().to_string())
                 .unwrap_or_else(|| "partition".into());
-            glue::download(&replay.source, &format!("{name}.scenario.json"));
+            glue::download(replay.source(), &format!("{name}.scenario.json"));
         })
     };
     let delete = r.delete_records.as_ref().filter(|d| d.refused.is_none()).map(|d| {

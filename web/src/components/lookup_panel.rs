@@ -10,13 +10,13 @@ use yew::prelude::*;
 use super::{label, sentence};
 use crate::model::format;
 use crate::model::marks::late_records;
-use crate::state::{LookupState, Replay, Shared};
+use crate::state::{LookupState, ReplayView, Shared};
 
 /// The lookup panel's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct LookupPanelProps {
     /// The replay (the clock, and the records after an answer).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest lookup and its walk.
     pub state: Shared<LookupState>,
     /// Show the whole trace at once.

@@ -13,7 +13,7 @@ use crate::model::format::{self, AgeClass};
 use crate::model::marks::LookupMarks;
 
 use crate::model::viewport::Viewport;
-use crate::state::{Inspect, LookupState, Marks, Replay, RetentionState, Shared};
+use crate::state::{Inspect, LookupState, Marks, ReplayView, RetentionState, Shared};
 
 /// What a lesson marks in the partition view: the step's targets, the learner's picks, and
 /// what a click picks.
@@ -54,7 +54,7 @@ fn on_enter(cb: Callback<()>) -> Callback<KeyboardEvent> {
 #[derive(Properties, PartialEq, Clone)]
 pub struct PartitionViewProps {
     /// The replay (the partition).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The batch that landed and why segments rolled.
     pub marks: Shared<Marks>,
     /// The latest lookup and its walk.

@@ -8,14 +8,14 @@ use yew::prelude::*;
 
 use super::{input_value, label, sentence};
 use crate::model::format;
-use crate::state::{CommandAction, Replay, RetentionState, Shared};
+use crate::state::{CommandAction, ReplayView, RetentionState, Shared};
 use logtime_core::import::recommended_delete_records;
 
 /// The retention panel's props.
 #[derive(Properties, PartialEq, Clone)]
 pub struct RetentionPanelProps {
     /// The replay (the configs in force, the segments, the next scheduled pass).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// The latest check and its walk.
     pub state: Shared<RetentionState>,
     /// Show every verdict at once.

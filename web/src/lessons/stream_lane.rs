@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::lane::{self as stream_lane, Lane, LaneWindow};
 use crate::components::{sentence, use_canvas};
 use crate::model::format;
-use crate::state::{Replay, Shared};
+use crate::state::ReplayView;
 
 /// Reads shown one by one at this pace (ms) when several arrive at once.
 const READ_MS: u32 = 260;
@@ -28,7 +28,7 @@ const LISTED: usize = 8;
 #[derive(Properties, PartialEq, Clone)]
 pub struct StreamLaneProps {
     /// The replay (its partition and its `stream` section).
-    pub replay: Shared<Replay>,
+    pub replay: ReplayView,
     /// What the processor did is hidden until the open question is answered.
     #[prop_or_default]
     pub hidden: bool,
@@ -43,7 +43,7 @@ pub struct StreamLaneProps {
 /// What the partition looks like to a consumer: when any of it changes the processor reruns.
 type Key = (StreamConfig, i64, i64, i64, usize, i64, usize);
 
-fn key(replay: &Replay, config: StreamConfig) -> Option<Key> {
+fn key(replay: &ReplayView, config: StreamConfig) -> Option<Key> {
     let r = replay.runner()?;
     let p = r.partition();
     Some((
@@ -53,7 +53,7 @@ fn key(replay: &Replay, config: StreamConfig) -> Option<Key> {
         p.log_end_offset().0,
         p.segments().len(),
         p.size().0,
-        replay.done,
+        replay.done(),
     ))
 }
 
@@ -70,7 +70,7 @@ fn bar_label(w: &LaneWindow, now: Timestamp) -> String {
 /// The lane.
 #[function_component(StreamLane)]
 pub fn stream_lane(p: &StreamLaneProps) -> Html {
-    let config = p.replay.stream;
+    let config = p.replay.stream();
     let k = config.and_then(|c| key(&p.replay, c));
     let report: Rc<Option<StreamReport>> = {
         let replay = p.replay.clone();

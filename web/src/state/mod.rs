@@ -27,6 +27,7 @@ mod steps;
 #[cfg(test)]
 mod tests;
 mod view;
+mod view_of;
 
 pub use action::{
     Action, CommandAction, ImportAction, LessonAction, LoadAction, TransportAction, ViewAction,
@@ -37,6 +38,7 @@ pub use panels::{
 };
 pub use rebuild::{Rebuild, REBUILD_CHUNK_RECORDS};
 pub use replay::Replay;
+pub use view_of::ReplayView;
 
 use std::ops::Deref;
 use std::rc::Rc;
