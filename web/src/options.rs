@@ -369,42 +369,10 @@ pub fn parse(
             return Err(bad("given twice".into()));
         }
         seen.push(name);
-        let v = value.trim();
-        match name {
-            "scenario" | "src" | "inline" | "z" => sources.push((label.clone(), name, value)),
-            "panels" => o.panels = Some(Panels::parse(v).map_err(bad)?),
-            "menu" => o.menu = boolean(v).map_err(bad)?,
-            "theme" => {
-                o.theme = match v {
-                    "light" => Theme::Light,
-                    "dark" => Theme::Dark,
-                    "auto" => Theme::Auto,
-                    _ => return Err(bad("expected light, dark or auto".into())),
-                }
-            }
-            "mode" => o.mode = Some(Mode::parse(v).map_err(bad)?),
-            "seed" => {
-                o.seed = Some(v.parse::<u64>().map_err(|_| {
-                    bad("expected a whole number from 0 to 18446744073709551615".into())
-                })?)
-            }
-            "step" => {
-                o.step = Some(v.parse::<usize>().map_err(|_| {
-                    bad("expected a whole number of steps (0 for the start)".into())
-                })?)
-            }
-            "lookup" => o.lookup = Some(LookupTarget::parse(v).map_err(bad)?),
-            "moment" => {
-                if v.is_empty() {
-                    return Err(bad("it is empty".into()));
-                }
-                o.moment = Some(v.to_string())
-            }
-            "page" => {
-                ScenarioSource::parse_url(&label, v)?;
-                o.page = Some(v.to_string())
-            }
-            _ => unreachable!("every name in OPTION_NAMES has an arm"),
+        if SOURCE_OPTIONS.contains(&name) {
+            sources.push((label, name, value));
+        } else {
+            set_option(&mut o, name, &label, value)?;
         }
     }
     if o.moment.is_some() && (o.step.is_some() || o.lookup.is_some()) {
@@ -415,6 +383,62 @@ pub fn parse(
             "a saved moment already holds the steps and lookups; give either moment or step/lookup",
         ));
     }
+    if let Some(source) = one_source(sources)? {
+        o.source = source;
+    }
+    Ok(o)
+}
+
+/// The options that name the scenario (at most one may be given).
+const SOURCE_OPTIONS: [&str; 4] = ["scenario", "src", "inline", "z"];
+
+/// Sets option `name` (a known option that names no source) to `value`, as `label` names it.
+fn set_option(o: &mut Options, name: &str, label: &str, value: &str) -> Result<(), EmbedError> {
+    let bad = |reason: String| EmbedError::new(label, value, reason);
+    let v = value.trim();
+    match name {
+        "panels" => o.panels = Some(Panels::parse(v).map_err(bad)?),
+        "menu" => o.menu = boolean(v).map_err(bad)?,
+        "theme" => {
+            o.theme = match v {
+                "light" => Theme::Light,
+                "dark" => Theme::Dark,
+                "auto" => Theme::Auto,
+                _ => return Err(bad("expected light, dark or auto".into())),
+            }
+        }
+        "mode" => o.mode = Some(Mode::parse(v).map_err(bad)?),
+        "seed" => {
+            o.seed = Some(v.parse::<u64>().map_err(|_| {
+                bad("expected a whole number from 0 to 18446744073709551615".into())
+            })?)
+        }
+        "step" => {
+            o.step =
+                Some(v.parse::<usize>().map_err(|_| {
+                    bad("expected a whole number of steps (0 for the start)".into())
+                })?)
+        }
+        "lookup" => o.lookup = Some(LookupTarget::parse(v).map_err(bad)?),
+        "moment" => {
+            if v.is_empty() {
+                return Err(bad("it is empty".into()));
+            }
+            o.moment = Some(v.to_string())
+        }
+        "page" => {
+            ScenarioSource::parse_url(label, v)?;
+            o.page = Some(v.to_string())
+        }
+        _ => return Err(bad("not an option of this explorer".into())),
+    }
+    Ok(())
+}
+
+/// The one scenario source among `(label, name, value)`, read; more than one is refused.
+fn one_source(
+    mut sources: Vec<(String, &str, &str)>,
+) -> Result<Option<ScenarioSource>, EmbedError> {
     if sources.len() > 1 {
         let names: Vec<&str> = sources.iter().map(|(l, _, _)| l.as_str()).collect();
         let (label, _, value) = &sources[0];
@@ -428,15 +452,15 @@ pub fn parse(
             ),
         ));
     }
-    if let Some((label, name, value)) = sources.pop() {
-        o.source = match name {
-            "scenario" => ScenarioSource::parse_attr(&label, value)?,
-            "src" => ScenarioSource::parse_url(&label, value)?,
-            "inline" => ScenarioSource::parse_inline(&label, value)?,
-            _ => ScenarioSource::parse_packed(&label, value)?,
-        };
-    }
-    Ok(o)
+    let Some((label, name, value)) = sources.pop() else {
+        return Ok(None);
+    };
+    Ok(Some(match name {
+        "scenario" => ScenarioSource::parse_attr(&label, value)?,
+        "src" => ScenarioSource::parse_url(&label, value)?,
+        "inline" => ScenarioSource::parse_inline(&label, value)?,
+        _ => ScenarioSource::parse_packed(&label, value)?,
+    }))
 }
 
 fn boolean(v: &str) -> Result<bool, String> {
