@@ -394,7 +394,7 @@ pub fn is_lesson_file(json: &str) -> bool {
 
 pub(crate) fn root(json: &str) -> R<Value> {
     scenario::check_size(json)?;
-    let v: Value = match serde_json::from_str(json) {
+    let v: Value = match scenario::strict::from_str(json) {
         Ok(v) => v,
         // The scenario parser words syntax errors with line and column.
         Err(_) => return Err(scenario::parse(json).expect_err("invalid JSON is an error")),

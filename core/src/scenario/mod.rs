@@ -17,7 +17,7 @@ pub use logtime_model::scenario::*;
 
 pub mod narrate;
 mod parse;
-pub(crate) use parse::{check_size, kind_of};
+pub(crate) use parse::{check_size, kind_of, strict};
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "report")]
