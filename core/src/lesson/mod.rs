@@ -55,6 +55,7 @@
 mod action;
 mod check;
 mod goal;
+mod link;
 mod markup;
 mod parse;
 mod play;
@@ -81,7 +82,9 @@ pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
 pub use stream::STREAM_KEYS;
 pub use target::{Affordance, Affordances, Panel, Target};
 pub use task::{Task, TaskReveal, TASK_KEYS};
-pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};
+pub use variant::{
+    Pick, Variable, Variant, VariantKind, Variants, MAX_SUBSTITUTED_BYTES, MAX_VALUES,
+};
 
 use crate::partition::Partition;
 use crate::scenario::narrate::{self, Origin, Sentence};
