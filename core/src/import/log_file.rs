@@ -676,17 +676,26 @@ impl LogReader {
                 }
             }
         }
-        let rest = data[at..].to_vec();
-        if from_pending {
-            self.pending.clear();
-        }
         self.pending_at += at as u64;
         if damage.is_some() {
             self.damage = damage;
             self.pending = Vec::new();
+        } else if from_pending {
+            // Only what was consumed moves: copying the rest on every chunk made one batch
+            // declared gigabytes long cost a copy of all that was read of it per chunk.
+            if at > 0 {
+                self.pending.drain(..at);
+            }
         } else {
-            self.pending.extend_from_slice(&rest);
+            self.pending.extend_from_slice(&chunk[at..]);
         }
+    }
+
+    /// Counts `n` more bytes of the file without reading them: once an invalid batch has stopped
+    /// the reading ([`LogReader::stopped`]), the rest of a file is only counted, so a caller
+    /// may count it from the file's length instead of reading gigabytes that are not a log.
+    pub fn skip(&mut self, n: u64) {
+        self.total = self.total.saturating_add(n);
     }
 
     /// Ends the file: leftover bytes that do not make a whole batch are a truncated tail.

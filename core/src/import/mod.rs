@@ -67,7 +67,7 @@ pub use log_file::{
 };
 pub use rebuild::{
     BatchFormats, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
-    SegmentReader, SegmentReport, UnexpandedBatch,
+    SegmentReader, SegmentReport, UnexpandedBatch, MAX_UNREAD_RECORDS,
 };
 
 use crate::units::Offset;
@@ -163,6 +163,28 @@ pub fn segment_file(name: &str) -> Option<(Offset, SegmentFileKind)> {
     }
     stem.parse::<i64>().ok().map(|b| (Offset(b), kind))
 }
+
+/// Why a name shaped like a segment file's (digits, then `.log`, `.index` or `.timeindex`) is
+/// not one: its number is past the largest offset. `None` for a good name and for a name of no
+/// segment file at all. Such a file would otherwise be skipped silently, and the partition read
+/// without it.
+pub fn segment_file_refusal(name: &str) -> Option<String> {
+    let stem = [".log", ".timeindex", ".index"]
+        .iter()
+        .find_map(|s| name.strip_suffix(s))?;
+    let digits = !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit());
+    (digits && stem.parse::<i64>().is_err()).then(|| {
+        format!(
+            "{name}: the file name's offset is past the largest offset ({}), so it names no segment",
+            i64::MAX
+        )
+    })
+}
+
+/// The most bytes an offset or time index file may have (64 MiB, six times the 10 MiB of
+/// `segment.index.bytes`' default): index files are read whole, by the command line and the page
+/// alike, so a larger one (a sparse 2 GiB file takes no disk) is refused before it is read.
+pub const MAX_INDEX_BYTES: u64 = 64 << 20;
 
 /// Which segment file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
