@@ -321,6 +321,29 @@ fn changed_configs(config: &Config) -> (Map<String, Value>, Map<String, Value>) 
     (topic, broker)
 }
 
+/// [`to_scenario`] as the text of a scenario file: pretty when that fits in
+/// [`MAX_SCENARIO_BYTES`](crate::scenario::MAX_SCENARIO_BYTES), else compact, else refused with
+/// its size, so that an export is always a file `logtime run` and the page read back.
+pub fn scenario_text(partition: &Partition, title: &str) -> Result<String, String> {
+    let max = crate::scenario::MAX_SCENARIO_BYTES;
+    let v = to_scenario(partition, title);
+    let pretty = serde_json::to_string_pretty(&v).expect("scenarios serialise") + "\n";
+    if pretty.len() as u64 <= max {
+        return Ok(pretty);
+    }
+    let compact = serde_json::to_string(&v).expect("scenarios serialise") + "\n";
+    if compact.len() as u64 <= max {
+        return Ok(compact);
+    }
+    Err(format!(
+        "the partition as a scenario is {} bytes, larger than the {} MiB a scenario may be ({} segments, {} records); export fewer segments",
+        compact.len(),
+        max >> 20,
+        partition.segments().len(),
+        partition.log_end_offset().0 - partition.log_start_offset().0
+    ))
+}
+
 /// The partition as a scenario (`docs/scenarios.md`, the `log` key) that replays to the same
 /// state: base offsets, batch boundaries, sizes, timestamps and indexes, log start offset and the
 /// configs in force, starting at the partition's clock and taking a snapshot. Edit its steps for

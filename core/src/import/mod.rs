@@ -52,18 +52,18 @@ pub use logtime_model::seed;
 mod wire;
 pub mod words;
 
-pub use codec::CODECS_AVAILABLE;
+pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
 pub use inspect::{
-    inspect, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection, LookupAnswer, SegmentRow,
-    Summary,
+    inspect, scenario_text, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection,
+    LookupAnswer, SegmentRow, Summary,
 };
 pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
-    LogReader, NotExpanded, RecordInfo, Records, TimestampKind,
+    LogReader, NotExpanded, RecordInfo, Records, TimestampKind, MAX_EXPANDED_RECORDS,
 };
 pub use rebuild::{
     BatchFormats, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
