@@ -9,7 +9,7 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{inspect, to_scenario};
+use logtime_core::import::{inspect, scenario_text};
 use logtime_core::scenario::time::parse_duration;
 use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
@@ -198,9 +198,9 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     let report = inspect(&imported, now, opts.lookup);
     if let Some(path) = &opts.export {
         let title = format!("{} imported", imported.partition.topic_partition());
-        let text = serde_json::to_string_pretty(&to_scenario(&imported.partition, &title))
-            .expect("scenarios serialise");
-        std::fs::write(path, text + "\n").map_err(|e| io_err(Path::new(path), e))?;
+        let text = scenario_text(&imported.partition, &title)
+            .map_err(|e| Fail(format!("--export-scenario {path}: {e}")))?;
+        std::fs::write(path, text).map_err(|e| io_err(Path::new(path), e))?;
     }
     if opts.json {
         Ok(
