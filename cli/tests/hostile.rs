@@ -162,3 +162,19 @@ fn terminal_escapes_are_shown_not_obeyed() {
     assert!(text.contains("\\u{1b}]0;x\\u{7}"), "{text}");
     assert!(!text.chars().any(|c| c.is_control() && c != '\n'));
 }
+
+/// Finding 13: `--now` at the ends of the 64-bit range is refused, naming the range.
+#[test]
+fn the_inspection_clock_is_a_plausible_one() {
+    let d = dir("now");
+    std::fs::write(d.join("00000000000000000000.log"), one_record(0)).unwrap();
+    for now in [i64::MIN.to_string(), i64::MAX.to_string(), "-1".into()] {
+        let e = refused(&[
+            "inspect".as_ref(),
+            d.as_os_str(),
+            "--now".as_ref(),
+            now.as_ref(),
+        ]);
+        assert!(e.contains("is outside the clocks logtime inspects at, 0 (1970-01-01T00:00:00Z) to 253402300799999"), "{e}");
+    }
+}

@@ -247,3 +247,30 @@ fn decompression_is_bounded_per_file() {
         "{why:?}"
     );
 }
+
+/// Finding 13: a drill that opens past every question is refused; one that opens before its
+/// last question is not.
+#[test]
+fn a_drill_opens_before_what_it_scores() {
+    let drill = |opens_at: usize| {
+        json!({"title": "d", "kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+        "lesson": {"kind": "drill", "opens_at": opens_at},
+        "topic": {"retention.ms": 86_400_000, "segment.bytes": 170},
+        "steps": [
+            {"produce": {"records": [{"timestamp": "now-3d"}]}},
+            {"produce": {"records": [{"timestamp": "now+365d"}]}},
+            {"question": {"ask": "Which segment pins retention?", "pinning": {}, "expect": 1}},
+            {"produce": {"records": [{"timestamp": "now"}]}},
+        ]})
+        .to_string()
+    };
+    assert!(lesson::parse(&drill(2)).is_ok());
+    let e = lesson::parse(&drill(3))
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("lesson.opens_at: step 3 lies past every question and task of the drill (the last is step 2)"),
+        "{e}"
+    );
+}

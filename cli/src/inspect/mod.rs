@@ -9,7 +9,7 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{inspect, scenario_text};
+use logtime_core::import::{check_clock, inspect, scenario_text};
 use logtime_core::scenario::time::parse_duration;
 use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
@@ -95,9 +95,10 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
             "--json" => json = true,
             "--now" => {
                 let v = value("--now")?;
-                now = Some(Timestamp(parse_time(&v).map_err(|e| {
-                    Fail(format!("--now {v:?}: {e} (use ms or RFC 3339)"))
-                })?));
+                let ms = parse_time(&v)
+                    .map_err(|e| Fail(format!("--now {v:?}: {e} (use ms or RFC 3339)")))?;
+                check_clock(ms).map_err(|e| Fail(format!("--now {v:?}: {e}")))?;
+                now = Some(Timestamp(ms));
             }
             "--retention-ms" => {
                 let v = value("--retention-ms")?;

@@ -181,6 +181,21 @@ pub fn segment_file_refusal(name: &str) -> Option<String> {
     })
 }
 
+/// The latest clock an import is inspected at: 9999-12-31T23:59:59.999Z.
+pub const MAX_CLOCK_MS: i64 = 253_402_300_799_999;
+
+/// Refuses a clock to inspect a partition at outside 1970 to 9999: at the ends of the 64-bit
+/// range the retention arithmetic saturates, and a segment reads as both deleted and deletable
+/// in the future.
+pub fn check_clock(ms: i64) -> Result<(), String> {
+    if (0..=MAX_CLOCK_MS).contains(&ms) {
+        return Ok(());
+    }
+    Err(format!(
+        "{ms} is outside the clocks logtime inspects at, 0 (1970-01-01T00:00:00Z) to {MAX_CLOCK_MS} (9999-12-31T23:59:59.999Z)"
+    ))
+}
+
 /// The most bytes an offset or time index file may have (64 MiB, six times the 10 MiB of
 /// `segment.index.bytes`' default): index files are read whole, by the command line and the page
 /// alike, so a larger one (a sparse 2 GiB file takes no disk) is refused before it is read.
