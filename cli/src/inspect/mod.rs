@@ -204,11 +204,7 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
         std::fs::write(path, text).map_err(|e| io_err(Path::new(path), e))?;
     }
     if opts.json {
-        Ok(
-            serde_json::to_string_pretty(&json_single(&imported, &report, clock_given))
-                .expect("reports serialise")
-                + "\n",
-        )
+        Ok(json_single(&imported, &report, clock_given) + "\n")
     } else {
         Ok(text_single(
             &imported,
