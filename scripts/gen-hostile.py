@@ -118,6 +118,13 @@ def main():
             if not os.path.exists(p):
                 open(p, "wb").write(rebase(b, i))
         print(d)
+    elif case == "dump-200k":
+        # 200,000 empty sections of kafka-dump-log text (16 MB).
+        p = os.path.join(d, "dump.txt")
+        with open(p, "w") as f:
+            for i in range(200_000):
+                f.write(f"Dumping /var/lib/kafka/clicks-0/{i:020d}.log\nLog starting offset: {i}\n")
+        print(p)
     elif case == "export-1m":
         recs = b"".join(record(i) for i in range(100))
         b = batch(0, 100, recs)

@@ -36,6 +36,7 @@
 #   h6-dev-zero         logtime inspect /dev/zero
 #   h7-timeindex-2g     a 2 GiB - 1 sparse .timeindex
 #   h8-segments-100k    100,000 one-record segment files (text and --json)
+#   h8-dump-200k        kafka-dump-log text of 200,000 empty sections
 #   h9-export-1m        a 1,000,000-record segment exported with --export-scenario, then run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -128,7 +129,7 @@ cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn
   lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h2-retention-1m h3-header-counts
   h4-gzip-bomb h5-huge-declared h6-dev-zero-log h6-fifo-log h6-sparse-damaged h6-dev-zero
-  h7-timeindex-2g h8-segments-100k h9-export-1m)
+  h7-timeindex-2g h8-segments-100k h8-dump-200k h9-export-1m)
 echo "load: $(uptime | sed 's/.*load average: //')"
 for c in "${cases[@]}"; do
   if [ "$c" = dev-zero ]; then
