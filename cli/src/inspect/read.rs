@@ -255,7 +255,8 @@ impl Progress {
             "\r\x1b[2K[{bar}] {:>3}% {} / {} {label}",
             done * 100 / self.total,
             bytes(done as i64),
-            bytes(self.total as i64)
+            bytes(self.total as i64),
+            label = logtime_cli::terminal::escape(label)
         );
         let _ = std::io::stderr().flush();
     }

@@ -17,7 +17,8 @@ pub use logtime_model::scenario::*;
 
 pub mod narrate;
 mod parse;
-pub(crate) use parse::{check_size, kind_of, strict};
+pub use parse::strict;
+pub(crate) use parse::{check_size, kind_of};
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "report")]

@@ -10,7 +10,7 @@
 mod log_seed;
 mod produce;
 mod step;
-pub(crate) mod strict;
+pub mod strict;
 mod value;
 
 pub use step::STEP_KINDS;

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// Parses `json` as [`serde_json::from_str`] does, but an object that repeats a key is an error
 /// naming the key.
-pub(crate) fn from_str(json: &str) -> serde_json::Result<Value> {
+pub fn from_str(json: &str) -> serde_json::Result<Value> {
     let mut de = serde_json::Deserializer::from_str(json);
     let v = Strict.deserialize(&mut de)?;
     de.end()?;
