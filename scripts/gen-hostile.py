@@ -60,6 +60,14 @@ def main():
         p = os.path.join(d, "lesson.json")
         json.dump(lesson, open(p, "w"))
         print(p)
+    elif case == "variants":
+        # 1,000 variants, each putting 16 MB of text into one note.
+        lesson = {"title": "hostile", "start": "2027-03-12T09:00:00Z",
+                  "variants": {"big": {"choices": ["x" * 16_000]}, "n": {"from": 0, "to": 999}},
+                  "steps": [{"note": "${big}" * 1000}]}
+        p = os.path.join(d, "lesson.json")
+        json.dump(lesson, open(p, "w"))
+        print(p)
     elif case == "retention-1m":
         s = {"kafka": "3.6", "start": "2027-03-12T09:00:00Z",
              "topic": {"segment.bytes": 170, "retention.ms": -1},

@@ -26,6 +26,7 @@
 # Hostile cases of issue 41 (scripts/gen-hostile.py writes them; each must stay under 1 GB and
 # 30 s, or be refused before the work):
 #   h1-variant-bomb     a 1 MB lesson whose note references a 1 MB choice 1,000 times (check)
+#   h1-variants         1,000 variants each adding 16 MB to a note (check stops at 256 MiB)
 #   h2-retention-1m     1,000,000 one-record segments under retention.ms -1, then a retention step
 #   h3-header-counts    976 bytes: 16 v2 batches, unknown codec, each claiming 38M records
 #   h4-gzip-bomb        26 MB: 400 gzip batches inflating to 64 MiB each
@@ -112,7 +113,7 @@ hostile() { # hostile CASE: generates scripts/gen-hostile.py's case and measures
   local c=${1#h?-} arg
   arg=$(python3 scripts/gen-hostile.py "$c" "$out/hostile" | tail -1)
   case "$c" in
-    variant-bomb) measure "$1" check "$arg" ;;
+    variant-bomb | variants) measure "$1" check "$arg" ;;
     retention-1m) measure "$1" run "$arg"; measure "$1" check "$arg" ;;
     segments-100k)
       measure "$1" inspect "$arg"
@@ -127,7 +128,7 @@ hostile() { # hostile CASE: generates scripts/gen-hostile.py's case and measures
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn
-  lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h2-retention-1m h3-header-counts
+  lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h1-variants h2-retention-1m h3-header-counts
   h4-gzip-bomb h5-huge-declared h6-dev-zero-log h6-fifo-log h6-sparse-damaged h6-dev-zero
   h7-timeindex-2g h8-segments-100k h8-dump-200k h9-export-1m)
 echo "load: $(uptime | sed 's/.*load average: //')"

@@ -68,7 +68,7 @@ mod task;
 mod variant;
 
 pub use action::{Action, Batch, ACTION_KINDS};
-pub use check::{check, check_all, CheckSummary};
+pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
 pub use parse::{

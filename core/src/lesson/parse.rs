@@ -435,7 +435,7 @@ pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Con
 /// [`instantiate`] from a tree it may take apart: the model steps are moved, not copied, into
 /// the plain scenario (a file of 100,000 steps is held once).
 pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick) -> R<Concrete> {
-    let variant = variants.pick(pick);
+    let mut variant = variants.pick(pick);
     variant.substitute(&mut root)?;
     let Value::Object(mut top) = root else {
         unreachable!("checked by root()")

@@ -110,6 +110,8 @@ pub struct Variant {
     /// Its index among all variants.
     pub index: u64,
     values: Vec<(String, VariantKind, Value)>,
+    /// Bytes of text its values added to the lesson (0 until substituted).
+    added: u64,
 }
 
 /// The most values one variable may take.
@@ -227,6 +229,7 @@ impl Variants {
         Variant {
             pick,
             index,
+            added: 0,
             values: self
                 .vars
                 .iter()
@@ -496,7 +499,7 @@ impl Variant {
     /// The text the values add is bounded by [`MAX_SUBSTITUTED_BYTES`]: a small file can
     /// reference a large choice many times, and without the bound the lesson it stands for could
     /// take gigabytes (and stop every explorer on the page) before anything else is checked.
-    pub(crate) fn substitute(&self, root: &mut Value) -> Result<(), ScenarioError> {
+    pub(crate) fn substitute(&mut self, root: &mut Value) -> Result<(), ScenarioError> {
         let declared: Vec<&str> = self.values.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut path = Vec::new();
         let mut added = 0u64;
@@ -510,7 +513,13 @@ impl Variant {
                 path.pop();
             }
         }
+        self.added = added;
         Ok(())
+    }
+
+    /// Bytes of text the values added when they were put into the lesson.
+    pub fn added_bytes(&self) -> u64 {
+        self.added
     }
 
     fn walk(
@@ -739,7 +748,7 @@ mod tests {
 
     #[test]
     fn substitution_whole_values_fields_and_text() {
-        let v = vars().pick(Pick::Default);
+        let mut v = vars().pick(Pick::Default);
         let mut doc = json!({
             "variants": {"x": "$bad"},
             "steps": [
@@ -767,8 +776,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        let v = vars().pick(Pick::Default);
-        let e = |doc: Value| {
+        let mut v = vars().pick(Pick::Default);
+        let mut e = |doc: Value| {
             let mut d = doc;
             v.substitute(&mut d).unwrap_err().to_string()
         };
