@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz the core for a given number of minutes per target:
+# Fuzz the crates (fuzz/) for a given number of minutes per target:
 #   scripts/fuzz.sh [MINUTES] [TARGET...]
 # Targets: ops (arbitrary operation sequences against a partition, invariants checked after each),
 # scenario (arbitrary text parsed and replayed as a scenario file), lesson (arbitrary text parsed,
@@ -17,7 +17,6 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   echo "installing cargo-fuzz (once)"
   cargo install cargo-fuzz --locked
 fi
-cd core
 for t in "${targets[@]}"; do
   echo "fuzzing $t for $minutes minute(s)"
   cargo +nightly fuzz run "$t" -- -max_total_time=$((minutes * 60)) -max_len=4096 -rss_limit_mb=4096

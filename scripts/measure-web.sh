@@ -8,7 +8,7 @@
 # a scenario parsed, replayed and narrated with no UI at all).
 # Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget;
 # --no-10m: skip the ten-million-record figures; --no-segments: the one-record-segment ones;
-# --only-replay10m: only the wasm-versus-native replay).
+# --only-replay10m: only the wasm-versus-native replay; --only-bytes: only the pages' bytes).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

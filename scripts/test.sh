@@ -46,14 +46,8 @@ else
   echo
   echo "=== [test] kafka-diff: skipped (needs Java and the Kafka oracle at $ORACLE; set LOGTIME_ORACLE)"
 fi
-# The page's first module is web/ without its `lessons` feature (index.html): lint and test
-# that build too (the wasm one for the browser-only code).
-without_lessons() {
-  cargo clippy -p logtime-web --no-default-features --all-targets -- -D warnings &&
-    cargo clippy -p logtime-web --no-default-features --lib --target wasm32-unknown-unknown -- -D warnings &&
-    cargo test -p logtime-web --no-default-features --lib
-}
-step web-without-lessons without_lessons || true
+# The browser-only code (cfg(target_arch = "wasm32")) is linted in the wasm build too.
+step web-wasm-clippy cargo clippy -p logtime-web --lib --target wasm32-unknown-unknown -- -D warnings || true
 step wasm-tests cargo test -p logtime-web --target wasm32-unknown-unknown --test browser --test components || true
 if step web-build trunk build --release --offline; then
   step e2e node --test tests/e2e/ || true

@@ -21,10 +21,8 @@
 // declares none or both).
 //
 // The WebAssembly module is loaded once per page (on the first explorer), from next to this
-// script (./logtime-web.js, as Trunk emits it with filehash = false); an explorer that opens a
-// lesson hands itself to the module with the lesson engine beside it (./logtime-full.js), loaded
-// then; a page can point
-// elsewhere with <meta name="logtime-module" content="/path/to/logtime-web.js">. "Copy link to
+// script (./logtime-web.js, as Trunk emits it with filehash = false), lessons included; a page
+// can point elsewhere with <meta name="logtime-module" content="/path/to/logtime-web.js">. "Copy link to
 // this moment" links to index.html next to the module unless the element has a `page`.
 
 const TAG = 'logtime-explorer';
@@ -74,16 +72,8 @@ class LogtimeExplorer extends HTMLElement {
   #generation = 0; // bumps on disconnect so a late load does not mount a removed element
   #scheme = null;
 
-  /** A lesson was handed to the module with the lesson engine (web/src/upgrade.rs): this
-   *  element's explorer is now that module's. */
-  #upgraded = (e) => {
-    this.#module = e.detail.module;
-    this.#explorer = e.detail.explorer;
-  };
-
   connectedCallback() {
     explorers.add(this);
-    this.addEventListener('logtime-upgraded', this.#upgraded);
     if (!this.shadowRoot) {
       // Until the explorer mounts, the element's own content (its fallback) shows through a
       // slot; without any, a loading line does.

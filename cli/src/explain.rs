@@ -1,12 +1,12 @@
 //! `logtime explain`: the replay narrated for people, one line per step, in the words of core's
 //! narrator (`logtime_core::scenario::narrate`); for a lesson, the trainer's answer sheet that
-//! core builds (`logtime_core::lesson::answer_sheet`). Nothing here words or re-derives Kafka
-//! logic: this module only lays the lines out.
+//! the lesson engine builds (`logtime_lesson::answer_sheet`). Nothing here words or re-derives
+//! Kafka logic: this module only lays the lines out.
 
 use logtime_cli::terminal::escape;
-use logtime_core::lesson::{answer_sheet, Concrete, Line, LineKind};
 use logtime_core::scenario::narrate::{self, Mention, Sentence, Style};
 use logtime_core::scenario::{Runner, Scenario, ScenarioError};
+use logtime_lesson::{answer_sheet, Concrete, Line, LineKind};
 use std::fmt::Write;
 
 /// Narrates a whole replay.

@@ -17,7 +17,7 @@
 //! Kafka decides.
 
 use logtime_core::scenario::{parse, Runner};
-use logtime_core::{Partition, SplitMix64};
+use logtime_model::{Partition, SplitMix64};
 use serde_json::{json, Map, Value};
 
 const LONG_MAX: i64 = i64::MAX;

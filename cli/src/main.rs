@@ -6,12 +6,12 @@ mod inspect;
 mod output;
 
 use logtime_cli::terminal::{escape, escape_lines};
-use logtime_core::lesson::{self, Concrete, Lesson, Pick};
 use logtime_core::scenario::{
     narrate, Json, ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome,
     MAX_SCENARIO_BYTES,
 };
-use logtime_core::KafkaVersion;
+use logtime_lesson::{self as lesson, Concrete, Lesson, Pick};
+use logtime_model::KafkaVersion;
 use output::{Indent, Spool};
 use std::io::{Read, Write};
 use std::process::ExitCode;

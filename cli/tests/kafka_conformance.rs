@@ -2,8 +2,9 @@
 //! in `../shared/kafka-oracle`, or `$LOGTIME_ORACLE`) must agree with `logtime run` on every
 //! field both report (`logtime_cli::compare`). The few scenarios outside the oracle's subset are
 //! listed below with the reason, and the oracle must refuse them (so the list cannot go stale).
-//! Without Java or the oracle the test says so and passes: a clone of the project alone has
-//! neither.
+//! Without Java or the oracle the test says so and passes (a clone of the project alone has
+//! neither), except under `CI=true`: there a skipped check would read as a passed one, so it
+//! fails and says why it could not run.
 
 use logtime_cli::compare::{compare_outcomes, Outcome};
 use logtime_cli::oracle::{self, parallel, Oracle};
@@ -45,6 +46,11 @@ const OUTSIDE_THE_ORACLE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Whether a missing oracle fails the test: on CI (`CI=true`, as CI services set it) it must run.
+fn must_run() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -54,6 +60,10 @@ fn conformance_scenarios_agree_with_kafka() {
     let dir = match oracle::locate(&root()) {
         Ok(d) => d,
         Err(why) => {
+            assert!(
+                !must_run(),
+                "kafka conformance could not run under CI=true: {why}"
+            );
             println!("kafka conformance: skipped: {why}");
             return;
         }
@@ -101,4 +111,45 @@ fn conformance_scenarios_agree_with_kafka() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Under `CI=true`, a missing oracle fails the check and says why (run as a child of this test
+/// binary with the oracle pointed at a folder that has none).
+#[test]
+fn without_the_oracle_ci_fails_saying_why() {
+    if std::env::var_os("LOGTIME_CONFORMANCE_CHILD").is_some() {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "conformance_scenarios_agree_with_kafka",
+            "--exact",
+            "--nocapture",
+        ])
+        .env("CI", "true")
+        .env(
+            "LOGTIME_ORACLE",
+            std::env::temp_dir().join("logtime-no-oracle-here"),
+        )
+        .env("LOGTIME_CONFORMANCE_CHILD", "1")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("kafka conformance could not run under CI=true: no Kafka oracle at "),
+        "{text}"
+    );
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["conformance_scenarios_agree_with_kafka", "--exact"])
+        .env("CI", "false")
+        .env(
+            "LOGTIME_ORACLE",
+            std::env::temp_dir().join("logtime-no-oracle-here"),
+        )
+        .env("LOGTIME_CONFORMANCE_CHILD", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "without CI the check is skipped");
 }

@@ -30,7 +30,7 @@
 //!
 //! Set `LOGTIME_BENCH_RECORDS` to use fewer records (e.g. for a quick run).
 
-use logtime_core::{
+use logtime_model::{
     Command, Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Partition, Record, Timestamp,
 };
 use std::hint::black_box;
@@ -233,7 +233,7 @@ fn main() {
     // 100,000 one-batch segments.
     let segs = 100_000;
     let mut c = Config::defaults(KafkaVersion::V3_6);
-    let size = logtime_core::batch_size(&[Record::at(Timestamp(T0))]).0;
+    let size = logtime_model::batch_size(&[Record::at(Timestamp(T0))]).0;
     c.set("segment.bytes", &ConfigValue::Number(size)).unwrap();
     c.set(
         "log.retention.check.interval.ms",

@@ -8,7 +8,7 @@ mod common;
 use common::pairs;
 use logtime_core::import::{inspect, parse_dump, DumpParser, Imported, NotExpanded};
 use logtime_core::scenario::{parse, Step};
-use logtime_core::{Timestamp, TraceStep};
+use logtime_model::{Timestamp, TraceStep};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -147,7 +147,7 @@ fn print_data_log_of_compressed_batches() {
     let imported = out
         .into_import(
             "v2",
-            logtime_core::Config::defaults(logtime_core::KafkaVersion::V4_0),
+            logtime_model::Config::defaults(logtime_model::KafkaVersion::V4_0),
         )
         .finish(Timestamp(1_804_928_500_000), None)
         .unwrap();
@@ -183,7 +183,7 @@ fn public_outputs() {
     let imported = out
         .into_import(
             "t",
-            logtime_core::Config::defaults(logtime_core::KafkaVersion::V4_0),
+            logtime_model::Config::defaults(logtime_model::KafkaVersion::V4_0),
         )
         .finish(Timestamp(1_718_198_600_000), None)
         .unwrap();

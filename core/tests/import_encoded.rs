@@ -10,7 +10,7 @@ use logtime_core::import::{
     PartitionImport, Records, SegmentLogBuilder, CODECS_AVAILABLE,
 };
 use logtime_core::scenario::{parse, run};
-use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -12,7 +12,7 @@ use logtime_core::import::{
     LogReader, PartitionImport, SegmentFileKind, SegmentLogBuilder,
 };
 use logtime_core::scenario::{parse, run, Step};
-use logtime_core::{Offset, OffsetSpec, Timestamp, Verdict};
+use logtime_model::{Offset, OffsetSpec, Timestamp, Verdict};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! `cargo test -p logtime-core --release --test reference` runs 256 cases by default; set
 //! `PROPTEST_CASES=10000` for the long run (see README).
 
-use logtime_core::{
+use logtime_model::{
     validate, Command, Config, ConfigValue, Error, KafkaVersion, OffsetSpec, Partition, Record,
     SplitMix64, Timestamp,
 };
@@ -600,7 +600,7 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                 let real = p.apply(
                     Timestamp(now),
                     Command::SetHighWatermark {
-                        offset: logtime_core::Offset(h),
+                        offset: logtime_model::Offset(h),
                     },
                 );
                 assert_eq!(real.is_ok(), ok, "high watermark {h}: {real:?}");

@@ -4,7 +4,7 @@
 //! partition, byte for byte; rewinding equals replaying the prefix.
 
 use logtime_core::scenario::{parse, Journal, Session, Source};
-use logtime_core::{Command, ConfigValue, KafkaVersion, OffsetSpec, Record, Timestamp};
+use logtime_model::{Command, ConfigValue, KafkaVersion, OffsetSpec, Record, Timestamp};
 use proptest::prelude::*;
 
 const SCENARIO: &str = r#"{"kafka": "3.6", "start": "2027-03-12T09:00:00Z", "seed": 7,

@@ -7,7 +7,7 @@
 //! Run for their marks alone (no callback), slices and steps mark what their events say.
 
 use logtime_core::scenario::{parse, Runner, Slice, StepReport, StepSummary, ViewMarks, ROLL_WORK};
-use logtime_core::{Command, Error, Event, Timestamp};
+use logtime_model::{Command, Error, Event, Timestamp};
 use proptest::prelude::*;
 
 /// A step of the generated scenario.

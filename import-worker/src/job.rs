@@ -8,7 +8,7 @@ use logtime_core::import::{
     self, parse_dump, parse_offset_index, parse_time_index, segment_file, words, DumpOutput,
     DumpParser, Imported, NotExpanded, PartitionImport, SegmentFileKind, SegmentReader,
 };
-use logtime_core::{Config, Offset, Timestamp};
+use logtime_model::{Config, Offset, Timestamp};
 
 /// Bytes read per slice of a `.log` or dump text.
 pub const CHUNK: u64 = 1 << 20;
@@ -347,7 +347,7 @@ pub const CODEC_NOTE: &str = "Compressed batches are not expanded on this page (
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::KafkaVersion;
+    use logtime_model::KafkaVersion;
     use serde_json::Value;
     use std::path::{Path, PathBuf};
 

@@ -12,7 +12,7 @@
 
 pub mod job;
 
-use logtime_core::{Config, KafkaVersion, Timestamp};
+use logtime_model::{Config, KafkaVersion, Timestamp};
 use wasm_bindgen::prelude::*;
 
 fn config(rules: &str) -> Result<Config, String> {

@@ -81,7 +81,6 @@ pub(crate) fn unremarkable(ts: Timestamp, now: Timestamp, retention_ms: i64) -> 
 
 /// Diagnoses one stamp; `None` when it is unremarkable (accepted and within an hour ahead and
 /// within retention behind) or is NO_TIMESTAMP.
-#[doc(hidden)] // for `logtime-core`'s inspection of imported partitions
 pub fn diagnose(
     batch_index: u32,
     ts: Timestamp,

@@ -1,17 +1,20 @@
 //! # logtime-model
 //!
-//! The hot half of `logtime-core`: the exact, sans-I/O model of one Apache Kafka partition's
-//! record timestamps (KIP-937 validation, v2 batch sizes, segment rolling, the offset and time
-//! indexes, offset-for-time lookups with a step-by-step trace, retention with a verdict per
-//! segment, DeleteRecords) and the scenario [`scenario::Runner`] that replays steps against it.
+//! The Kafka rules: the exact, sans-I/O model of one Apache Kafka partition's record timestamps
+//! (KIP-937 validation, v2 batch sizes, segment rolling, the offset and time indexes,
+//! offset-for-time lookups with a step-by-step trace, retention with a verdict per segment,
+//! DeleteRecords, the version presets) and the scenario [`scenario::Runner`] that replays steps
+//! against it. `model/README.md` lists each rule with the Kafka class it follows.
 //!
-//! It is a crate of its own so that the browser build can optimise it for speed (a replay of
-//! ten million records runs through it) while the rest of `logtime-core`, text parsers, lessons,
-//! narration, imports and the stream processor, is optimised for size (see `[profile.wasm-release]`
-//! in the workspace's `Cargo.toml`). `logtime-core` re-exports every module and item here under
-//! the same paths (`logtime_core::Partition`, `logtime_core::scenario::Runner`, ...); use it
-//! rather than this crate. Items marked `#[doc(hidden)]` are shared with `logtime-core` and are
-//! not an API.
+//! Each rule is one public module named after its Kafka concept, opening with the class it
+//! follows; the items callers use most are re-exported at the root. The speed machinery that
+//! lets a replay of millions of batches run in the browser (the compact batch store, the run and
+//! stretch fast paths, the event sinks) is the private module `fast`, apart from the rules.
+//!
+//! It is a crate of its own so that the browser build can optimise it for speed while the crates
+//! above it, `logtime-core` (the scenario format, its parser, the narrator, the import) and
+//! `logtime-lesson`, are optimised for size (see `[profile.wasm-release]` in the workspace's
+//! `Cargo.toml`).
 //!
 //! Every number is what a Kafka broker computes; the code cites the Kafka source it follows.
 //! Time is always passed in ([`Partition::apply`] takes `now`); nothing reads a clock, and the
@@ -23,46 +26,28 @@
 //! offset as the time index's offset); 3.6.0 and 3.7 differed in that bookkeeping.
 
 // `unsafe_code` is forbidden and `missing_docs` warned for every crate by `[workspace.lints]`.
-// The hidden concept modules' own docs link to items private to the crate: they are read in the
-// source, as they were when the modules were private to `logtime-core`.
+// Some rule modules' docs link to items private to the crate: they are read in the source too.
 #![allow(rustdoc::private_intra_doc_links)]
 
-// The concept modules are public for `logtime-core`, which names them as its own
-// (`crate::partition::...`); their items are documented at the root, where they are re-exported.
-#[doc(hidden)]
 pub mod batch;
-#[doc(hidden)]
-pub mod batches;
-#[doc(hidden)]
+pub mod calendar;
 pub mod config;
-#[doc(hidden)]
 pub mod diagnosis;
-#[doc(hidden)]
 pub mod error;
-#[doc(hidden)]
 pub mod event;
-pub mod human;
-#[doc(hidden)]
+mod fast;
 pub mod index;
-#[doc(hidden)]
 pub mod lookup;
-#[doc(hidden)]
 pub mod offset_index;
-#[doc(hidden)]
 pub mod partition;
-#[doc(hidden)]
+pub mod quantity;
 pub mod retention;
-#[doc(hidden)]
 pub mod rng;
 pub mod scenario;
 pub mod seed;
-#[doc(hidden)]
 pub mod segment;
-#[doc(hidden)]
 pub mod time_index;
-#[doc(hidden)]
 pub mod units;
-#[doc(hidden)]
 pub mod validation;
 
 pub use batch::{batch_size, Header, Record};

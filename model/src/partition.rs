@@ -28,6 +28,7 @@ use crate::batch::Record;
 use crate::config::{Config, ConfigValue, KafkaVersion};
 use crate::error::{DeleteRecordsError, Error};
 use crate::event::{Appended, Event, LogStartReason, Roll};
+use crate::fast::sink::{Discard, Sink};
 use crate::lookup::{self, LogView, Lookup, LookupError, OffsetSpec};
 use crate::retention::{self, Inputs, RetentionReport, Step};
 use crate::rng::SplitMix64;
@@ -35,35 +36,6 @@ use crate::segment::{RollReason, Segment};
 use crate::units::{Bytes, Offset, Timestamp};
 use crate::validation::{self, ErrorCode, Limits, ProduceError, Validated};
 use serde::{Deserialize, Serialize};
-
-mod run;
-
-/// Where events go: a `Vec` collects them; [`Discard`] skips building them (the hot path).
-pub(crate) trait Sink {
-    /// Records the event `f` builds (or not).
-    fn emit(&mut self, f: impl FnOnce() -> Event);
-
-    /// Records a quiet scheduled retention check (it deleted nothing and found no segment
-    /// stamped in the future), whose report `f` builds. A sink that only counts such checks
-    /// need not have the report made: listing every segment's verdict is most of a check's
-    /// work over a million one-record segments, and nothing else of a quiet check is shown.
-    fn quiet_check(&mut self, f: impl FnOnce() -> RetentionReport) {
-        self.emit(|| Event::RetentionChecked(f()));
-    }
-}
-
-impl Sink for Vec<Event> {
-    fn emit(&mut self, f: impl FnOnce() -> Event) {
-        self.push(f());
-    }
-}
-
-/// A sink that drops events without building them.
-pub(crate) struct Discard;
-
-impl Sink for Discard {
-    fn emit(&mut self, _: impl FnOnce() -> Event) {}
-}
 
 /// Something to do to the partition at an instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,56 +78,56 @@ pub enum Command {
 /// A partition.
 #[derive(Clone, Debug)]
 pub struct Partition {
-    config: Config,
+    pub(crate) config: Config,
     topic_partition: String,
     /// Boxed, so that the list's growth and the retention's removal from its front move a
     /// pointer per segment, not the segment itself: with a million one-record segments, each
     /// doubling of a list of whole segments copied hundreds of megabytes in one go (a task of
     /// half a second in the browser).
     #[allow(clippy::vec_box)]
-    segments: Vec<Box<Segment>>,
+    pub(crate) segments: Vec<Box<Segment>>,
     /// The sum of the segments' sizes, kept as they grow, roll and are deleted so that
     /// [`Partition::size`] does not walk a million one-record segments.
-    size: i64,
+    pub(crate) size: i64,
     /// The sum of the segments' record counts, kept like `size`.
-    records: u64,
-    log_start_offset: Offset,
-    high_watermark: Offset,
-    clock: Timestamp,
+    pub(crate) records: u64,
+    pub(crate) log_start_offset: Offset,
+    pub(crate) high_watermark: Offset,
+    pub(crate) clock: Timestamp,
     start: Timestamp,
     /// The retention task's next run (topics without `compact`).
-    next_retention_check: Timestamp,
+    pub(crate) next_retention_check: Timestamp,
     /// The log cleaner's next retention pass (topics with `compact`).
-    next_cleaner_pass: Timestamp,
-    rng: SplitMix64,
+    pub(crate) next_cleaner_pass: Timestamp,
+    pub(crate) rng: SplitMix64,
     /// What validation reads of `config`, worked out when it changes.
-    limits: Limits,
+    pub(crate) limits: Limits,
     /// Segments rolled since the partition was made (an empty one replaced counts not).
-    rolled: u64,
+    pub(crate) rolled: u64,
     /// The largest `max_timestamp_so_far` of the segments that are no longer active, deleted
     /// ones included, for [`Partition::max_timestamp_bound`].
     closed_max_timestamp: Timestamp,
     /// Batches a caller said are coming ([`Partition::expect_batches`]), for which each new
     /// active segment reserves room.
-    expected: Option<Expected>,
+    pub(crate) expected: Option<Expected>,
 }
 
 /// A run of one-record batches of one shape, worked out once ([`Partition::run_shape`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RunShape {
     /// The batch's size (one record: its stamp does not change it).
-    size: Bytes,
+    pub(crate) size: Bytes,
     /// Whether the config lets such a batch be accepted without a word at all.
-    common: bool,
+    pub(crate) common: bool,
     /// The limits it was worked out against.
     #[cfg(debug_assertions)]
-    limits: Limits,
+    pub(crate) limits: Limits,
 }
 
 /// Batches announced by [`Partition::expect_batches`] and not yet appended.
 #[derive(Clone, Copy, Debug)]
-struct Expected {
-    batches: u64,
+pub(crate) struct Expected {
+    pub(crate) batches: u64,
     records_per_batch: usize,
     batch_bytes: i64,
 }

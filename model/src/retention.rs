@@ -107,6 +107,10 @@ pub struct RetentionReport {
     pub log_start_offset: Offset,
     /// Segments whose largest timestamp is ahead of the clock and were examined by the time pass.
     pub future_timestamp_segments: Vec<Offset>,
+    /// Kafka's WARN line for each of them ([`future_timestamp_warning`]), for the presets that
+    /// quote it (4.1); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub future_timestamp_warnings: Vec<String>,
     /// Every segment's verdict, oldest first (including any segment rolled by the check).
     pub verdicts: Vec<SegmentVerdict>,
     /// Scheduled checks before this one that had nothing to delete and were skipped (they would
@@ -241,6 +245,7 @@ pub(crate) struct Plan<'a> {
     steps: Vec<Step>,
     deleted: Vec<DeletedSegment>,
     future: Vec<Offset>,
+    warnings: Vec<String>,
     rest: Rest,
     inputs: Inputs,
     retention_ms: i64,
@@ -370,6 +375,7 @@ impl Plan<'_> {
             rolled: self.log.rolled.map(|s| s.base),
             log_start_offset: self.lso,
             future_timestamp_segments: self.future,
+            future_timestamp_warnings: self.warnings,
             verdicts,
             idle_checks_before: 0,
             retention_ms: self.retention_ms,
@@ -393,6 +399,7 @@ pub(crate) fn plan<'a>(config: &Config, segments: &'a [Box<Segment>], inputs: In
         steps: Vec::new(),
         deleted: Vec::new(),
         future: Vec::new(),
+        warnings: Vec::new(),
         rest: Rest::Alike(Verdict::CompactOnly),
         inputs,
         retention_ms: t.retention_ms,
@@ -442,9 +449,44 @@ pub(crate) fn plan<'a>(config: &Config, segments: &'a [Box<Segment>], inputs: In
         now.wrapping_since(s.largest) > retention
     });
     p.delete(n, RetentionPass::Time);
+    if config.version.quotes_future_timestamp_warning() {
+        p.warnings = segments
+            .iter()
+            .filter(|s| future.contains(&s.base_offset()))
+            .map(|s| {
+                let record = s.largest_timestamp_is_record_time();
+                future_timestamp_warning(
+                    s.base_offset(),
+                    s.size().0,
+                    s.last_modified(),
+                    if record {
+                        s.largest_timestamp()
+                    } else {
+                        Timestamp::NONE
+                    },
+                )
+            })
+            .collect();
+    }
     p.future = future;
     p.rest = Rest::Time { retention };
     p
+}
+
+/// Kafka 4.1's WARN line (logger `LogFutureTimestampLogger`, KAFKA-18929) for a segment whose
+/// largest timestamp is ahead of the broker clock when the time-retention walk reaches it: the
+/// predicate of `UnifiedLog.deleteRetentionMsBreachedSegments` logs it before testing the
+/// segment, which then stops the walk. `{}` is `LogSegment.toString()`; `last_modified` and
+/// `largest_record` are the file's modification time and the largest record stamp (-1: none).
+pub fn future_timestamp_warning(
+    base_offset: Offset,
+    size: i64,
+    last_modified: Timestamp,
+    largest_record: Timestamp,
+) -> String {
+    format!(
+        "LogSegment(baseOffset={base_offset}, size={size}, lastModifiedTime={last_modified}, largestRecordTimestamp={largest_record}) contains future timestamp(s), making it ineligible to be deleted"
+    )
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).

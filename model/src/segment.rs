@@ -16,15 +16,14 @@
 //! parameters of [`Segment::should_roll`].
 
 use crate::batch::Record;
-use crate::batches::Batches;
+use crate::fast::batches::Batches;
 use crate::offset_index::OffsetIndex;
 use crate::time_index::TimeIndex;
 use crate::units::{Bytes, Offset, Timestamp};
 use crate::validation::Validated;
 use serde::{Deserialize, Serialize};
 
-mod stretch;
-pub(crate) use stretch::TimeRoll;
+pub(crate) use crate::fast::stretch::TimeRoll;
 
 /// One stored batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,26 +109,26 @@ pub(crate) struct SegmentParts {
 
 /// A log segment.
 ///
-/// Its batches and record timestamps live in a compact store (`crate::batches`): 8 bytes a
+/// Its batches and record timestamps live in a compact store (`crate::fast::batches`): 8 bytes a
 /// record and 4 a batch when every batch holds one record. A segment that stops being active
 /// gives back the room it reserved for growth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
     base_offset: Offset,
-    batches: Batches,
-    offset_index: OffsetIndex,
+    pub(crate) batches: Batches,
+    pub(crate) offset_index: OffsetIndex,
     /// For each offset-index entry, the index of the batch at its position (a shortcut the
     /// broker gets from the file position; here it saves a search over the batches).
     index_batches: Vec<u32>,
-    time_index: TimeIndex,
-    max_timestamp_so_far: Timestamp,
-    offset_of_max_timestamp: Offset,
-    rolling_based_timestamp: Option<Timestamp>,
-    created: Timestamp,
-    last_modified: Timestamp,
-    bytes_since_last_index_entry: i64,
-    index_interval_bytes: i64,
-    roll_jitter_ms: i64,
+    pub(crate) time_index: TimeIndex,
+    pub(crate) max_timestamp_so_far: Timestamp,
+    pub(crate) offset_of_max_timestamp: Offset,
+    pub(crate) rolling_based_timestamp: Option<Timestamp>,
+    pub(crate) created: Timestamp,
+    pub(crate) last_modified: Timestamp,
+    pub(crate) bytes_since_last_index_entry: i64,
+    pub(crate) index_interval_bytes: i64,
+    pub(crate) roll_jitter_ms: i64,
     /// Why the segment stopped being active, once it has.
     rolled: Option<RollReason>,
 }
@@ -461,7 +460,7 @@ impl Segment {
     /// The index entries `appended` adds for the batch `batch` (its last offset `last`, at
     /// `position`), the segment's max so far being `max`: an offset-index entry, and a
     /// time-index entry for the max when it is new.
-    fn index_entry(
+    pub(crate) fn index_entry(
         &mut self,
         last: Offset,
         position: Bytes,

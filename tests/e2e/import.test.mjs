@@ -176,6 +176,31 @@ test('pinned-retention: the verdicts, what pins them, the DeleteRecords remedy, 
   });
 });
 
+test('the broker clock typed and files picked at once; one DeleteRecords offset in both panels', async () => {
+  const dir = path.join(FIXTURES, 'kafka', 'pinned-retention', 'closed', 'clicks-0');
+  await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=import-rules]').selectOption('3.6');
+    // Typed key by key, the field still focused, the folder picked straight away: no change
+    // event has fired, and the import must still run at the typed clock, not this computer's.
+    const clock = page.locator('[data-testid=import-clock]');
+    await clock.click();
+    await clock.pressSequentially('2027-03-11T00:00:00Z');
+    assert.equal(await page.evaluate(() => {
+      const root = document.querySelector('#app').shadowRoot;
+      return root.activeElement?.dataset?.testid;
+    }), 'import-clock', 'the clock field still has focus');
+    await page.locator('[data-testid=import-folder]').setInputFiles(dir);
+    await rows(page, [18, 24, 30]);
+    assert.match(await text(page, '[data-testid=inspect-row-18]'), /in 2 y 355 d kept: stamped in the future/);
+    assert.match(await text(page, '[data-testid=inspect-delete-records]'), /DeleteRecords to offset 24 /);
+    // The Retention panel recommends the same offset once a check shows the pinned segment.
+    await page.locator('[data-testid=run-retention]').click();
+    await page.locator('[data-testid=verdict-18]').waitFor();
+    assert.equal(await page.locator('[data-testid=delete-offset]').first().inputValue(), '24');
+  });
+});
+
 test('pasted kafka-dump-log output imports like the files', async () => {
   const dump = fs.readFileSync(path.join(FIXTURES, 'dump', 'lookup-out-of-order-live-3x-deep.txt'), 'utf8');
   await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {

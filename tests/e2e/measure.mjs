@@ -563,6 +563,8 @@ async function measureAxe(browser, server) {
 }
 
 const ONLY_REPLAY = process.argv.includes('--only-replay10m');
+// Only the bytes each page downloads before its first partition (or lesson) shows.
+const ONLY_BYTES = process.argv.includes('--only-bytes');
 // Cross-origin isolated, so that the page's clock reads to 5 µs instead of 100 µs: a step of
 // the replay takes well under a millisecond, and its median would otherwise move in tenths.
 const server = await startServer(undefined, process.env.MEASURE_NO_ISOLATION ? {} : {
@@ -583,18 +585,24 @@ try {
       name: 'docs_page',
       ready: (page) => page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS }),
     });
-    // A lesson: the page's first module, then the module with the lesson engine it hands over
-    // to (web/src/upgrade.rs).
+    // A lesson, by its built-in name and by `src=` (one module either way).
     await measureBytes(browser, server, {
       path: 'index.html?scenario=future-walkthrough',
       name: 'lesson_page',
       ready: (page) => page.locator('[data-testid=lesson]').waitFor({ timeout: WAIT_MS }),
     });
-    await measureFirstPartition(browser, server);
-    await measureFrames(browser, server);
-    await measureAxe(browser, server);
+    await measureBytes(browser, server, {
+      path: 'index.html?src=static/lessons/future-walkthrough.json',
+      name: 'lesson_src_page',
+      ready: (page) => page.locator('[data-testid=lesson]').waitFor({ timeout: WAIT_MS }),
+    });
+    if (!ONLY_BYTES) {
+      await measureFirstPartition(browser, server);
+      await measureFrames(browser, server);
+      await measureAxe(browser, server);
+    }
   }
-  if (ONLY_REPLAY || !process.argv.includes('--no-10m')) {
+  if (!ONLY_BYTES && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
     writeTenMillion();
     if (!ONLY_REPLAY) {
       await measurePlayTenMillion(browser, server, 64, 'play10m', Number(process.env.MEASURE_PLAY_MS || 10_000));
@@ -602,7 +610,7 @@ try {
     }
     await measureReplayTenMillion(browser, server);
   }
-  if (!ONLY_REPLAY && !process.argv.includes('--no-segments')) {
+  if (!ONLY_REPLAY && !ONLY_BYTES && !process.argv.includes('--no-segments')) {
     writeSegments(SEGMENTS_1M, 100);
     writeSegments(SEGMENTS_10M, 1000);
     await measureMillionSegments(browser, server);

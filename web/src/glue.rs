@@ -59,15 +59,6 @@ mod js {
         pub fn asset_url(path: &str) -> String;
         #[wasm_bindgen(js_name = whenIdle)]
         pub fn when_idle(f: &JsValue);
-        #[wasm_bindgen(js_name = handOver)]
-        pub fn hand_over(
-            host: &web_sys::Element,
-            given: &JsValue,
-            key: Option<&str>,
-            value: &str,
-            standalone: bool,
-            unmount: &JsValue,
-        ) -> js_sys::Promise;
     }
 }
 
@@ -420,19 +411,4 @@ pub fn asset_url(path: &str) -> String {
     return js::asset_url(path);
     #[cfg(not(target_arch = "wasm32"))]
     path.to_string()
-}
-
-/// Loads the module with the lesson engine (once per page), then calls `unmount` and mounts
-/// that module's explorer in `host`: with the options JS `given` (the page URL's when
-/// `standalone`), the source option `key` set to `value` when there is one. See `upgrade.rs`.
-#[cfg(target_arch = "wasm32")]
-pub fn hand_over(
-    host: &web_sys::Element,
-    given: &wasm_bindgen::JsValue,
-    key: Option<&str>,
-    value: &str,
-    standalone: bool,
-    unmount: &wasm_bindgen::JsValue,
-) -> js_sys::Promise {
-    js::hand_over(host, given, key, value, standalone, unmount)
 }

@@ -5,11 +5,11 @@
 
 use std::rc::Rc;
 
-use logtime_core::{KafkaVersion, Timestamp};
+use logtime_model::{KafkaVersion, Timestamp};
 use yew::{Callback, UseReducerDispatcher};
 
 use crate::glue::{self, Files, Worker, WorkerMessage};
-use crate::state::{Action, Explorer};
+use crate::state::{Explorer, ImportAction};
 
 /// Starts import `job` of `files` (or of `paste`, dump text) under `rules` at broker time `now`;
 /// `load` gets the imported partition's scenario JSON once the import succeeded.
@@ -23,25 +23,34 @@ pub fn start(
     load: Callback<String>,
 ) -> Worker {
     let total = paste.as_ref().map_or(0, |p| p.len() as u64);
-    dispatch.dispatch(Action::ImportStart { job, total });
+    dispatch.dispatch(ImportAction::Start { job, total }.into());
     glue::import_start(&files, paste, rules.key(), now.0, move |m| match m {
-        WorkerMessage::Progress(done, total, file) => dispatch.dispatch(Action::ImportProgress {
-            job,
-            done,
-            total,
-            file,
-        }),
+        WorkerMessage::Progress(done, total, file) => dispatch.dispatch(
+            ImportAction::Progress {
+                job,
+                done,
+                total,
+                file,
+            }
+            .into(),
+        ),
         WorkerMessage::Done(done) => {
             let scenario = done.scenario.clone();
-            dispatch.dispatch(Action::ImportEnd {
-                job,
-                result: Ok(Rc::new(done)),
-            });
+            dispatch.dispatch(
+                ImportAction::End {
+                    job,
+                    result: Ok(Rc::new(done)),
+                }
+                .into(),
+            );
             load.emit(scenario);
         }
-        WorkerMessage::Error(e) => dispatch.dispatch(Action::ImportEnd {
-            job,
-            result: Err(e),
-        }),
+        WorkerMessage::Error(e) => dispatch.dispatch(
+            ImportAction::End {
+                job,
+                result: Err(e),
+            }
+            .into(),
+        ),
     })
 }

@@ -8,9 +8,6 @@
 //!   (index.html), mounts the standalone explorer there with the options of the page URL.
 //! * Every explorer renders in its own shadow root with Logtime's stylesheets (compiled in
 //!   below) as its only styles, so nothing leaks in either direction.
-//! * Built without the `lessons` feature (the page's first module), an explorer that opens a
-//!   lesson hands itself to the module built with it ([`upgrade`]; `web-full/` compiles these
-//!   same sources as `logtime-full`), mounted by [`mount`] or [`mount_page`] of that module.
 //! * The panic hook replaces every mounted explorer with a visible error box; the guard
 //!   (`glue.js`) does the same in plain JS when the instance dies without a panic (out of memory
 //!   is a trap), so a crash never leaves a page that looks alive.
@@ -26,11 +23,13 @@ pub mod components;
 pub mod draw;
 pub mod embed;
 pub mod glue;
+pub mod hooks;
 pub mod importer;
+pub mod lessons;
 pub mod model;
 pub mod options;
+pub mod shown;
 pub mod state;
-pub mod upgrade;
 pub mod warm;
 
 use std::cell::{Cell, RefCell};
@@ -62,9 +61,6 @@ struct Mounted {
     id: u32,
     host: Element,
     handle: AppHandle<Root>,
-    /// The options as JS gave them (`undefined` for the page's own explorer): what a hand-over
-    /// to the module with the lesson engine mounts with ([`upgrade`]).
-    given: JsValue,
 }
 
 thread_local! {
@@ -201,7 +197,6 @@ impl Explorer {
             match m.iter_mut().find(|x| x.id == self.id) {
                 Some(x) => {
                     x.handle.update(RootProps { options: parsed });
-                    x.given = options;
                     true
                 }
                 None => false,
@@ -258,11 +253,6 @@ pub fn mount(element: JsValue, options: JsValue) -> Result<Explorer, JsValue> {
     };
     let message = parsed.as_ref().err().map(ToString::to_string);
     let explorer = mount_options(element, parsed).map_err(|m| js_error(&m))?;
-    MOUNTED.with(|m| {
-        if let Some(x) = m.borrow_mut().iter_mut().find(|x| x.id == explorer.id) {
-            x.given = options;
-        }
-    });
     match message {
         Some(m) => Err(js_error(&m)),
         None => Ok(explorer),
@@ -327,7 +317,6 @@ pub fn mount_options(
             id,
             host: element,
             handle,
-            given: JsValue::UNDEFINED,
         })
     });
     Ok(Explorer { id })
@@ -391,18 +380,6 @@ pub fn page_options() -> Result<Options, EmbedError> {
     options::parse(Context::Standalone, Origin::Url, &pairs, None)
 }
 
-/// The options JS gave the explorer mounted in `host` (`undefined` for the page's own), when
-/// one is.
-#[cfg(target_arch = "wasm32")]
-fn given_options(host: &Element) -> Option<JsValue> {
-    MOUNTED.with(|m| {
-        m.borrow()
-            .iter()
-            .find(|x| x.host == *host)
-            .map(|x| x.given.clone())
-    })
-}
-
 /// Module entry point: panic hook and guard, then auto-mount into `#app` if the page asks.
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -410,8 +387,7 @@ pub fn start() {
 }
 
 /// Mounts the standalone explorer into the page's `<main id="app" data-logtime-auto>` with the
-/// options of the page URL, unless one is mounted there already. [`start`] does at load; the
-/// first module's hand-over to this one ([`upgrade`]) does after unmounting its own.
+/// options of the page URL, unless one is mounted there already ([`start`] does at load).
 #[wasm_bindgen]
 pub fn mount_page() {
     install_panic_hook();

@@ -8,7 +8,7 @@
 //! | `src` | a scenario URL | |
 //! | `inline` | scenario JSON (JS only; the element reads a child `<script type="application/json">`) | |
 //! | `z` | the scenario JSON, deflated and base64url-encoded (written by moment links) | |
-//! | `panels` | names from [`PANEL_NAMES`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
+//! | `panels` | names from [`shown_panels`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
 //! | `menu` | `true`/`false` (a bare attribute is `true`) | `true` standalone, `false` embedded |
 //! | `theme` | `light`, `dark`, `auto` | `auto` standalone; embedded, the host page's declared `color-scheme` |
 //! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter` | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
@@ -20,8 +20,9 @@
 //!
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
+pub use logtime_core::scenario::narrate::Panel;
 use logtime_core::scenario::{parse_time, TimeSpec};
-use logtime_core::OffsetSpec;
+use logtime_model::OffsetSpec;
 
 use crate::embed::{EmbedError, ScenarioSource};
 
@@ -131,41 +132,11 @@ impl Mode {
     }
 }
 
-/// One panel of the explorer, by its documented name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Panel {
-    /// The segments and records.
-    Partition,
-    /// The lookup form and its walk.
-    Lookup,
-    /// The retention walk and remedies.
-    Retention,
-    /// "What happened": the narration.
-    Log,
-    /// The producer form.
-    Producer,
-    /// The version and topic configs.
-    Config,
-    /// Timestamp against offset.
-    Chart,
-    /// Disk usage over time.
-    Disk,
-    /// Importing a real partition, and the inspection of an imported one.
-    Import,
+/// The panels an explorer can show or leave out (`panels`), in display order: every
+/// [`Panel`] but the clock bar, which shows whenever a scenario plays outside a lesson.
+pub fn shown_panels() -> impl Iterator<Item = Panel> {
+    Panel::ALL.into_iter().filter(|p| *p != Panel::Clock)
 }
-
-/// The documented panel names, in display order.
-pub const PANEL_NAMES: &[(&str, Panel)] = &[
-    ("partition", Panel::Partition),
-    ("lookup", Panel::Lookup),
-    ("retention", Panel::Retention),
-    ("log", Panel::Log),
-    ("producer", Panel::Producer),
-    ("config", Panel::Config),
-    ("chart", Panel::Chart),
-    ("disk", Panel::Disk),
-    ("import", Panel::Import),
-];
 
 /// A set of panels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,13 +144,14 @@ pub struct Panels(u16);
 
 impl Panels {
     /// Every panel.
-    pub const ALL: Panels = Panels((1 << PANEL_NAMES.len()) - 1);
+    pub const ALL: Panels = Panels(((1 << Panel::ALL.len()) - 1) & !Panels::CLOCK);
 
+    /// The clock bar's bit, never set (it is never left out).
+    const CLOCK: u16 = 1 << (Panel::Clock as u16);
+
+    /// The panel's bit.
     fn bit(p: Panel) -> u16 {
-        1 << PANEL_NAMES
-            .iter()
-            .position(|(_, q)| *q == p)
-            .expect("every panel has a name")
+        (1 << (p as u16)) & !Panels::CLOCK
     }
 
     /// The given panels.
@@ -197,10 +169,9 @@ impl Panels {
         if self == Panels::ALL {
             return "all".into();
         }
-        PANEL_NAMES
-            .iter()
-            .filter(|(_, p)| self.has(*p))
-            .map(|(n, _)| *n)
+        shown_panels()
+            .filter(|p| self.has(*p))
+            .map(Panel::key)
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -215,20 +186,15 @@ impl Panels {
                 set = Panels::ALL.0;
                 continue;
             }
-            let p = PANEL_NAMES
-                .iter()
-                .find(|(n, _)| *n == word)
-                .map(|(_, p)| *p)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown panel {word:?} (expected names from: {}, or all)",
-                        PANEL_NAMES
-                            .iter()
-                            .map(|(n, _)| *n)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })?;
+            let p = shown_panels().find(|p| p.key() == word).ok_or_else(|| {
+                format!(
+                    "unknown panel {word:?} (expected names from: {}, or all)",
+                    shown_panels()
+                        .map(Panel::key)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
             set |= Panels::bit(p);
         }
         if set == 0 {
@@ -288,7 +254,7 @@ impl LookupTarget {
             LookupTarget::Special(s) => Some(s),
             LookupTarget::Time(t) => t
                 .resolve(now)
-                .map(|t| OffsetSpec::Timestamp(logtime_core::Timestamp(t))),
+                .map(|t| OffsetSpec::Timestamp(logtime_model::Timestamp(t))),
         }
     }
 }

@@ -18,7 +18,7 @@ use std::rc::Rc;
 use logtime_core::scenario::Source;
 use yew::Reducible;
 
-use crate::state::{Action, Explorer, Restore};
+use crate::state::{Explorer, LoadAction, Restore, TransportAction};
 
 /// One-record batches into small segments with a short retention, checked often: a few
 /// thousand batches per step (as a big play's steps are), several rolls per step, retention
@@ -63,14 +63,14 @@ pub struct WarmUp {
 impl WarmUp {
     /// A scratch explorer with the warm-up scenario loaded.
     pub fn new() -> WarmUp {
-        let load = Action::Load {
+        let load = LoadAction::Load {
             token: 0,
             json: Ok(SCENARIO.to_string()),
             origin: Source::Inline(String::new()),
             restore: Restore::default(),
         };
         WarmUp {
-            state: Rc::new(Explorer::default()).reduce(load),
+            state: Rc::new(Explorer::default()).reduce(load.into()),
             drawn: false,
         }
     }
@@ -80,12 +80,12 @@ impl WarmUp {
     pub fn piece(&mut self) -> bool {
         if !self.state.replay.at_end() && self.state.replay.is_loaded() {
             let state = self.state.clone();
-            self.state = crate::glue::untimed(|| state.reduce(Action::Step));
+            self.state = crate::glue::untimed(|| state.reduce(TransportAction::Step.into()));
             return true;
         }
         if !self.drawn {
             self.drawn = true;
-            crate::components::partition_view::draw_offscreen(&self.state);
+            crate::components::density_canvas::draw_offscreen(&self.state);
         }
         false
     }

@@ -1,12 +1,12 @@
 //! A broker's log directory: every partition read on worker threads into one summary table,
 //! worst first.
 
-use super::read::{read_partition, Progress, Source};
+use super::read::{read_partition, Progress, Read, Source};
 use super::text::{clock_line, table};
 use super::{Fail, Options};
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{inspect, Summary};
-use logtime_core::Timestamp;
+use logtime_model::Timestamp;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,7 +38,12 @@ pub(super) fn run_many(
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(src) = sources.get(i) else { break };
                         let row = match read_partition(src, opts, now, &progress, false) {
-                            Ok(imp) => Ok(inspect(&imp, now, None).summary(&src.topic_partition)),
+                            Ok(mut read) => match read.pop() {
+                                Some(Read::Partition(imp)) => {
+                                    Ok(inspect(&imp, now, None).summary(&src.topic_partition))
+                                }
+                                _ => Err((src.topic_partition.clone(), "no .log file".into())),
+                            },
                             Err(Fail(e)) => Err((src.topic_partition.clone(), e)),
                         };
                         progress.partitions.fetch_add(1, Ordering::Relaxed);
@@ -108,6 +113,9 @@ pub(super) fn run_many(
         pinned,
         duration(opts.config.topic.retention_ms)
     );
+    if let Some(line) = opts.broker_line() {
+        let _ = writeln!(s, "{line}");
+    }
     let _ = writeln!(s, "{}\n", clock_line(now, clock_given));
     let mut rows = vec![vec![
         "topic-partition".to_string(),

@@ -9,19 +9,20 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{check_clock, inspect, scenario_text};
+use logtime_core::import::{check_clock, inspect, scenario_text, Imported};
 use logtime_core::scenario::time::parse_duration;
-use logtime_core::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
+use logtime_model::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod broker;
 mod many;
 mod read;
 mod text;
 
 use many::run_many;
-use read::{io_err, read_partition, sources, Progress};
-use text::{json_single, text_single};
+use read::{io_err, read_partition, sources, Progress, Read};
+use text::{json_index_only, json_single, text_index_only, text_single};
 
 /// The `--help` lines of `logtime inspect`; the version presets come from core's table.
 pub(crate) fn usage() -> String {
@@ -58,6 +59,11 @@ pub(super) struct Options {
     pub(super) now: Option<Timestamp>,
     pub(super) lookup: Option<OffsetSpec>,
     pub(super) config: Config,
+    /// The config names the person set (`--config`, `--retention-ms`): an internal topic's
+    /// configs do not override them.
+    pub(super) given: Vec<String>,
+    /// The broker the log directory belongs to (`meta.properties`, the metadata log).
+    pub(super) broker: Option<broker::Broker>,
     pub(super) log_start_offset: Option<Offset>,
     pub(super) export: Option<String>,
     pub(super) json: bool,
@@ -154,6 +160,7 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         );
     }
     let mut config = Config::defaults(version);
+    let given = sets.iter().map(|(k, _)| k.clone()).collect();
     for (k, v) in sets {
         let value = match v.parse::<i64>() {
             Ok(n) => ConfigValue::Number(n),
@@ -168,6 +175,8 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
         now,
         lookup,
         config,
+        given,
+        broker: None,
         log_start_offset,
         export,
         json,
@@ -176,8 +185,23 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
 
 /// Runs the command; `Ok` holds what to print on stdout.
 pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
-    let opts = parse_options(args)?;
+    let mut opts = parse_options(args)?;
     let (sources, many) = sources(&opts.inputs)?;
+    // A log directory, or a partition folder inside one: the broker's own record of its configs.
+    if let [one] = opts.inputs.as_slice() {
+        let p = Path::new(one);
+        let dir = if many {
+            Some(p.to_path_buf())
+        } else {
+            p.canonicalize()
+                .ok()
+                .filter(|c| c.is_dir())
+                .and_then(|c| c.parent().map(Path::to_path_buf))
+        };
+        if let Some(d) = dir {
+            opts.broker = broker::broker(&d)?;
+        }
+    }
     let (now, clock_given) = match opts.now {
         Some(t) => (t, true),
         None => {
@@ -191,12 +215,98 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
     if many {
         return run_many(&opts, sources, now, clock_given);
     }
-    let src = &sources[0];
-    let progress = Progress::new(src.log_bytes());
-    let imported = read_partition(src, &opts, now, &progress, true);
+    let progress = Progress::new(sources.iter().map(|s| s.log_bytes()).sum());
+    let mut reads = Vec::new();
+    for src in &sources {
+        match read_partition(src, &opts, now, &progress, true) {
+            Ok(r) => reads.extend(r),
+            Err(e) => {
+                progress.clear();
+                return Err(e);
+            }
+        }
+    }
     progress.clear();
-    let imported = imported?;
-    let report = inspect(&imported, now, opts.lookup);
+    if let [Read::Partition(imported)] = reads.as_slice() {
+        return single(&opts, imported, now, clock_given);
+    }
+    several(&opts, reads, now, clock_given)
+}
+
+/// Several partitions given as files or dump text: each reported on its own, in the order
+/// given.
+fn several(
+    opts: &Options,
+    reads: Vec<Read>,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    if opts.export.is_some() && reads.len() > 1 {
+        return fail(format!(
+            "--export-scenario writes one partition, and {} were given: give one partition's files",
+            reads.len()
+        ));
+    }
+    let reports: Vec<_> = reads
+        .iter()
+        .map(|r| match r {
+            Read::Partition(imported) => Some(inspect(imported, now, opts.lookup)),
+            Read::IndexOnly(..) => None,
+        })
+        .collect();
+    if opts.json {
+        // Each partition's report is written straight from its typed values (see
+        // `json_single`), not gathered into a tree of `Value`s first.
+        let values: Vec<PartitionJson> = reads
+            .iter()
+            .zip(&reports)
+            .map(|(r, report)| match (r, report) {
+                (Read::Partition(imported), Some(report)) => {
+                    PartitionJson::Single(json_single(imported, report, clock_given, opts))
+                }
+                (Read::IndexOnly(tp, dump), _) => PartitionJson::Other(json_index_only(tp, dump)),
+                (Read::Partition(_), None) => unreachable!("every partition read is inspected"),
+            })
+            .collect();
+        let v = std::collections::BTreeMap::from([("partitions", values)]);
+        return Ok(serde_json::to_string_pretty(&v).expect("reports serialise") + "\n");
+    }
+    let mut texts = Vec::new();
+    for (r, report) in reads.iter().zip(&reports) {
+        match (r, report) {
+            (Read::Partition(imported), Some(report)) => {
+                texts.push(text_single(imported, report, clock_given, None, opts));
+            }
+            (Read::IndexOnly(tp, dump), _) => texts.push(text_index_only(tp, dump)),
+            (Read::Partition(_), None) => unreachable!("every partition read is inspected"),
+        }
+    }
+    Ok(texts.join("\n"))
+}
+
+/// One entry of `{"partitions": [...]}`.
+enum PartitionJson<'a> {
+    Single(text::SingleJson<'a>),
+    Other(serde_json::Value),
+}
+
+impl serde::Serialize for PartitionJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PartitionJson::Single(j) => j.serialize(ser),
+            PartitionJson::Other(v) => v.serialize(ser),
+        }
+    }
+}
+
+/// One partition's report.
+fn single(
+    opts: &Options,
+    imported: &Imported,
+    now: Timestamp,
+    clock_given: bool,
+) -> Result<String, Fail> {
+    let report = inspect(imported, now, opts.lookup);
     if let Some(path) = &opts.export {
         let title = format!("{} imported", imported.partition.topic_partition());
         let text = scenario_text(&imported.partition, &title)
@@ -204,13 +314,18 @@ pub(crate) fn run(args: &[String]) -> Result<String, Fail> {
         std::fs::write(path, text).map_err(|e| io_err(Path::new(path), e))?;
     }
     if opts.json {
-        Ok(json_single(&imported, &report, clock_given) + "\n")
+        Ok(
+            serde_json::to_string_pretty(&json_single(imported, &report, clock_given, opts))
+                .expect("reports serialise")
+                + "\n",
+        )
     } else {
         Ok(text_single(
-            &imported,
+            imported,
             &report,
             clock_given,
             opts.export.as_deref(),
+            opts,
         ))
     }
 }

@@ -4,14 +4,15 @@
 use super::{fail, Fail, Options};
 use logtime_core::human::bytes;
 use logtime_core::import::{
-    parse_dump, parse_offset_index, parse_time_index, segment_file, segment_file_refusal,
-    DumpError, ImportError, Imported, PartitionImport, SegmentFileKind, SegmentReader,
-    MAX_INDEX_BYTES,
+    configs_with_metadata, internal_topic, parse_dump, parse_offset_index, parse_time_index,
+    segment_file, segment_file_refusal, DumpError, DumpOutput, ImportError, Imported,
+    PartitionImport, SegmentFileKind, SegmentLog, SegmentReader, MAX_INDEX_BYTES,
 };
-use logtime_core::{Offset, Timestamp};
-use std::io::{IsTerminal, Read, Write};
+use logtime_model::{Offset, Timestamp};
+use std::io::{IsTerminal, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 /// One partition's inputs.
@@ -84,7 +85,7 @@ fn kind_name(k: SegmentFileKind) -> &'static str {
 
 /// The length of a segment file, refused when it is not a regular file (after symlinks): a
 /// device (`/dev/zero`) never ends and a FIFO blocks the read forever.
-fn regular_file(path: &Path) -> Result<u64, Fail> {
+pub(super) fn regular_file(path: &Path) -> Result<u64, Fail> {
     let m = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
     if !m.is_file() {
         return fail(format!(
@@ -180,6 +181,8 @@ pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
         dumps: Vec::new(),
         log_start_offset: None,
     };
+    // Segment files by the folder that holds them: each folder is a partition of its own.
+    let mut groups: Vec<(PathBuf, Source)> = Vec::new();
     for i in inputs {
         let p = Path::new(i);
         if i == "-" {
@@ -198,29 +201,71 @@ pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
             .unwrap_or_default();
         match segment_file(&name) {
             Some((base, kind)) => {
-                if src.topic_partition.is_empty() {
-                    if let Some(parent) = p.parent().filter(|x| !x.as_os_str().is_empty()) {
-                        src.topic_partition = folder_name(parent);
+                let parent = p.parent().filter(|x| !x.as_os_str().is_empty());
+                let dir = parent
+                    .unwrap_or(Path::new("."))
+                    .canonicalize()
+                    .unwrap_or_else(|_| parent.unwrap_or(Path::new(".")).to_path_buf());
+                let at = match groups.iter().position(|(d, _)| *d == dir) {
+                    Some(at) => at,
+                    None => {
+                        groups.push((
+                            dir.clone(),
+                            Source {
+                                topic_partition: folder_name(&dir),
+                                files: Vec::new(),
+                                dumps: Vec::new(),
+                                log_start_offset: None,
+                            },
+                        ));
+                        groups.len() - 1
                     }
+                };
+                let files = &mut groups[at].1.files;
+                if let Some(twin) = files.iter().find(|f| f.1 == base && f.2 == kind) {
+                    return fail(format!(
+                        "{} and {i} are the same segment file: give each partition's files once",
+                        twin.0.display()
+                    ));
                 }
-                src.files
-                    .push((p.to_path_buf(), base, kind, regular_file(p)?));
+                files.push((p.to_path_buf(), base, kind, regular_file(p)?));
             }
             None => {
                 if let Some(r) = segment_file_refusal(&name) {
                     return fail(r);
                 }
+                if let Some(why) = not_text(&name) {
+                    return fail(format!("{i}: {why}"));
+                }
                 src.dumps.push(i.clone())
             }
         }
     }
-    if !src.files.is_empty() && !src.dumps.is_empty() {
+    if !groups.is_empty() && !src.dumps.is_empty() {
         return fail("give segment files or kafka-dump-log text, not both");
     }
-    if src.topic_partition.is_empty() {
+    if groups.is_empty() {
         src.topic_partition = "partition".into();
+        return Ok((vec![src], false));
     }
-    Ok((vec![src], false))
+    let mut out: Vec<Source> = groups.into_iter().map(|(_, s)| s).collect();
+    for s in &mut out {
+        s.files.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    }
+    Ok((out, false))
+}
+
+/// Files people give that are neither segments nor dump text, named for what they are.
+fn not_text(name: &str) -> Option<&'static str> {
+    if name.ends_with(".checkpoint") {
+        Some("a kraft snapshot (.checkpoint), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text; give the __cluster_metadata-0 folder's .log files instead")
+    } else if name.ends_with(".snapshot") {
+        Some("a producer-state snapshot (.snapshot), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text")
+    } else if name.ends_with(".txnindex") {
+        Some("a transaction index (.txnindex), a binary file: logtime reads segment files (.log, .index, .timeindex) and kafka-dump-log text")
+    } else {
+        None
+    }
 }
 
 /// Progress across every `.log` byte read, drawn on stderr when it is a terminal.
@@ -302,7 +347,7 @@ fn read_index(path: &Path) -> Result<Vec<u8>, Fail> {
 /// Reads `kafka-dump-log` text, stopping at the first NUL byte: text has none, and a device
 /// or a binary file given by mistake (`/dev/zero`) is refused in its first chunk, not after
 /// [`MAX_DUMP_BYTES`].
-fn read_text(mut r: impl Read, out: &mut Vec<u8>) -> std::io::Result<()> {
+fn read_text(mut r: impl std::io::Read, out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = r.read(&mut buf)?;
@@ -328,14 +373,118 @@ fn mtime(path: &Path) -> Option<Timestamp> {
     Some(Timestamp(d.as_millis().min(i64::MAX as u128) as i64))
 }
 
-/// Reads one partition: streams each `.log`, parses the indexes whole.
+/// Streams a `.log` through the core's reader in [`CHUNK`]s. Reading (the kernel's copy into
+/// our buffer) and checking (CRC-32C and parsing) run on two threads with three buffers between
+/// them, so that a segment takes the longer of the two rather than their sum.
+fn read_log(
+    path: &Path,
+    base: Offset,
+    progress: &Progress,
+    draw: bool,
+) -> Result<SegmentLog, Fail> {
+    let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+    let len = f.metadata().map_or(u64::MAX, |m| m.len());
+    if len <= 2 * CHUNK as u64 {
+        // A small segment (most of a broker's partitions): one buffer of its size, no thread;
+        // three zeroed 1 MiB buffers and a thread each made 1,000 small partitions 4x slower.
+        let mut buf = vec![0u8; (len as usize + 1).min(CHUNK)];
+        let mut reader = SegmentReader::new(base);
+        loop {
+            if reader.stopped() {
+                skip_rest(path, &mut reader, progress)?;
+                break;
+            }
+            let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
+            if n == 0 {
+                break;
+            }
+            reader.feed(&buf[..n]);
+            progress.done.fetch_add(n as u64, Ordering::Relaxed);
+        }
+        return Ok(reader.finish());
+    }
+    let (full_tx, full_rx) = sync_channel::<std::io::Result<(Vec<u8>, usize)>>(3);
+    let (free_tx, free_rx) = sync_channel::<Vec<u8>>(3);
+    for _ in 0..3 {
+        let _ = free_tx.send(vec![0u8; CHUNK]);
+    }
+    // `move`: on an early return the channels drop before the scope joins the reading thread,
+    // which then stops instead of waiting for a buffer forever.
+    std::thread::scope(move |scope| {
+        scope.spawn(move || {
+            while let Ok(mut buf) = free_rx.recv() {
+                let msg = match f.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => Ok((buf, n)),
+                    Err(e) => Err(e),
+                };
+                let stop = msg.is_err();
+                if full_tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        let mut reader = SegmentReader::new(base);
+        let mut last_draw = Instant::now();
+        for msg in full_rx.iter() {
+            if reader.stopped() {
+                // Dropping the channels at the return stops the reading thread.
+                skip_rest(path, &mut reader, progress)?;
+                break;
+            }
+            let (buf, n) = msg.map_err(|e| io_err(path, e))?;
+            reader.feed(&buf[..n]);
+            progress.done.fetch_add(n as u64, Ordering::Relaxed);
+            if draw && last_draw.elapsed() > Duration::from_millis(100) {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                progress.draw(&name);
+                last_draw = Instant::now();
+            }
+            let _ = free_tx.send(buf);
+        }
+        Ok(reader.finish())
+    })
+}
+
+/// Once an invalid batch has stopped `reader`, the rest of the file is not read as batches
+/// (Kafka's recovery truncates it), so it is counted from the file's length, not read: a sparse
+/// 100 GB file damaged at byte 0 ends here.
+fn skip_rest(path: &Path, reader: &mut SegmentReader, progress: &Progress) -> Result<(), Fail> {
+    let len = regular_file(path)?;
+    let rest = len.saturating_sub(reader.bytes_read());
+    reader.skip(rest);
+    progress.done.fetch_add(rest, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Whether the partition's `cleanup.policy` is known (given, or an internal topic's) rather
+/// than Kafka's default standing in for it.
+fn policy_known(tp: &str, opts: &Options) -> bool {
+    opts.given.iter().any(|g| g == "cleanup.policy")
+        || opts
+            .metadata_for(tp)
+            .iter()
+            .any(|(n, _)| n == "cleanup.policy")
+        || internal_topic(tp).is_some_and(|t| t.configs.iter().any(|(n, _)| *n == "cleanup.policy"))
+}
+
+/// What a source read to: a partition, or (a dump of index files alone) its index files.
+pub(super) enum Read {
+    /// A partition.
+    Partition(Box<Imported>),
+    /// Index files without their `.log`: the partition's name and the files.
+    IndexOnly(String, DumpOutput),
+}
+
+/// Reads a source: streams each `.log` and parses the indexes whole, or parses dump text (one
+/// partition per folder its `Dumping` lines name).
 pub(super) fn read_partition(
     src: &Source,
     opts: &Options,
     now: Timestamp,
     progress: &Progress,
     draw: bool,
-) -> Result<Imported, Fail> {
+) -> Result<Vec<Read>, Fail> {
     let lso = opts.log_start_offset.or(src.log_start_offset);
     if !src.dumps.is_empty() {
         let name = src.dumps.join(", ");
@@ -369,46 +518,39 @@ pub(super) fn read_partition(
             .map_err(|_| Fail(format!("{name}: not kafka-dump-log output: not UTF-8 text")))?;
         let dump = parse_dump(&text)
             .map_err(|e: DumpError| Fail(format!("{name}: not kafka-dump-log output: {e}")))?;
-        let tp = dump
-            .topic_partition()
-            .unwrap_or_else(|| src.topic_partition.clone());
-        return dump
-            .into_import(&tp, opts.config.clone())
-            .finish(now, lso)
-            .map_err(|e| Fail(format!("{name}: {e}")));
+        let parts = dump
+            .partitions()
+            .map_err(|e| Fail(format!("{name}: {e}")))?;
+        let mut out = Vec::with_capacity(parts.len());
+        for (tp, part) in parts {
+            let tp = tp.unwrap_or_else(|| src.topic_partition.clone());
+            if part.index_only() {
+                out.push(Read::IndexOnly(tp, part));
+                continue;
+            }
+            let mut import = part.into_import(
+                &tp,
+                configs_with_metadata(&tp, &opts.config, &opts.given, &opts.metadata_for(&tp)).0,
+            );
+            import.policy_known(policy_known(&tp, opts));
+            let imported = import
+                .finish(now, lso)
+                .map_err(|e| Fail(format!("{name}: {tp}: {e}")))?;
+            out.push(Read::Partition(Box::new(imported)));
+        }
+        return Ok(out);
     }
-    let mut import = PartitionImport::new(&src.topic_partition, opts.config.clone());
-    let mut buf = vec![0u8; CHUNK];
-    let mut last_draw = Instant::now();
+    let tp = &src.topic_partition;
+    let mut import = PartitionImport::new(
+        tp,
+        configs_with_metadata(tp, &opts.config, &opts.given, &opts.metadata_for(tp)).0,
+    );
+    import.policy_known(policy_known(tp, opts));
     for (path, base, kind, _) in &src.files {
         match kind {
             SegmentFileKind::Log => {
-                let mut f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-                let mut reader = SegmentReader::new(*base);
-                loop {
-                    if reader.stopped() {
-                        // The rest is not read as batches (Kafka's recovery truncates it), so it
-                        // is counted from the file's length, not read: a sparse 100 GB file
-                        // damaged at byte 0 ends here.
-                        let len = regular_file(path)?;
-                        let rest = len.saturating_sub(reader.bytes_read());
-                        reader.skip(rest);
-                        progress.done.fetch_add(rest, Ordering::Relaxed);
-                        break;
-                    }
-                    let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
-                    if n == 0 {
-                        break;
-                    }
-                    reader.feed(&buf[..n]);
-                    progress.done.fetch_add(n as u64, Ordering::Relaxed);
-                    if draw && last_draw.elapsed() > Duration::from_millis(100) {
-                        let name = path.file_name().unwrap_or_default().to_string_lossy();
-                        progress.draw(&name);
-                        last_draw = Instant::now();
-                    }
-                }
-                import.add_log(*base, reader.finish(), mtime(path));
+                let log = read_log(path, *base, progress, draw)?;
+                import.add_log(*base, log, mtime(path));
             }
             SegmentFileKind::OffsetIndex => {
                 let b = read_index(path)?;
@@ -422,5 +564,6 @@ pub(super) fn read_partition(
     }
     import
         .finish(now, lso)
+        .map(|i| vec![Read::Partition(Box::new(i))])
         .map_err(|e: ImportError| Fail(format!("{}: {e}", src.topic_partition)))
 }

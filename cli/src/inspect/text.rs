@@ -1,11 +1,16 @@
 //! The single-partition report: the retention table, future stamps, the DeleteRecords remedy,
 //! the lookup and its trace, import notes; and the same as JSON.
 
+use super::Options;
 use logtime_core::human::{bytes, duration, rfc3339};
-use logtime_core::import::{words, Imported, Inspection};
+use logtime_core::import::{
+    configs_with_metadata, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
+};
 use logtime_core::scenario::narrate;
-use logtime_core::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
-use serde_json::json;
+use logtime_model::Config;
+use logtime_model::{Elided, Offset, OffsetSpec, RecordMatch, Timestamp, TraceStep};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{json, Value};
 use std::fmt::Write as _;
 
 const INTERVAL_HINT: &str = "pass --config index.interval.bytes=N";
@@ -63,6 +68,7 @@ pub(super) fn text_single(
     r: &Inspection,
     clock_given: bool,
     export: Option<&str>,
+    opts: &Options,
 ) -> String {
     let p = &imported.partition;
     let mut s = String::new();
@@ -89,6 +95,7 @@ pub(super) fn text_single(
             " (no time limit)".into()
         }
     );
+    s.push_str(&origins_text(p.topic_partition(), p.config(), opts));
     s.push('\n');
     let mut rows = vec![vec![
         "segment".to_string(),
@@ -170,6 +177,12 @@ pub(super) fn text_single(
         }
         s.push('\n');
     }
+    if let Some(w) = &r.kafka_41_warning {
+        let _ = writeln!(
+            s,
+            "A 4.1 broker logs at WARN, on the logger LogFutureTimestampLogger (KAFKA-18929), at each retention check: {w}"
+        );
+    }
     if let Some(d) = &r.delete_records {
         s.push('\n');
         match &d.refused {
@@ -231,7 +244,11 @@ pub(super) fn text_single(
             }
         }
     }
-    let notes = words::import_notes(imported, INTERVAL_HINT);
+    let notes = words::import_notes_with(
+        imported,
+        INTERVAL_HINT,
+        "pass --config cleanup.policy=compact or compact,delete",
+    );
     if !notes.is_empty() {
         s.push_str("\nImport notes:\n");
         for n in notes {
@@ -364,9 +381,59 @@ fn trace_line(step: &TraceStep) -> String {
     }
 }
 
-pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool) -> String {
-    use serde::ser::{SerializeMap, Serializer};
+/// One partition's report as JSON, written straight from the typed values when serialised: a
+/// tree of `Value`s for 100,000 segments took over a gigabyte.
+pub(super) struct SingleJson<'a> {
+    imported: &'a Imported,
+    r: &'a Inspection,
+    clock_given: bool,
+    configs: Value,
+    internal_topic: Option<Value>,
+    lookup: Option<Value>,
+}
+
+impl Serialize for SingleJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let (imported, r) = (self.imported, self.r);
+        let p = &imported.partition;
+        // Keys in the order a JSON object of them sorts in.
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("clock", if self.clock_given { "given" } else { "system" })?;
+        m.serialize_entry("configs", &self.configs)?;
+        m.serialize_entry("delete_records", &r.delete_records)?;
+        m.serialize_entry("future", &r.future)?;
+        m.serialize_entry("import", &imported.segments)?;
+        m.serialize_entry("internal_topic", &self.internal_topic)?;
+        m.serialize_entry("kafka", p.config().version.key())?;
+        m.serialize_entry("kafka_41_warning", &r.kafka_41_warning)?;
+        m.serialize_entry("lookup", &self.lookup)?;
+        m.serialize_entry(
+            "notes",
+            &words::import_notes_with(
+                imported,
+                INTERVAL_HINT,
+                "pass --config cleanup.policy=compact or compact,delete",
+            ),
+        )?;
+        m.serialize_entry("now", &r.now)?;
+        m.serialize_entry("retention", &r.retention)?;
+        m.serialize_entry("retention_ms", &r.retention_ms)?;
+        m.serialize_entry("state", &p.state())?;
+        m.serialize_entry("topic_partition", p.topic_partition())?;
+        m.serialize_entry("verdicts", &r.rows)?;
+        m.end()
+    }
+}
+
+pub(super) fn json_single<'a>(
+    imported: &'a Imported,
+    r: &'a Inspection,
+    clock_given: bool,
+    opts: &Options,
+) -> SingleJson<'a> {
     let p = &imported.partition;
+    let tp = p.topic_partition();
+    let (_, configs) = configs_with_metadata(tp, p.config(), &opts.given, &opts.metadata_for(tp));
     let lookup = r.lookup.as_ref().map(|l| match &l.result {
         Ok(lk) => json!({
             "spec": lk.spec,
@@ -377,27 +444,93 @@ pub(super) fn json_single(imported: &Imported, r: &Inspection, clock_given: bool
         }),
         Err(e) => json!({"error_code": e.error_code, "error_message": e.message}),
     });
-    // Written straight from the typed values, keys in the order a JSON object of them sorts
-    // in: a tree of `Value`s for 100,000 segments took over a gigabyte.
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::pretty(&mut out);
-    let write = |ser: &mut serde_json::Serializer<&mut Vec<u8>, _>| -> serde_json::Result<()> {
-        let mut m = ser.serialize_map(None)?;
-        m.serialize_entry("clock", if clock_given { "given" } else { "system" })?;
-        m.serialize_entry("delete_records", &r.delete_records)?;
-        m.serialize_entry("future", &r.future)?;
-        m.serialize_entry("import", &imported.segments)?;
-        m.serialize_entry("kafka", p.config().version.key())?;
-        m.serialize_entry("lookup", &lookup)?;
-        m.serialize_entry("notes", &words::import_notes(imported, INTERVAL_HINT))?;
-        m.serialize_entry("now", &r.now)?;
-        m.serialize_entry("retention", &r.retention)?;
-        m.serialize_entry("retention_ms", &r.retention_ms)?;
-        m.serialize_entry("state", &p.state())?;
-        m.serialize_entry("topic_partition", p.topic_partition())?;
-        m.serialize_entry("verdicts", &r.rows)?;
-        m.end()
-    };
-    write(&mut ser).expect("reports serialise");
-    String::from_utf8(out).expect("JSON is UTF-8")
+    SingleJson {
+        imported,
+        r,
+        clock_given,
+        configs: json!(configs),
+        internal_topic: internal_topic(p.topic_partition())
+            .map(|t| json!({"topic": t.name, "created_by": t.created_by, "note": t.note})),
+        lookup,
+    }
+}
+
+/// A dump of index files without their `.log`: what the indexes say, and what needs the data.
+pub(super) fn text_index_only(tp: &str, dump: &DumpOutput) -> String {
+    let mut s = String::new();
+    let rows = dump.index_rows();
+    let _ = writeln!(
+        s,
+        "{tp}: index files only ({} segment{}), no .log: retention, lookups and sizes need the segment's .log (or its dump)",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    let mut t = vec![vec![
+        "segment".to_string(),
+        ".index entries".into(),
+        "last indexed offset".into(),
+        ".timeindex entries".into(),
+        "largest indexed stamp".into(),
+    ]];
+    for r in &rows {
+        t.push(vec![
+            r.base_offset.to_string(),
+            r.offset_entries.map_or("-".into(), |n| n.to_string()),
+            r.last_indexed
+                .map_or("-".into(), |(o, p)| format!("{o} (byte {p})")),
+            r.time_entries.map_or("-".into(), |n| n.to_string()),
+            r.largest_indexed
+                .map_or("-".into(), |(t, o)| format!("{} (offset {o})", ts(t))),
+        ]);
+    }
+    s.push_str(&table(&t, &[false, true, false, true, false]));
+    s
+}
+
+/// The same as JSON.
+pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
+    json!({
+        "topic_partition": tp,
+        "index_only": dump.index_rows(),
+    })
+}
+
+/// The configs that differ from Kafka's defaults, grouped by where they came from, and what an
+/// internal topic's retention means; nothing when every config is Kafka's default.
+fn origins_text(tp: &str, config: &Config, opts: &Options) -> String {
+    let (_, list) = configs_with_metadata(tp, config, &opts.given, &opts.metadata_for(tp));
+    let mut s = String::new();
+    let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
+    for c in &list {
+        let kv = format!("{}={}", c.name, c.value);
+        match groups.iter_mut().find(|(o, _)| *o == &c.origin) {
+            Some((_, v)) => v.push(kv),
+            None => groups.push((&c.origin, vec![kv])),
+        }
+    }
+    if !groups.is_empty() {
+        let parts: Vec<String> = groups
+            .iter()
+            .map(|(origin, kvs)| {
+                let from = match origin {
+                    ConfigOrigin::Option => "given".to_string(),
+                    ConfigOrigin::KafkaDefault => "kafka default".to_string(),
+                    ConfigOrigin::MetadataLog => "the metadata log".to_string(),
+                    ConfigOrigin::InternalTopic { topic, created_by } => {
+                        format!("kafka creates {topic} with these: {created_by}")
+                    }
+                };
+                format!("{} ({from})", kvs.join(", "))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "configs: {}; every other config is kafka's default",
+            parts.join("; ")
+        );
+    }
+    if let Some(note) = internal_topic(tp).and_then(|t| t.note) {
+        let _ = writeln!(s, "note: {note}");
+    }
+    s
 }

@@ -24,6 +24,7 @@
 //! as not expanded. `isvalid: false` ends the segment there, as Kafka's recovery would. Lines
 //! the tool writes on stderr (mismatch reports) are accepted and ignored when mixed in.
 
+use super::dump_paste::{folder_of, is_paste_furniture, outside, starting_offset};
 use super::index_file::{IndexFile, OffsetEntry, TimeEntry};
 use super::log_file::{
     nullable_len, Compression, DamageKind, LogBatch, LogDamage, LogEnd, NotExpanded, RecordInfo,
@@ -31,8 +32,8 @@ use super::log_file::{
 };
 use super::rebuild::{PartitionImport, SegmentLog, SegmentLogBuilder};
 use super::{segment_file, SegmentFileKind};
-use crate::config::Config;
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::Config;
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -85,10 +86,7 @@ pub struct DumpOutput {
 impl DumpOutput {
     /// The partition folder's name (`clicks-0`), when the paths have one.
     pub fn topic_partition(&self) -> Option<String> {
-        let p = &self.files.first()?.path;
-        let mut parts = p.rsplit(['/', '\\']);
-        parts.next()?;
-        parts.next().filter(|s| !s.is_empty()).map(str::to_string)
+        folder_of(&self.files.first()?.path)
     }
 
     /// An import of these files under `config` (the `.log` modification times are unknown).
@@ -222,14 +220,24 @@ impl DumpParser {
             self.close_file()?;
             return self.open_file(path.trim());
         }
-        if t.is_empty() || is_ignored(t) {
+        if t.is_empty() || is_ignored(t) || is_paste_furniture(t) {
             return Ok(());
         }
+        if let Some(reason) = outside(t) {
+            return Err(self.err(reason));
+        }
         match &mut self.current {
-            Current::None => Err(self.err(format!(
-                "expected a \"Dumping FILE\" line before {:?}",
-                clip(t)
-            ))),
+            Current::None => {
+                // A paste that lost its `Dumping` line still names the segment: `dumpLog`
+                // prints the base offset from the file name first.
+                if let Some(base) = starting_offset(t) {
+                    return self.open_file(&format!("{:020}.log", base.max(0)));
+                }
+                Err(self.err(format!(
+                    "expected a \"Dumping FILE\" line before {:?}",
+                    clip(t)
+                )))
+            }
             Current::Skipped => Ok(()),
             Current::OffsetIndex(_) | Current::TimeIndex(_) => self.index_line(t),
             Current::Log { .. } => self.log_line(t),
@@ -320,6 +328,21 @@ impl DumpParser {
         }
         let record_line = t.starts_with('|');
         let f = fields(t.trim_start_matches('|'));
+        if record_line && get(&f, &["offset"]).is_none() {
+            // `--skip-record-metadata` prints only `| key: … payload: …` (or a bare `|`): the
+            // batch line above still gives offsets, size and stamp; the records stay unread.
+            return match &mut self.current {
+                Current::Log {
+                    pending: Some(_),
+                    after_record,
+                    ..
+                } => {
+                    *after_record = true;
+                    Ok(())
+                }
+                _ => Err(self.err("a record line before any batch line")),
+            };
+        }
         let is_batch = !record_line
             && (get(&f, &["baseOffset"]).is_some()
                 || (get(&f, &["position"]).is_some() && get(&f, &["size"]).is_some()));
@@ -385,6 +408,14 @@ impl DumpParser {
     }
 
     fn batch(&self, f: &[(&str, &str)]) -> Result<(LogBatch, bool), DumpError> {
+        if let Some(missing) = ["magic", "size", "position"]
+            .iter()
+            .find(|n| get(f, &[n]).is_none())
+        {
+            return Err(self.err(format!(
+                "this batch line stops before its {missing}: field: the text was wrapped or cut (kafka-dump-log writes each batch on one line); paste the output unwrapped"
+            )));
+        }
         let magic: u8 = self.num(f, &["magic"])?;
         if magic > 2 {
             return Err(self.err(format!("magic: {magic} is not 0, 1 or 2")));
@@ -726,7 +757,7 @@ fn is_ignored(t: &str) -> bool {
     PREFIXES.iter().any(|p| t.starts_with(p)) || t.contains(" is followed by ")
 }
 
-fn clip(t: &str) -> String {
+pub(super) fn clip(t: &str) -> String {
     t.chars().take(80).collect()
 }
 

@@ -9,7 +9,7 @@
 //! or a time-index entry stamped 0 at the base offset). Bytes after that are reported when they
 //! are not all zero, and so is a length that is not a whole number of entries.
 
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -5,12 +5,14 @@
 //! scenario that replays to the same state.
 
 use super::rebuild::{Imported, UnexpandedBatch};
-use crate::config::{Config, ConfigValue};
-use crate::diagnosis::{diagnose, Diagnosis};
-use crate::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
-use crate::partition::{Command, Partition};
-use crate::retention::{DeletedSegment, RetentionReport, Verdict};
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::{Config, ConfigValue};
+use logtime_model::diagnosis::{diagnose, Diagnosis};
+use logtime_model::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
+use logtime_model::partition::{Command, Partition};
+use logtime_model::retention::{
+    future_timestamp_warning, DeletedSegment, RetentionReport, Verdict,
+};
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -105,6 +107,16 @@ pub struct Inspection {
     pub lookup: Option<LookupAnswer>,
     /// The DeleteRecords what-if, when a segment pins expired ones.
     pub delete_records: Option<DeleteRecordsWhatIf>,
+    /// The smallest record stamp at or after the log start offset (a batch whose records were
+    /// not read counts its max timestamp): the age of the oldest data, which a segment's largest
+    /// stamp overstates.
+    pub oldest_record: Option<Timestamp>,
+    /// The WARN line a Kafka 4.1 broker logs at this check (logger `LogFutureTimestampLogger`,
+    /// KAFKA-18929), whatever the preset: the time-retention walk stops at the first segment it
+    /// does not delete, and the line is logged when that segment's largest timestamp is ahead of
+    /// the clock (segments past the high watermark are never reached). Grep the broker's log for
+    /// it.
+    pub kafka_41_warning: Option<String>,
 }
 
 /// One line of a broker-wide summary.
@@ -116,7 +128,7 @@ pub struct Summary {
     pub segments: usize,
     /// Bytes.
     pub size_bytes: Bytes,
-    /// Smallest segment largest timestamp (the oldest data's age basis).
+    /// The oldest record stamp ([`Inspection::oldest_record`]).
     pub oldest: Option<Timestamp>,
     /// Largest segment largest timestamp.
     pub newest: Option<Timestamp>,
@@ -140,7 +152,7 @@ impl Inspection {
             topic_partition: topic_partition.to_string(),
             segments: self.rows.len(),
             size_bytes: Bytes(size),
-            oldest: stamps.clone().map(|r| r.largest_timestamp).min(),
+            oldest: self.oldest_record,
             newest: stamps.map(|r| r.largest_timestamp).max(),
             pinned_by,
             pinned_bytes: Bytes(
@@ -260,11 +272,12 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
         let caveat = result.as_ref().ok().and_then(|l| caveat(l, &unexpanded));
         LookupAnswer { result, caveat }
     });
-    let delete_records = rows.iter().find_map(|r| r.pinned_by).and_then(|blocker| {
-        let seg = rows.iter().find(|r| r.base_offset == blocker)?;
-        Some(what_if_delete_records(p, now, blocker, seg.next_offset))
-    });
+    let delete_records = recommended_delete_records(p, now);
+    let oldest_record = oldest_record(p);
+    let kafka_41_warning = kafka_41_warning(p, &retention);
     Inspection {
+        oldest_record,
+        kafka_41_warning,
         now,
         retention_ms: config.topic.retention_ms,
         rows,
@@ -273,6 +286,64 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
         lookup,
         delete_records,
     }
+}
+
+fn kafka_41_warning(p: &Partition, r: &RetentionReport) -> Option<String> {
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| !matches!(v.verdict, Verdict::Deleted { .. }))?;
+    let Verdict::NotOldEnough { future: true, .. } = v.verdict else {
+        return None;
+    };
+    let s = p
+        .segments()
+        .iter()
+        .find(|s| s.base_offset() == v.base_offset)?;
+    let record = s.largest_timestamp_is_record_time();
+    Some(future_timestamp_warning(
+        s.base_offset(),
+        s.size().0,
+        s.last_modified(),
+        if record {
+            s.largest_timestamp()
+        } else {
+            Timestamp::NONE
+        },
+    ))
+}
+
+fn oldest_record(p: &Partition) -> Option<Timestamp> {
+    let lso = p.log_start_offset().0;
+    p.segments()
+        .iter()
+        .flat_map(|s| {
+            let skip = usize::try_from(lso.saturating_sub(s.base_offset().0)).unwrap_or(0);
+            s.record_timestamps().iter().skip(skip).copied()
+        })
+        .filter(|t| *t >= 0)
+        .min()
+        .map(Timestamp)
+}
+
+/// The one DeleteRecords remedy to recommend for `p` at broker time `now`, wherever it is
+/// offered (the CLI's report, the import panel, the Retention panel's pre-filled offset): the end
+/// offset of the first segment that keeps expired segments on disk behind it (the walk's
+/// blocker), which frees that segment and lets the next check delete the expired ones, and
+/// deletes no record past it. `None` when no segment pins expired ones (then there is nothing
+/// to recommend: DeleteRecords to the high watermark would delete every record).
+pub fn recommended_delete_records(p: &Partition, now: Timestamp) -> Option<DeleteRecordsWhatIf> {
+    let now = now.max(p.clock());
+    let report = p.preview_retention(now);
+    let blocker = report.verdicts.iter().find_map(|v| match v.verdict {
+        Verdict::KeptBehind {
+            blocker,
+            expired: true,
+        } => Some(blocker),
+        _ => None,
+    })?;
+    let seg = p.segments().iter().find(|s| s.base_offset() == blocker)?;
+    Some(what_if_delete_records(p, now, blocker, seg.next_offset()))
 }
 
 fn what_if_delete_records(
@@ -296,7 +367,7 @@ fn what_if_delete_records(
     }
     if let Ok(events) = q.apply(now, Command::RunRetention) {
         for e in events {
-            if let crate::event::Event::RetentionChecked(r) = e {
+            if let logtime_model::event::Event::RetentionChecked(r) = e {
                 out.deleted.extend(r.deleted);
             }
         }

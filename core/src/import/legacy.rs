@@ -10,7 +10,7 @@ use super::log_file::{
     TimestampKind, CRC32, RECORD_OVERHEAD_V0, RECORD_OVERHEAD_V1,
 };
 use super::wire::{Cursor, WireError};
-use crate::units::{Offset, Timestamp};
+use logtime_model::units::{Offset, Timestamp};
 
 /// One v0/v1 message: `(offset, timestamp, attributes, key size, value, crc)`.
 struct Legacy<'a> {

@@ -15,7 +15,7 @@
 
 use super::codec::{decompress, inflation_budget, metered, Decompressed};
 use super::wire::{Cursor, WireError};
-use crate::units::{Offset, Timestamp};
+use logtime_model::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -30,7 +30,6 @@ pub(super) const RECORD_OVERHEAD_V0: i32 = 14;
 /// `LegacyRecord.RECORD_OVERHEAD_V1`.
 pub(super) const RECORD_OVERHEAD_V1: i32 = 22;
 
-const CRC32C: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
 pub(super) const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
 /// The most records of one batch that are listed one by one (a producer's batch holds
@@ -136,7 +135,7 @@ pub struct RecordInfo {
     pub timestamp: Timestamp,
     /// Key size in bytes: `None` for a null key (length -1 on the wire), `Some(0)` for an empty
     /// key, a different thing (a compacted topic accepts it). The same representation as
-    /// [`Record::key_len`](crate::Record::key_len) and a scenario's `key_bytes`.
+    /// [`Record::key_len`](logtime_model::Record::key_len) and a scenario's `key_bytes`.
     pub key_bytes: Option<u32>,
     /// Value size in bytes: `None` for a null value (a tombstone).
     pub value_bytes: Option<u32>,
@@ -411,7 +410,7 @@ fn parse_v2(data: &[u8], position: u64) -> Result<LogBatch, DamageKind> {
         seq,
         count,
     ) = h;
-    let computed = CRC32C.checksum(&data[21..]);
+    let computed = crc32c::crc32c(&data[21..]);
     if computed != crc {
         return Err(DamageKind::CrcMismatch {
             stored: crc,
@@ -658,55 +657,82 @@ impl LogReader {
         if self.damage.is_some() {
             return;
         }
-        let (data, from_pending) = if self.pending.is_empty() {
-            (chunk, false)
-        } else {
-            self.pending.extend_from_slice(chunk);
-            (&self.pending[..], true)
-        };
+        let mut chunk = chunk;
+        // A batch split across chunks is completed in `pending` with only the bytes it lacks,
+        // and the rest of the chunk is read in place: appending every chunk to `pending` copied
+        // each byte once more, a third of the time of a 1 GiB segment.
+        while !self.pending.is_empty() {
+            match batch_extent(&self.pending, self.pending_at) {
+                Err(d) => {
+                    self.damage = Some(d);
+                    self.pending = Vec::new();
+                    return;
+                }
+                Ok(Some(_)) => {
+                    let data = std::mem::take(&mut self.pending);
+                    let at = self.scan(&data, on_batch);
+                    if self.damage.is_some() {
+                        return;
+                    }
+                    self.pending = data[at..].to_vec();
+                }
+                Ok(None) => {
+                    if chunk.is_empty() {
+                        return;
+                    }
+                    let have = self.pending.len();
+                    let want = if have <= HEADER_SIZE_UP_TO_MAGIC {
+                        HEADER_SIZE_UP_TO_MAGIC + 1 - have
+                    } else {
+                        let p = &self.pending;
+                        let size = i32::from_be_bytes([p[8], p[9], p[10], p[11]]).max(0) as usize;
+                        (LOG_OVERHEAD + size).saturating_sub(have).max(1)
+                    };
+                    let take = want.min(chunk.len());
+                    self.pending.extend_from_slice(&chunk[..take]);
+                    chunk = &chunk[take..];
+                }
+            }
+        }
+        let at = self.scan(chunk, on_batch);
+        if self.damage.is_none() {
+            self.pending.extend_from_slice(&chunk[at..]);
+        }
+    }
+
+    /// Reads the whole batches at the start of `data` (at file position `pending_at`), and
+    /// returns how many bytes they took; damage stops the reader.
+    fn scan(&mut self, data: &[u8], on_batch: &mut dyn FnMut(LogBatch)) -> usize {
         let mut at = 0usize;
-        let mut damage = None;
         while at < data.len() {
             let pos = self.pending_at + at as u64;
-            match batch_extent(&data[at..], pos) {
-                Ok(None) => break,
-                Ok(Some(n)) => {
+            let step = batch_extent(&data[at..], pos).and_then(|extent| match extent {
+                None => Ok(None),
+                Some(n) => {
                     let next = self.next_offset.unwrap_or(Offset(0));
                     let allowance = inflation_budget(self.total).saturating_sub(self.inflated);
                     let (parsed, spent) =
                         metered(allowance, || parse_batch(&data[at..at + n], pos, next));
                     self.inflated = self.inflated.saturating_add(spent);
-                    match parsed {
-                        Ok(b) => {
-                            self.next_offset = Some(b.last_offset.plus(1));
-                            on_batch(b);
-                            at += n;
-                        }
-                        Err(d) => {
-                            damage = Some(d);
-                            break;
-                        }
-                    }
+                    parsed.map(|b| Some((b, n)))
+                }
+            });
+            match step {
+                Ok(None) => break,
+                Ok(Some((b, n))) => {
+                    self.next_offset = Some(b.last_offset.plus(1));
+                    on_batch(b);
+                    at += n;
                 }
                 Err(d) => {
-                    damage = Some(d);
+                    self.damage = Some(d);
+                    self.pending = Vec::new();
                     break;
                 }
             }
         }
         self.pending_at += at as u64;
-        if damage.is_some() {
-            self.damage = damage;
-            self.pending = Vec::new();
-        } else if from_pending {
-            // Only what was consumed moves: copying the rest on every chunk made one batch
-            // declared gigabytes long cost a copy of all that was read of it per chunk.
-            if at > 0 {
-                self.pending.drain(..at);
-            }
-        } else {
-            self.pending.extend_from_slice(&chunk[at..]);
-        }
+        at
     }
 
     /// Counts `n` more bytes of the file without reading them: once an invalid batch has stopped
@@ -775,7 +801,7 @@ mod tests {
         b.extend((-1i32).to_be_bytes());
         b.extend(count.to_be_bytes());
         b.extend(records);
-        let crc = CRC32C.checksum(&b[21..]);
+        let crc = crc32c::crc32c(&b[21..]);
         b[17..21].copy_from_slice(&crc.to_be_bytes());
         b
     }

@@ -1,5 +1,5 @@
 //! Importing a real partition: a broker's segment files (`.log`, `.index`, `.timeindex`) or
-//! `kafka-dump-log.sh` output, into a [`Partition`](crate::Partition) with its real base offsets,
+//! `kafka-dump-log.sh` output, into a [`Partition`](logtime_model::Partition) with its real base offsets,
 //! batch boundaries, sizes, timestamps and indexes, plus what the import found on the way
 //! (damage, indexes that differ from Kafka's rules, batches whose records were not read).
 //!
@@ -25,7 +25,7 @@
 //!
 //! ```
 //! use logtime_core::import::{inspect, LogReader, PartitionImport, SegmentLogBuilder};
-//! use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+//! use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 //! # let chunks: Vec<&[u8]> = vec![];
 //! let base = Offset(0);
 //! let mut reader = LogReader::new();
@@ -43,10 +43,13 @@
 
 mod codec;
 mod dump_log;
+mod dump_paste;
 mod index_file;
 mod inspect;
+mod internal_topic;
 mod legacy;
 mod log_file;
+mod metadata_log;
 mod rebuild;
 pub use logtime_model::seed;
 mod wire;
@@ -54,23 +57,29 @@ pub mod words;
 
 pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
+pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
 pub use inspect::{
-    inspect, scenario_text, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection,
-    LookupAnswer, SegmentRow, Summary,
+    inspect, recommended_delete_records, scenario_text, to_scenario, DeleteRecordsWhatIf,
+    FutureStamp, Inspection, LookupAnswer, SegmentRow, Summary,
+};
+pub use internal_topic::{
+    configs_for, configs_with_metadata, internal_topic, ConfigInForce, ConfigOrigin, InternalTopic,
+    INTERNAL_TOPICS,
 };
 pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
     LogReader, NotExpanded, RecordInfo, Records, TimestampKind, MAX_EXPANDED_RECORDS,
 };
+pub use metadata_log::{meta_properties, MetadataConfigs, MetadataError, MetadataTopic};
 pub use rebuild::{
-    BatchFormats, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
+    BatchFormats, Compacted, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
     SegmentReader, SegmentReport, UnexpandedBatch, MAX_UNREAD_RECORDS,
 };
 
-use crate::units::Offset;
+use logtime_model::units::Offset;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use logtime_core::import::{PartitionImport, SegmentLogBuilder};
-//! use logtime_core::{Config, KafkaVersion, Offset, Timestamp};
+//! use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 //! let mut import = PartitionImport::new("clicks-0", Config::defaults(KafkaVersion::V3_6));
 //! let log = SegmentLogBuilder::new(Offset(1_843_200)).finish_empty();
 //! import.add_log(Offset(1_843_200), log, None);
@@ -21,9 +21,9 @@ use super::seed::{
     self, consistent_interval, rules_indexes, BatchSeed, LogSeed, SeedError, SegmentSeed,
 };
 use super::ImportError;
-use crate::config::Config;
-use crate::partition::Partition;
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::Config;
+use logtime_model::partition::Partition;
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// A batch whose records were not read: lookups that open it cannot name the exact record.
@@ -69,9 +69,24 @@ pub struct SegmentLog {
     pub formats: BatchFormats,
     /// Where and why reading stopped early (Kafka's recovery truncates there).
     pub end: LogEnd,
-    /// The first place the batches stop being contiguous, which the model cannot hold (a
-    /// compacted segment).
+    /// The first place the batches cannot be read into the model (offsets that overlap, an
+    /// implausible batch).
     pub problem: Option<String>,
+    /// Offsets the log cleaner removed (a compacted segment): gaps before batches and records
+    /// missing inside them. The model holds them as records without a timestamp (`-1`), which no
+    /// time lookup returns and no largest timestamp counts, as Kafka's reads skip what is not
+    /// there.
+    pub compacted: Compacted,
+}
+
+/// What compaction removed from a segment, as the import found it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compacted {
+    /// Offsets missing in all.
+    pub missing_offsets: u64,
+    /// The first place, for messages: the batch's byte position, and the offset expected
+    /// there.
+    pub first: Option<(u64, Offset)>,
 }
 
 /// Collects the batches of one `.log`, as a [`LogReader`](super::LogReader) (or the dump-log
@@ -126,6 +141,7 @@ impl SegmentLogBuilder {
                     damage: None,
                 },
                 problem: None,
+                compacted: Compacted::default(),
             },
             next: base_offset,
             unread: 0,
@@ -163,22 +179,21 @@ impl SegmentLogBuilder {
         if b.control {
             f.control += 1;
         }
-        if b.base_offset != self.next {
-            let what = if b.base_offset > self.next {
-                "offsets are missing before it (a compacted segment, or a gap between files)"
-            } else {
-                "it overlaps the offsets before it"
-            };
+        if b.base_offset < self.next {
             return self.problem(format!(
-                "the batch at byte {} starts at offset {} where {} was expected: {what}; Logtime models delete-policy logs, whose offsets are contiguous",
+                "the batch at byte {} starts at offset {} where {} was expected: it overlaps the offsets before it",
                 b.position, b.base_offset, self.next
             ));
         }
-        let n = b
-            .last_offset
-            .0
-            .wrapping_sub(b.base_offset.0)
-            .wrapping_add(1);
+        // Offsets the cleaner removed before this batch go into it, as records without a
+        // stamp: Kafka's read of such an offset lands in this batch too (its last offset is the
+        // first at or after the one asked for).
+        let gap = b.base_offset.0 - self.next.0;
+        if gap > 0 {
+            self.missing(b.position, gap);
+        }
+        let first = self.next;
+        let n = b.last_offset.0.wrapping_sub(first.0).wrapping_add(1);
         if n <= 0 || n > MAX_UNREAD_RECORDS {
             return self.problem(format!(
                 "the batch at byte {} spans offsets {} to {}: not a plausible batch",
@@ -187,31 +202,39 @@ impl SegmentLogBuilder {
         }
         match b.records {
             Records::Expanded { records } => {
-                let contiguous = records.len() as i64 == n
+                let in_order = records.windows(2).all(|w| w[0].offset < w[1].offset)
                     && records
                         .iter()
-                        .enumerate()
-                        .all(|(i, r)| r.offset.0 == b.base_offset.0 + i as i64);
-                if !contiguous {
+                        .all(|r| r.offset >= b.base_offset && r.offset <= b.last_offset);
+                if !in_order {
                     return self.problem(format!(
-                        "the batch at byte {} holds {} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
-                        b.position,
-                        records.len(),
-                        b.base_offset,
-                        b.last_offset
+                        "the batch at byte {} holds records outside offsets {} to {}, or out of order",
+                        b.position, b.base_offset, b.last_offset
                     ));
                 }
-                self.log
-                    .timestamps
-                    .extend(records.iter().map(|r| r.timestamp.0));
+                let inside = (b.last_offset.0 - b.base_offset.0 + 1) - records.len() as i64;
+                if inside > 0 {
+                    self.missing(b.position, inside);
+                }
+                let mut at = first.0;
+                for r in &records {
+                    let skip = (r.offset.0 - at) as usize;
+                    self.log.timestamps.extend(std::iter::repeat_n(-1, skip));
+                    self.log.timestamps.push(r.timestamp.0);
+                    at = r.offset.0 + 1;
+                }
+                let tail = (b.last_offset.0 + 1 - at) as usize;
+                self.log.timestamps.extend(std::iter::repeat_n(-1, tail));
             }
             Records::NotExpanded { why } => {
+                let gap = gap as usize;
+                self.log.timestamps.extend(std::iter::repeat_n(-1, gap));
+                let own = (n as usize).saturating_sub(gap);
                 if let Some(c) = b.count {
-                    if c as i64 != n {
-                        return self.problem(format!(
-                            "the batch at byte {} counts {c} records for offsets {} to {}: records were removed from it (compaction); Logtime models delete-policy logs",
-                            b.position, b.base_offset, b.last_offset
-                        ));
+                    // Which of the batch's offsets are gone is unknown: its records stand at
+                    // its max timestamp, as any unread batch's do.
+                    if (c as usize) < own {
+                        self.missing(b.position, (own - c as usize) as i64);
                     }
                 }
                 self.unread = self.unread.saturating_add(n);
@@ -224,7 +247,7 @@ impl SegmentLogBuilder {
                 }
                 self.log
                     .timestamps
-                    .extend(std::iter::repeat_n(b.max_timestamp.0, n as usize));
+                    .extend(std::iter::repeat_n(b.max_timestamp.0, own));
                 // A one-record batch's max timestamp is its record's: nothing is unknown.
                 if n > 1 {
                     self.log.unexpanded.push(UnexpandedBatch {
@@ -237,7 +260,7 @@ impl SegmentLogBuilder {
             }
         }
         self.log.batches.push(BatchSeed {
-            base_offset: b.base_offset,
+            base_offset: first,
             last_offset: b.last_offset,
             position: Bytes(b.position as i64),
             size: Bytes(b.size as i64),
@@ -245,6 +268,14 @@ impl SegmentLogBuilder {
             log_append_time: b.timestamp_type == TimestampKind::LogAppendTime,
         });
         self.next = b.last_offset.plus(1);
+    }
+
+    fn missing(&mut self, position: u64, n: i64) {
+        let c = &mut self.log.compacted;
+        c.missing_offsets += n as u64;
+        if c.first.is_none() {
+            c.first = Some((position, self.next));
+        }
     }
 
     /// The log, with how the reading ended.
@@ -269,7 +300,7 @@ impl SegmentLogBuilder {
 ///
 /// ```
 /// use logtime_core::import::SegmentReader;
-/// use logtime_core::Offset;
+/// use logtime_model::Offset;
 /// let mut r = SegmentReader::new(Offset(1_843_200));
 /// r.feed(&[]);
 /// let log = r.finish();
@@ -369,6 +400,8 @@ pub struct SegmentReport {
     pub index_notes: Vec<(IndexKind, IndexNote)>,
     /// The `.log` modification time was not given: the partition's clock stands in for it.
     pub last_modified_assumed: bool,
+    /// Offsets the log cleaner removed.
+    pub compacted: Compacted,
 }
 
 /// A partition read from its files.
@@ -398,6 +431,7 @@ pub struct PartitionImport {
     slots: std::collections::HashMap<Offset, usize>,
     /// Records of unread batches held so far, across segments (see [`MAX_UNREAD_RECORDS`]).
     unread: i64,
+    policy_known: bool,
 }
 
 #[derive(Debug)]
@@ -418,7 +452,16 @@ impl PartitionImport {
             segments: Vec::new(),
             slots: std::collections::HashMap::new(),
             unread: 0,
+            policy_known: false,
         }
+    }
+
+    /// Says that the config's `cleanup.policy` is the topic's real one (given, the metadata
+    /// log, an internal topic's), not a default standing in for it: a delete-only policy then
+    /// refuses offset gaps, which its log cannot have. Left unknown, gaps are accepted and the
+    /// report says so.
+    pub fn policy_known(&mut self, known: bool) {
+        self.policy_known = known;
     }
 
     fn slot(&mut self, base: Offset) -> &mut Pending {
@@ -485,6 +528,17 @@ impl PartitionImport {
                     base_offset: base,
                     reason: problem.clone(),
                 });
+            }
+            if let Some((position, expected)) = log.compacted.first {
+                if self.policy_known && !self.config.retention_by_cleaner() {
+                    return Err(ImportError::NotModelled {
+                        base_offset: base,
+                        reason: format!(
+                            "offsets are missing from byte {position} on (offset {expected} expected): a compacted log, but cleanup.policy is {}, whose offsets are contiguous (a gap between files, or the wrong policy given)",
+                            self.config.topic.cleanup_policy.name()
+                        ),
+                    });
+                }
             }
             let (seed, report) = check_segment(base, p, i + 1 == n, &self.config);
             seeds.push(seed);
@@ -663,6 +717,7 @@ fn check_segment(
         time_index: ti_check,
         index_notes: notes,
         last_modified_assumed: p.last_modified.is_none(),
+        compacted: log.compacted.clone(),
     };
     let seed = SegmentSeed {
         base_offset: base,

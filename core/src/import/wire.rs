@@ -117,6 +117,12 @@ impl<'a> Cursor<'a> {
         ))
     }
 
+    /// `ByteUtils.readUnsignedVarint`: at most 5 bytes, no zig-zag (the metadata log's frame,
+    /// compact string lengths, tagged field counts).
+    pub(crate) fn uvarint(&mut self, what: &'static str) -> Result<u32, WireError> {
+        Ok(self.raw_varint(what, 5)? as u32)
+    }
+
     /// `ByteUtils.readVarlong`: at most 10 bytes, zig-zag decoded.
     pub(crate) fn varlong(&mut self, what: &'static str) -> Result<i64, WireError> {
         let v = self.raw_varint(what, 10)?;

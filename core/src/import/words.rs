@@ -3,8 +3,8 @@
 
 use super::{Imported, IndexCheck};
 use crate::human::{date, duration};
-use crate::retention::Verdict;
 use crate::scenario::narrate;
+use logtime_model::retention::Verdict;
 use std::fmt::Write as _;
 
 /// A retention verdict in a table cell (`kept: stamped in the future`, `expired, pinned`...).
@@ -104,6 +104,20 @@ fn common_interval(imported: &Imported) -> Option<(i64, i64)> {
 /// segments without a known modification time. `set_interval` says how to set
 /// `index.interval.bytes` where the notes are read (a command-line option, a form field).
 pub fn import_notes(imported: &Imported, set_interval: &str) -> Vec<String> {
+    import_notes_with(
+        imported,
+        set_interval,
+        "cleanup.policy=compact or compact,delete",
+    )
+}
+
+/// [`import_notes`], with the words that tell how to give `cleanup.policy`
+/// (`--config cleanup.policy=compact` on the command line).
+pub fn import_notes_with(
+    imported: &Imported,
+    set_interval: &str,
+    set_cleanup: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     let mut assumed = 0;
     let common = common_interval(imported);
@@ -120,6 +134,22 @@ pub fn import_notes(imported: &Imported, set_interval: &str) -> Vec<String> {
             out.push(format!(
                 "segment {b}: {d}; Kafka's recovery keeps the first {} of {} bytes",
                 seg.valid_bytes, seg.file_bytes
+            ));
+        }
+        if let (n @ 1.., Some((position, _))) = (seg.compacted.missing_offsets, seg.compacted.first)
+        {
+            let config = imported.partition.config();
+            out.push(format!(
+                "segment {b}: {n} offset{} removed by compaction (the first before byte {position}): held as records without a timestamp, which lookups skip and no largest timestamp counts{}",
+                if n == 1 { "" } else { "s" },
+                if config.retention_by_cleaner() {
+                    String::new()
+                } else {
+                    format!(
+                        "; cleanup.policy was not given and the gaps say the topic is compacted: the verdicts are for {}, give the real one ({set_cleanup})",
+                        config.topic.cleanup_policy.name()
+                    )
+                }
             ));
         }
         for u in &seg.unexpanded {

@@ -11,10 +11,10 @@
 use super::narrate;
 use super::Report;
 use super::{ProduceOutcome, StepOutcome, StepReport};
-use crate::diagnosis::Diagnosis;
-use crate::retention::RetentionReport;
-use crate::units::Timestamp;
-use crate::validation::ProduceError;
+use logtime_model::diagnosis::Diagnosis;
+use logtime_model::retention::RetentionReport;
+use logtime_model::units::Timestamp;
+use logtime_model::validation::ProduceError;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
@@ -183,9 +183,9 @@ fn body(r: &StepReport) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Event;
     use crate::scenario::{parse, run, Runner};
-    use crate::units::{Offset, Timestamp};
+    use logtime_model::event::Event;
+    use logtime_model::units::{Offset, Timestamp};
 
     const START: i64 = 1_804_842_000_000; // 2027-03-12T09:00:00Z
 

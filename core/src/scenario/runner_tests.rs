@@ -2,12 +2,12 @@
 //! written as scenario files: they need this crate's parser, so they live here.
 
 use super::*;
-use crate::config::KafkaVersion;
-use crate::error::Error;
-use crate::event::Event;
-use crate::partition::Command;
-use crate::units::{Offset, Timestamp};
-use crate::Record;
+use logtime_model::config::KafkaVersion;
+use logtime_model::error::Error;
+use logtime_model::event::Event;
+use logtime_model::partition::Command;
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::Record;
 
 const START: i64 = 1_804_842_000_000; // 2027-03-12T09:00:00Z
 

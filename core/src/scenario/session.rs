@@ -34,12 +34,12 @@ use serde::{Deserialize, Serialize};
 use super::{narrate, StepReport};
 use super::{Runner, Slice, ViewMarks};
 use super::{Scenario, ScenarioError, TimedEvent};
-use crate::batch::{Header, Record};
-use crate::config::{ConfigValue, KafkaVersion};
-use crate::error::Error;
-use crate::lookup::{Lookup, LookupError, OffsetSpec};
-use crate::partition::Command;
-use crate::units::{Offset, Timestamp};
+use logtime_model::batch::{Header, Record};
+use logtime_model::config::{ConfigValue, KafkaVersion};
+use logtime_model::error::Error;
+use logtime_model::lookup::{Lookup, LookupError, OffsetSpec};
+use logtime_model::partition::Command;
+use logtime_model::units::{Offset, Timestamp};
 
 /// Where the scenario came from, as the reader's page named it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 
 use super::preset::{KafkaVersion, DIFFERENCE_MAX_MS};
 use super::ConfigValue;
-use crate::scenario::{parse_bytes, parse_duration};
+use crate::quantity::{parse_bytes, parse_duration};
 
 const LONG_MAX: i64 = i64::MAX;
 const INT_MAX: i64 = i32::MAX as i64;
@@ -105,7 +105,7 @@ impl ConfigKey {
 
     /// Reads a numeric config written as text: an integer as Kafka takes it, a duration
     /// (`7d`, `1h30m`) for a millisecond config or a byte size (`1GiB`, `512KB`) for a byte
-    /// config, in the grammar of [`crate::scenario::time`]. The error says what was expected.
+    /// config, in the grammar of [`crate::quantity`]. The error says what was expected.
     pub fn parse_number(&self, text: &str) -> Result<i64, String> {
         let t = text.trim();
         if let Ok(n) = t.parse::<i64>() {

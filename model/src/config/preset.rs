@@ -16,6 +16,9 @@ pub enum KafkaVersion {
     #[default]
     #[serde(rename = "4.0")]
     V4_0,
+    /// Kafka 4.1 and later: 4.0's rules, and the `LogFutureTimestampLogger` WARN line.
+    #[serde(rename = "4.1")]
+    V4_1,
 }
 
 /// `message.timestamp.difference.max.ms`, the config the 4.0 line removed.
@@ -40,10 +43,14 @@ struct Preset {
     refuses_negative_lookup_target: bool,
     /// `LogFutureTimestampLogger` warns about segments stamped in the future (KAFKA-18929).
     warns_future_timestamps: bool,
+    /// Whether the narration quotes that WARN line. The 4.0 row records the segments too (its
+    /// reports keep them), but only the 4.1 row, whose release has the logger
+    /// (`UnifiedLog.deleteRetentionMsBreachedSegments` in 4.1.1), quotes it.
+    quotes_future_timestamp_warning: bool,
 }
 
 /// The presets, in [`KafkaVersion::ALL`] order.
-const PRESETS: [Preset; 2] = [
+const PRESETS: [Preset; 3] = [
     Preset {
         key: "3.6",
         aliases: &["3.7", "3.8", "3.9", "3.6-3.9", "3.x"],
@@ -53,10 +60,11 @@ const PRESETS: [Preset; 2] = [
         removed: &[],
         refuses_negative_lookup_target: false,
         warns_future_timestamps: false,
+        quotes_future_timestamp_warning: false,
     },
     Preset {
         key: "4.0",
-        aliases: &["4", "4.x", "4.1"],
+        aliases: &["4", "4.x"],
         label: "Kafka 4.x",
         after_max_ms_default: 3_600_000,
         segment_bytes_min: 1_048_576,
@@ -66,12 +74,27 @@ const PRESETS: [Preset; 2] = [
         )],
         refuses_negative_lookup_target: true,
         warns_future_timestamps: true,
+        quotes_future_timestamp_warning: false,
+    },
+    Preset {
+        key: "4.1",
+        aliases: &["4.1.0", "4.1.1", "4.2"],
+        label: "Kafka 4.1+",
+        after_max_ms_default: 3_600_000,
+        segment_bytes_min: 1_048_576,
+        removed: &[(
+            DIFFERENCE_MAX_MS,
+            "it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms",
+        )],
+        refuses_negative_lookup_target: true,
+        warns_future_timestamps: true,
+        quotes_future_timestamp_warning: true,
     },
 ];
 
 impl KafkaVersion {
     /// Every preset, oldest first.
-    pub const ALL: [KafkaVersion; 2] = [KafkaVersion::V3_6, KafkaVersion::V4_0];
+    pub const ALL: [KafkaVersion; 3] = [KafkaVersion::V3_6, KafkaVersion::V4_0, KafkaVersion::V4_1];
 
     fn preset(self) -> &'static Preset {
         &PRESETS[self as usize]
@@ -149,6 +172,12 @@ impl KafkaVersion {
     pub fn warns_future_timestamps(self) -> bool {
         self.preset().warns_future_timestamps
     }
+
+    /// Whether narrations quote Kafka's WARN line for such a segment
+    /// ([`future_timestamp_warning`](crate::retention::future_timestamp_warning)): the 4.1 row.
+    pub fn quotes_future_timestamp_warning(self) -> bool {
+        self.preset().quotes_future_timestamp_warning
+    }
 }
 
 #[cfg(test)]
@@ -168,7 +197,10 @@ mod tests {
             assert_eq!(serde_json::to_value(v).unwrap(), v.key());
         }
         assert_eq!(KafkaVersion::parse("2.8"), None);
-        assert_eq!(KafkaVersion::keys_for_people(), "\"3.6\" or \"4.0\"");
+        assert_eq!(
+            KafkaVersion::keys_for_people(),
+            "\"3.6\", \"4.0\" or \"4.1\""
+        );
     }
 
     #[test]
@@ -197,6 +229,21 @@ mod tests {
         assert!(!v.difference_is_fallback());
         assert!(v.refuses_negative_lookup_target());
         assert!(v.warns_future_timestamps());
+        assert!(!v.quotes_future_timestamp_warning());
         assert_eq!(KafkaVersion::default(), v);
+    }
+
+    #[test]
+    fn kafka_4_1() {
+        let v = KafkaVersion::V4_1;
+        assert_eq!(KafkaVersion::parse("4.1"), Some(v));
+        assert_eq!(KafkaVersion::parse("4.1.1"), Some(v));
+        assert_eq!(v.label(), "Kafka 4.1+");
+        assert_eq!(v.after_max_ms_default(), 3_600_000);
+        assert_eq!(v.segment_bytes_min(), 1_048_576);
+        assert!(!v.has_config(DIFFERENCE_MAX_MS));
+        assert!(v.refuses_negative_lookup_target());
+        assert!(v.warns_future_timestamps());
+        assert!(v.quotes_future_timestamp_warning());
     }
 }

@@ -6,8 +6,8 @@
 //! step against a [`crate::Partition`], handing every event to a callback (the web explorer
 //! animates them) and returning a typed [`StepReport`] per step, which
 //! `logtime_core::scenario::narrate` puts into words and, with `logtime-core`'s `report`
-//! feature, serialises as the JSON report `logtime run` prints. [`time`] is the one grammar of
-//! times and durations.
+//! feature, serialises as the JSON report `logtime run` prints. A written time is a [`TimeSpec`],
+//! resolved when its step runs; `logtime_core::scenario::time` reads it from text.
 //!
 //! The parser, the narration, the report and the session journal live in `logtime-core`, which
 //! re-exports this module's items under the same path.
@@ -21,13 +21,11 @@ use crate::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-// Shared with the parser in `logtime-core`, which counts a scenario's work before replay.
-#[doc(hidden)]
 pub mod budget;
 mod outcome;
 mod replay;
+mod spec;
 mod summary;
-pub mod time;
 
 pub use budget::{
     MAX_LOOKUP_WALK, MAX_RECORDS, MAX_RETENTION_LISTING, MAX_SCENARIO_BYTES, MAX_SEGMENTS,
@@ -38,8 +36,8 @@ pub use outcome::{
     VersionChange,
 };
 pub use replay::{run, Report, Runner, Slice, ROLL_WORK};
+pub use spec::{apply_unit, overflow_reason, TimeSpec};
 pub use summary::{StepSummary, ViewMarks};
-pub use time::{parse_bytes, parse_duration, parse_time, TimeSpec};
 
 /// A producer's unit mistake: the time it meant, in ms, written in another unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

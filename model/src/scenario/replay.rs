@@ -14,14 +14,15 @@ use super::outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
 };
+use super::spec::{apply_unit, overflow_reason};
 use super::summary::{StepSummary, ViewMarks};
-use super::time::{apply_unit, overflow_reason};
 use super::{ProduceStep, Scenario, ScenarioError, Step, TimeSpec, TimedEvent, UnitMistake};
 use crate::batch::Record;
 use crate::config::ConfigValue;
 use crate::error::Error;
 use crate::event::{Appended, Event, Roll};
-use crate::partition::{Command, Partition, PartitionState, Sink};
+use crate::fast::sink::Sink;
+use crate::partition::{Command, Partition, PartitionState};
 use crate::retention::RetentionReport;
 use crate::units::{Bytes, Offset, Timestamp};
 
@@ -724,8 +725,8 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 field,
                 format!(
                     "clock moved backwards: {} is before now ({})",
-                    crate::human::rfc3339(to.0),
-                    crate::human::rfc3339(now.0)
+                    crate::calendar::rfc3339(to.0),
+                    crate::calendar::rfc3339(now.0)
                 ),
             ));
         }

@@ -69,7 +69,6 @@ impl StepSummary {
     /// Inlined into each place an event is made, where the kind is known: the two events every
     /// appended batch makes are then counted with no call and no match; the rest are counted
     /// out of line, which keeps the many places that make events small.
-    #[doc(hidden)] // for the runner's tests in `logtime-core`
     #[inline(always)]
     pub fn see(&mut self, event: &Event) {
         match event {
@@ -115,7 +114,6 @@ impl StepSummary {
     }
 
     /// Whether a retention check is worth showing (quiet scheduled checks are not).
-    #[doc(hidden)] // for the runner's tests in `logtime-core`
     pub fn worth_showing(r: &RetentionReport) -> bool {
         !r.scheduled || !r.deleted.is_empty() || !r.future_timestamp_segments.is_empty()
     }

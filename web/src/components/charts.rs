@@ -38,7 +38,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                 let (target, answer) = match &lookup.result {
                     Some(l) if lookup.finished() => (
                         match l.spec {
-                            logtime_core::OffsetSpec::Timestamp(t) => Some(t),
+                            logtime_model::OffsetSpec::Timestamp(t) => Some(t),
                             _ => None,
                         },
                         (l.offset.0 >= 0).then_some(l.offset),
@@ -58,7 +58,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
         )
     };
     html! {
-        <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset">
+        <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset" data-panel="chart">
             <h2>{ "Timestamp against offset" }</h2>
             <canvas ref={canvas} class="lt-chart-canvas" data-testid="timestamp-chart" role="img"
                     aria-label="Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" />
@@ -93,7 +93,7 @@ pub fn disk_chart(p: &DiskChartProps) -> Html {
         .map(|(_, b)| logtime_core::human::bytes(b.0))
         .unwrap_or_default();
     html! {
-        <section role="group" class="lt-panel lt-chart" aria-label="Disk usage">
+        <section role="group" class="lt-panel lt-chart" aria-label="Disk usage" data-panel="disk">
             <h2>{ "Disk usage over simulated time" }</h2>
             <canvas ref={canvas} class="lt-chart-canvas lt-chart-small" data-testid="disk-chart" role="img"
                     aria-label={format!("Partition size over broker time; now {last}")} />

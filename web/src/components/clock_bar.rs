@@ -1,11 +1,12 @@
 //! The broker clock, playback controls and the scrubber over the scenario's steps.
 
-use logtime_core::{human, Timestamp};
+use logtime_core::human;
+use logtime_model::Timestamp;
 use yew::prelude::*;
 
 use super::input_value;
 use crate::model::{format, timeline};
-use crate::state::Action;
+use crate::state::TransportAction;
 
 /// What the clock bar shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +32,10 @@ pub struct Clock {
 pub struct ClockBarProps {
     /// What it shows.
     pub clock: Clock,
-    /// Playback and clock actions.
-    pub on_action: Callback<Action>,
+    /// Playback: step, back, play, speed, the scrubber.
+    pub on_transport: Callback<TransportAction>,
+    /// Move the broker clock forward by this many ms.
+    pub on_advance: Callback<i64>,
     /// "Copy link to this moment".
     pub on_copy: Callback<()>,
     /// The last link made, and whether it went to the clipboard.
@@ -47,25 +50,26 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     let sid = super::use_uid("lt-speed");
     let scrub_id = super::use_uid("lt-scrub");
     let now = c.now.0;
-    let on = |a: Action| {
-        let cb = p.on_action.clone();
+    let on = |a: TransportAction| {
+        let cb = p.on_transport.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
+    let advance = |ms: i64| p.on_advance.reform(move |_: MouseEvent| ms);
     let on_speed = {
-        let cb = p.on_action.clone();
+        let cb = p.on_transport.clone();
         Callback::from(move |e: Event| {
             if let Ok(v) = input_value(&e).parse::<u32>() {
-                cb.emit(Action::SetSpeed(v));
+                cb.emit(TransportAction::SetSpeed(v));
             }
         })
     };
     let on_scrub = {
-        let cb = p.on_action.clone();
+        let cb = p.on_transport.clone();
         let total = c.total;
         Callback::from(move |e: Event| {
             // Range inputs report integers; parsing as an integer keeps float parsing out of the wasm.
             let v = input_value(&e).trim().parse::<i64>().unwrap_or(0) as f64;
-            cb.emit(Action::Seek(timeline::scrub_to_step(v, total)));
+            cb.emit(TransportAction::Seek(timeline::scrub_to_step(v, total)));
         })
     };
     let disabled = !c.loaded;
@@ -76,7 +80,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     };
     let link_id = super::use_uid("lt-link");
     html! {
-        <section role="group" class="lt-clockbar" aria-label="Broker clock and playback">
+        <section role="group" class="lt-clockbar" aria-label="Broker clock and playback" data-panel="clock">
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
                 <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
                 // No scenario yet (its file is on its way): no clock to show.
@@ -88,13 +92,13 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                 }
             </div>
             <div class="lt-transport" role="group" aria-label="Playback">
-                <button type="button" class="lt-btn" onclick={on(Action::Back)} disabled={disabled || c.done == 0}
+                <button type="button" class="lt-btn" onclick={on(TransportAction::Back)} disabled={disabled || c.done == 0}
                         title="Step back (←)" data-testid="step-back">{ "◀ Back" }</button>
-                <button type="button" class="lt-btn lt-btn-primary" onclick={on(Action::TogglePlay)} disabled={disabled}
+                <button type="button" class="lt-btn lt-btn-primary" onclick={on(TransportAction::TogglePlay)} disabled={disabled}
                         title="Play or pause (space)" aria-pressed={if c.playing {"true"} else {"false"}} data-testid="play">
                     { if c.playing { "‖ Pause" } else if at_end && c.total > 0 { "↻ Replay" } else { "▶ Play" } }
                 </button>
-                <button type="button" class="lt-btn" onclick={on(Action::Step)} disabled={disabled || at_end}
+                <button type="button" class="lt-btn" onclick={on(TransportAction::Step)} disabled={disabled || at_end}
                         title="Step forward (→)" data-testid="step">{ "Step ▶" }</button>
                 <label class="lt-speed" for={sid.clone()}>
                     <span>{ "Speed" }</span>
@@ -115,10 +119,10 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
             </div>
             <div class="lt-advance" role="group" aria-label="Move the broker clock">
                 <span class="lt-muted">{ "Clock" }</span>
-                <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(60_000))} disabled={disabled}>{ "+1 min" }</button>
-                <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(3_600_000))} disabled={disabled}>{ "+1 h" }</button>
-                <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(86_400_000))} disabled={disabled}>{ "+1 d" }</button>
-                <button type="button" class="lt-btn lt-btn-small" onclick={on(Action::Advance(7 * 86_400_000))} disabled={disabled}>{ "+7 d" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={advance(60_000)} disabled={disabled}>{ "+1 min" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={advance(3_600_000)} disabled={disabled}>{ "+1 h" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={advance(86_400_000)} disabled={disabled}>{ "+1 d" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={advance(7 * 86_400_000)} disabled={disabled}>{ "+7 d" }</button>
             </div>
             <div class="lt-moment">
                 <button type="button" class="lt-btn lt-btn-small" onclick={on_copy} disabled={disabled} data-testid="copy-link">

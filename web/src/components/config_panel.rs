@@ -1,11 +1,12 @@
 //! The Kafka version preset and every config under its Kafka name.
 
-use logtime_core::{human, Config, ConfigValue, KafkaVersion};
-use logtime_core::{ConfigKind, ConfigUnit, CONFIG_KEYS};
+use logtime_core::human;
+use logtime_model::{Config, ConfigValue, KafkaVersion};
+use logtime_model::{ConfigKind, ConfigUnit, CONFIG_KEYS};
 use yew::prelude::*;
 
 use super::input_value;
-use crate::state::{Action, ConfigState, Shared};
+use crate::state::{ConfigState, Shared};
 
 /// A human reading of a config value: `3600000` → `1 h`.
 pub fn reading(unit: ConfigUnit, v: &ConfigValue) -> String {
@@ -24,8 +25,10 @@ pub struct ConfigPanelProps {
     pub config: Option<Config>,
     /// The last refusal.
     pub state: Shared<ConfigState>,
-    /// Config and version changes.
-    pub on_action: Callback<Action>,
+    /// The version preset picked.
+    pub on_version: Callback<KafkaVersion>,
+    /// A config changed: its Kafka name and the value as typed.
+    pub on_config: Callback<(String, String)>,
     /// Config rows a lesson points at, by Kafka name.
     #[prop_or_default]
     pub highlight: Vec<String>,
@@ -39,10 +42,10 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
         return html! {};
     };
     let on_version = {
-        let cb = p.on_action.clone();
+        let cb = p.on_version.clone();
         Callback::from(move |e: Event| {
             if let Some(v) = KafkaVersion::parse(&input_value(&e)) {
-                cb.emit(Action::SetVersion(v));
+                cb.emit(v);
             }
         })
     };
@@ -51,9 +54,9 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
         let id = format!("{vid}-{}", k.name.replace('.', "-"));
         let err = p.state.error.as_ref().filter(|(n, _)| n == k.name).map(|(_, m)| m.clone());
         let onchange = {
-            let cb = p.on_action.clone();
+            let cb = p.on_config.clone();
             let name = k.name.to_string();
-            Callback::from(move |e: Event| cb.emit(Action::SetConfig(name.clone(), input_value(&e))))
+            Callback::from(move |e: Event| cb.emit((name.clone(), input_value(&e))))
         };
         let input = match k.kind {
             ConfigKind::Choice(words) => html! {
@@ -78,7 +81,7 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-config" aria-label="Topic config">
+        <section role="group" class="lt-panel lt-config" aria-label="Topic config" data-panel="config">
             <h2>{ "Topic config" }</h2>
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>

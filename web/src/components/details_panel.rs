@@ -1,13 +1,14 @@
 //! Details of whatever the reader opened (a click or Enter on a record, a segment, a
 //! time-index entry or a lookup trace line): exact times, where it sits, and why.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
-use logtime_core::{human, Offset, Partition, Timestamp};
+use logtime_model::{Offset, Partition, Timestamp};
 use yew::prelude::*;
 
 use super::sentence;
 use crate::model::format;
-use crate::state::{Action, Inspect, LookupState, Replay, Shared};
+use crate::state::{Inspect, LookupState, Replay, Shared};
 
 /// The details panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -19,7 +20,7 @@ pub struct DetailsPanelProps {
     /// The latest lookup (its trace lines).
     pub lookup: Shared<LookupState>,
     /// Close.
-    pub on_action: Callback<Action>,
+    pub on_close: Callback<()>,
 }
 
 /// A full instant: RFC 3339 UTC and epoch ms, and its age at `now`.
@@ -194,8 +195,8 @@ pub fn details_panel(p: &DetailsPanelProps) -> Html {
         },
     };
     let close = {
-        let cb = p.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::Inspect(None)))
+        let cb = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
     };
     html! {
         <section role="group" class="lt-panel lt-details" aria-label="Details" data-testid="details">

@@ -5,14 +5,14 @@
 
 use logtime_core::human::{bytes, rfc3339};
 use logtime_core::import::{inspect, Imported};
-use logtime_core::{KafkaVersion, Timestamp};
+use logtime_model::{KafkaVersion, Timestamp};
 use yew::prelude::*;
 
 use super::input_value;
 use crate::glue::{self, Files};
 use crate::model::format;
 use crate::model::import::{parse_clock, row_cells, skipped, HEADS, NUMERIC};
-use crate::state::{Action, ImportState, Replay, Shared};
+use crate::state::{ImportState, Replay, Shared};
 
 /// What the reader asks of the import.
 pub enum ImportRequest {
@@ -33,8 +33,8 @@ pub struct ImportPanelProps {
     pub replay: Shared<Replay>,
     /// Import requests.
     pub on_import: Callback<ImportRequest>,
-    /// The DeleteRecords remedy.
-    pub on_action: Callback<Action>,
+    /// DeleteRecords to this offset, then a retention check (the inspection's remedy).
+    pub on_delete_records: Callback<i64>,
 }
 
 fn machine_clock() -> i64 {
@@ -136,9 +136,11 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
             }
         })
     };
+    // Every keystroke, not the change at blur: files dropped or picked while the field still has
+    // focus are read at the clock typed, not at this computer's.
     let on_clock = {
         let clock = clock.clone();
-        Callback::from(move |e: Event| clock.set(input_value(&e)))
+        Callback::from(move |e: InputEvent| clock.set(input_value(&e)))
     };
     let on_rules = {
         let rules = rules.clone();
@@ -168,7 +170,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-import" aria-label="Import a partition" data-testid="import-panel">
+        <section role="group" class="lt-panel lt-import" aria-label="Import a partition" data-testid="import-panel" data-panel="import">
             <h2>{ "Import a real partition" }</h2>
             <div class={classes!("lt-dropzone", over.then_some("over"))} ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}
                  data-testid="import-drop">
@@ -183,7 +185,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                         <input type="file" webkitdirectory=true onchange={on_pick} disabled={busy} data-testid="import-folder" />
                     </label>
                     <label class="lt-field-inline" for={clock_id.clone()}>{ "Broker clock" }</label>
-                    <input id={clock_id} class="lt-import-clock" value={(*clock).clone()} onchange={on_clock} placeholder="now, or 2027-03-11T00:00:00Z"
+                    <input id={clock_id} class="lt-import-clock" value={(*clock).clone()} oninput={on_clock} placeholder="now, or 2027-03-11T00:00:00Z"
                            aria-invalid={if field_error.is_some() {"true"} else {"false"}} data-testid="import-clock" />
                     <label class="lt-field-inline" for={rules_id.clone()}>{ "Rules" }</label>
                     <select id={rules_id} onchange={on_rules} data-testid="import-rules">
@@ -209,7 +211,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                 <p class="lt-field-error" role="alert" data-testid="import-error"><strong>{ "Not imported: " }</strong>{ e.clone() }</p>
             }
             { findings(st) }
-            <Inspection replay={p.replay.clone()} on_action={p.on_action.clone()} />
+            <Inspection replay={p.replay.clone()} on_delete_records={p.on_delete_records.clone()} />
         </section>
     }
 }
@@ -237,7 +239,7 @@ fn findings(st: &ImportState) -> Html {
 #[derive(Properties, PartialEq, Clone)]
 struct InspectionProps {
     replay: Shared<Replay>,
-    on_action: Callback<Action>,
+    on_delete_records: Callback<i64>,
 }
 
 /// The on-call answers about the loaded partition, at the broker clock, when the scenario starts
@@ -268,7 +270,7 @@ fn inspection(p: &InspectionProps) -> Html {
     };
     let delete = r.delete_records.as_ref().filter(|d| d.refused.is_none()).map(|d| {
         let offset = d.offset.0;
-        let onclick = p.on_action.reform(move |_: MouseEvent| Action::DeleteRecords { offset, then_check: true });
+        let onclick = p.on_delete_records.reform(move |_: MouseEvent| offset);
         let list: Vec<String> = d.deleted.iter().map(|x| x.base_offset.to_string()).collect();
         html! {
             <p class="lt-import-remedy" data-testid="inspect-delete-records">

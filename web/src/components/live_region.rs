@@ -16,7 +16,7 @@ pub struct LiveRegionProps {
 #[function_component(LiveRegion)]
 pub fn live_region(p: &LiveRegionProps) -> Html {
     html! {
-        <section role="group" class="lt-panel lt-log" aria-label="What happened">
+        <section role="group" class="lt-panel lt-log" aria-label="What happened" data-panel="log">
             <h2>{ "What happened" }</h2>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
                 { p.log.announce() }

@@ -1,9 +1,10 @@
 //! The lookup panel: enter a time (or earliest / latest / max-timestamp) and watch the broker
 //! find the offset.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_time;
-use logtime_core::{human, OffsetSpec, Timestamp};
+use logtime_model::{OffsetSpec, Timestamp};
 use yew::prelude::*;
 
 use super::{label, sentence};
@@ -128,7 +129,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
         }
     });
     html! {
-        <section role="group" class="lt-panel lt-lookup" aria-label="Lookup">
+        <section role="group" class="lt-panel lt-lookup" aria-label="Lookup" data-panel="lookup">
             <h2>{ "Lookup (offsetsForTimes)" }</h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 { label(&tid, "Time T") }

@@ -1,13 +1,14 @@
 //! The producer: compose and send a batch, and see the append or Kafka's exact rejection.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
-use logtime_core::{human, Diagnosis, ErrorCode, ProduceError, Timestamp};
+use logtime_model::{Diagnosis, ErrorCode, ProduceError, Timestamp};
 use yew::prelude::*;
 
 use super::{input_value, label, option, sentence};
 use crate::model::format;
-use crate::model::producer::{BatchSpec, KeyChoice, Unit, When};
+use crate::model::producer::{unit_of, BatchSpec, KeyChoice, When};
 use crate::state::{ProducerState, Shared};
 
 /// The producer panel's props.
@@ -99,15 +100,18 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                         .parse::<u32>()
                         .map_err(|_| format!("{what} must be a whole number"))
                 };
-                Ok(BatchSpec {
+                let spec = BatchSpec {
                     when,
-                    unit: Unit::parse(&unit),
+                    unit: unit_of(&unit),
                     skew_ms,
                     count: n(&count, "records per batch")?.clamp(1, 1000),
                     key: KeyChoice::parse(&key_kind).key(&key_bytes)?,
                     value_bytes: n(&value_bytes, "value bytes")?,
                     spread_ms: 0,
-                })
+                };
+                // Stamped now as the reducer will: a unit mistake that overflows is refused here.
+                spec.records(Timestamp(now))?;
+                Ok(spec)
             };
             match build() {
                 Ok(spec) => {
@@ -123,7 +127,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     // What the chosen key is, in the narrator's words (none while a sized key is mistyped).
     let key_hint = key_choice.key(&key_bytes).ok().map(narrate::key);
     html! {
-        <section role="group" class="lt-panel lt-producer" aria-label="Producer">
+        <section role="group" class="lt-panel lt-producer" aria-label="Producer" data-panel="producer">
             <h2>{ "Producer" }</h2>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
                 { label(&ids[0], "Timestamp") }

@@ -1,13 +1,15 @@
 //! The retention panel: the walk from the oldest segment with every verdict, and the remedies.
 
+use logtime_core::human;
 use logtime_core::scenario::narrate;
 use logtime_core::scenario::parse_duration;
-use logtime_core::{human, RetentionReport, SegmentVerdict, Verdict};
+use logtime_model::{RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
 use super::{input_value, label, sentence};
 use crate::model::format;
-use crate::state::{Action, Replay, RetentionState, Shared};
+use crate::state::{CommandAction, Replay, RetentionState, Shared};
+use logtime_core::import::recommended_delete_records;
 
 /// The retention panel's props.
 #[derive(Properties, PartialEq, Clone)]
@@ -19,8 +21,8 @@ pub struct RetentionPanelProps {
     /// Show every verdict at once.
     #[prop_or_default]
     pub reduced_motion: bool,
-    /// Checks and remedies.
-    pub on_action: Callback<Action>,
+    /// A check now, a remedy, DeleteRecords: the reader's commands this panel offers.
+    pub on_command: Callback<CommandAction>,
     /// Show the remedies (a lesson hides them until its question is answered).
     #[prop_or(true)]
     pub remedies: bool,
@@ -56,50 +58,50 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
                 .find(|v| matches!(v.verdict, Verdict::NotOldEnough { future: true, .. }))
                 .map(|v| v.base_offset.0)
         });
-        let after_pinned = pinned.and_then(|b| {
-            part.segments()
-                .iter()
-                .map(|s| s.base_offset().0)
-                .find(|&x| x > b)
-        });
+        // The one offset recommended everywhere (the import panel and `logtime inspect` too):
+        // it frees the segment that keeps expired ones on disk and deletes no current record.
+        // Worked out only once a check showed a pinned segment (a retention preview is not
+        // free on a large partition).
+        let recommended = pinned
+            .and_then(|_| recommended_delete_records(part, part.clock()))
+            .map(|d| d.offset.0);
         (
             cfg.topic.retention_ms,
             cfg.effective_after_max_ms(),
             part.next_retention_check().0,
             // The retention task's next check, or the log cleaner's next pass (compact).
             narrate::next_pass_label(cfg),
-            after_pinned.unwrap_or(part.high_watermark().0),
+            recommended,
         )
     };
     drop(r);
     // With the remedies hidden (a lesson asks for the fix), nothing is pre-filled.
-    let delete_value = (*delete_to).clone().unwrap_or_else(|| {
-        if p.remedies {
-            default_delete.to_string()
-        } else {
-            String::new()
-        }
-    });
+    let delete_value = (*delete_to)
+        .clone()
+        .unwrap_or_else(|| match default_delete {
+            Some(o) if p.remedies => o.to_string(),
+            _ => String::new(),
+        });
     let on_check = {
-        let cb = p.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(Action::RunRetention))
+        let cb = p.on_command.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(CommandAction::RunRetention))
     };
     let on_lower = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         Callback::from(move |_: MouseEvent| {
-            cb.emit(Action::Remedy {
+            cb.emit(CommandAction::Remedy {
                 name: "message.timestamp.after.max.ms".into(),
                 value: 3_600_000,
             })
         })
     };
     let on_delete = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         let v = delete_value.clone();
         let then_check = p.remedies;
         Callback::from(move |_: MouseEvent| {
             if let Ok(o) = v.trim().parse::<i64>() {
-                cb.emit(Action::DeleteRecords {
+                cb.emit(CommandAction::DeleteRecords {
                     offset: o,
                     then_check,
                 })
@@ -107,11 +109,11 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         })
     };
     let on_raise = {
-        let cb = p.on_action.clone();
+        let cb = p.on_command.clone();
         let v = (*raise_to).clone();
         Callback::from(move |_: MouseEvent| {
             if let Ok(ms) = parse_duration(&v) {
-                cb.emit(Action::Remedy {
+                cb.emit(CommandAction::Remedy {
                     name: "retention.ms".into(),
                     value: ms,
                 })
@@ -124,7 +126,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
         .as_ref()
         .map(|rep| walk_view(rep, p.state.cursor, p.reduced_motion, retention_ms));
     html! {
-        <section role="group" class="lt-panel lt-retention" aria-label="Retention">
+        <section role="group" class="lt-panel lt-retention" aria-label="Retention" data-panel="retention">
             <div class="lt-panel-head">
                 <h2>{ "Retention" }</h2>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
@@ -209,7 +211,7 @@ fn walk_view(rep: &RetentionReport, cursor: usize, reduced: bool, retention_ms: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::{Offset, RetentionPass, Timestamp};
+    use logtime_model::{Offset, RetentionPass, Timestamp};
 
     #[test]
     fn classes_and_icons_carry_the_verdict() {

@@ -1,7 +1,7 @@
 //! The charts' maths: the timestamp chart's points (record stamps against offsets, sampled to a
 //! bounded number, with every stamp in the future kept) and the axes' tick values.
 
-use logtime_core::{Offset, Partition, Timestamp};
+use logtime_model::{Offset, Partition, Timestamp};
 
 use super::stamps::StampCursor;
 

@@ -88,7 +88,7 @@ pub fn axis_time(ms: i64, span_ms: i64, step_ms: i64) -> String {
         human::time_of_day(ms)
     } else if span_ms < 2 * DAY {
         let rem = ms.rem_euclid(DAY);
-        let (_, mo, d) = human::civil_from_days(ms.div_euclid(DAY));
+        let (_, mo, d) = logtime_model::calendar::civil_from_days(ms.div_euclid(DAY));
         format!(
             "{d} {} {:02}:{:02}",
             MONTHS[mo as usize - 1],

@@ -4,7 +4,7 @@
 
 use logtime_core::human::{bytes, rfc3339};
 use logtime_core::import::{words, SegmentRow};
-use logtime_core::Timestamp;
+use logtime_model::Timestamp;
 
 /// An imported partition, as the import worker reports it.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn table_cells_say_what_core_decided() {
-        use logtime_core::{Bytes, Offset, Verdict};
+        use logtime_model::{Bytes, Offset, Verdict};
         let row = SegmentRow {
             base_offset: Offset(24),
             next_offset: Offset(30),

@@ -1,7 +1,7 @@
 //! What a lookup's walk has shown so far, as marks on records, segments and index entries, and
 //! the records a time lookup's guarantee does not cover.
 
-use logtime_core::{Elided, Lookup, Offset, OffsetSpec, Partition, Timestamp, TraceStep};
+use logtime_model::{Elided, Lookup, Offset, OffsetSpec, Partition, Timestamp, TraceStep};
 
 /// How a record is marked on the density canvas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

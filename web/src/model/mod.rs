@@ -12,10 +12,8 @@ pub mod import;
 pub mod marks;
 pub mod moment;
 pub mod producer;
-pub mod progress;
 pub mod scene;
 pub mod stamps;
-pub mod stream_lane;
 pub mod timeline;
 pub mod viewport;
 

@@ -8,7 +8,7 @@
 
 use logtime_core::human;
 use logtime_core::scenario::{Entry, Journal};
-use logtime_core::OffsetSpec;
+use logtime_model::OffsetSpec;
 
 /// The scenario part of a link.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +101,7 @@ pub fn query_string(params: &[(String, String)]) -> String {
 mod tests {
     use super::*;
     use logtime_core::scenario::Source;
-    use logtime_core::{Command, Timestamp};
+    use logtime_model::{Command, Timestamp};
 
     fn journal(entries: Vec<Entry>) -> Journal {
         Journal {

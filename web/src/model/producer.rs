@@ -2,7 +2,8 @@
 //! records and how big. Building the records is the producer's side; whether Kafka accepts
 //! them is decided by `logtime-core`.
 
-use logtime_core::{Record, Timestamp};
+use logtime_model::scenario::{apply_unit, overflow_reason, UnitMistake};
+use logtime_model::{Record, Timestamp};
 
 /// What the producer puts in the timestamp field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,39 +16,15 @@ pub enum When {
     Absolute(Timestamp),
 }
 
-/// The unit the producer (wrongly or rightly) writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// Milliseconds (correct).
-    Ms,
-    /// Seconds.
-    S,
-    /// Microseconds.
-    Us,
-    /// Nanoseconds.
-    Ns,
-}
-
-impl Unit {
-    /// Parses the select's value.
-    pub fn parse(s: &str) -> Unit {
-        match s {
-            "s" => Unit::S,
-            "us" => Unit::Us,
-            "ns" => Unit::Ns,
-            _ => Unit::Ms,
-        }
-    }
-
-    /// Applies the mistake to a millisecond value as a Java producer would (truncating division,
-    /// wrapping multiplication).
-    pub fn apply(self, ms: i64) -> i64 {
-        match self {
-            Unit::Ms => ms,
-            Unit::S => ms / 1000,
-            Unit::Us => ms.wrapping_mul(1000),
-            Unit::Ns => ms.wrapping_mul(1_000_000),
-        }
+/// The unit mistake the panel's select names (`ms`, or anything else: none). The mistake
+/// itself is the scenario format's rule, [`apply_unit`], so a panel's batch and a scenario's
+/// produce step stamp the same instant, or are refused for the same reason.
+pub fn unit_of(select: &str) -> Option<UnitMistake> {
+    match select {
+        "s" => Some(UnitMistake::S),
+        "us" => Some(UnitMistake::Us),
+        "ns" => Some(UnitMistake::Ns),
+        _ => None,
     }
 }
 
@@ -110,7 +87,7 @@ pub struct BatchSpec {
     /// The stamp.
     pub when: When,
     /// Unit written.
-    pub unit: Unit,
+    pub unit: Option<UnitMistake>,
     /// Producer clock skew in ms (applies to `Now` and `Offset`).
     pub skew_ms: i64,
     /// Records in the batch.
@@ -128,7 +105,7 @@ impl Default for BatchSpec {
     fn default() -> Self {
         BatchSpec {
             when: When::Now,
-            unit: Unit::Ms,
+            unit: None,
             skew_ms: 0,
             count: 1,
             key: None,
@@ -139,21 +116,30 @@ impl Default for BatchSpec {
 }
 
 impl BatchSpec {
-    /// The stamp record `i` carries, with the broker clock at `now`.
-    pub fn timestamp(&self, now: Timestamp, i: u32) -> Timestamp {
+    /// The stamp record `i` carries, with the broker clock at `now`; the scenario format's
+    /// reason when the unit mistake overflows a 64-bit long.
+    pub fn timestamp(&self, now: Timestamp, i: u32) -> Result<Timestamp, String> {
         let ms = match self.when {
             When::Now => now.0.saturating_add(self.skew_ms),
             When::Offset(d) => now.0.saturating_add(d).saturating_add(self.skew_ms),
             When::Absolute(t) => t.0,
         };
         let ms = ms.saturating_add(self.spread_ms.saturating_mul(i as i64));
-        Timestamp(self.unit.apply(ms))
+        apply_unit(ms, self.unit)
+            .map(Timestamp)
+            .ok_or_else(|| overflow_reason(self.unit))
     }
 
-    /// The records to send (at least one, at most 10 000).
-    pub fn records(&self, now: Timestamp) -> Vec<Record> {
+    /// The records to send (at least one, at most 10 000), or why they cannot be stamped.
+    pub fn records(&self, now: Timestamp) -> Result<Vec<Record>, String> {
         (0..self.count.clamp(1, 10_000))
-            .map(|i| Record::with_key(self.timestamp(now, i), self.key, self.value_bytes))
+            .map(|i| {
+                Ok(Record::with_key(
+                    self.timestamp(now, i)?,
+                    self.key,
+                    self.value_bytes,
+                ))
+            })
             .collect()
     }
 }
@@ -161,18 +147,32 @@ impl BatchSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use logtime_core::batch_size;
+    use logtime_model::batch_size;
 
     const NOW: Timestamp = Timestamp(1_773_306_000_000); // 12 Mar 2026 09:00 UTC
 
     #[test]
-    fn unit_mistakes() {
-        assert_eq!(Unit::S.apply(NOW.0), 1_773_306_000);
-        assert_eq!(Unit::Us.apply(NOW.0), NOW.0 * 1000);
-        assert_eq!(Unit::Ns.apply(NOW.0), NOW.0 * 1_000_000);
-        assert_eq!(Unit::Ms.apply(NOW.0), NOW.0);
-        assert_eq!(Unit::parse("ns"), Unit::Ns);
-        assert_eq!(Unit::parse("bogus"), Unit::Ms);
+    fn unit_mistakes_follow_the_scenario_format() {
+        let stamp = |unit| {
+            BatchSpec {
+                unit: unit_of(unit),
+                ..BatchSpec::default()
+            }
+            .timestamp(NOW, 0)
+        };
+        assert_eq!(stamp("s"), Ok(Timestamp(1_773_306_000)));
+        assert_eq!(stamp("us"), Ok(Timestamp(NOW.0 * 1000)));
+        assert_eq!(stamp("ns"), Ok(Timestamp(NOW.0 * 1_000_000)));
+        assert_eq!(stamp("ms"), Ok(NOW));
+        assert_eq!(stamp("bogus"), Ok(NOW));
+        // Past 2262 in nanoseconds a long overflows: refused as a scenario step is, not wrapped.
+        let far = BatchSpec {
+            unit: unit_of("ns"),
+            when: When::Absolute(Timestamp(i64::MAX / 1000)),
+            ..BatchSpec::default()
+        };
+        assert_eq!(far.timestamp(NOW, 0), Err(overflow_reason(unit_of("ns"))));
+        assert!(far.records(NOW).is_err());
     }
 
     #[test]
@@ -181,17 +181,17 @@ mod tests {
             skew_ms: 4000,
             ..BatchSpec::default()
         };
-        assert_eq!(b.timestamp(NOW, 0), Timestamp(NOW.0 + 4000));
+        assert_eq!(b.timestamp(NOW, 0), Ok(Timestamp(NOW.0 + 4000)));
         b.when = When::Offset(-3_600_000);
-        assert_eq!(b.timestamp(NOW, 0), Timestamp(NOW.0 - 3_600_000 + 4000));
+        assert_eq!(b.timestamp(NOW, 0), Ok(Timestamp(NOW.0 - 3_600_000 + 4000)));
         b.when = When::Absolute(Timestamp(42));
         assert_eq!(
             b.timestamp(NOW, 0),
-            Timestamp(42),
+            Ok(Timestamp(42)),
             "skew does not move an absolute stamp"
         );
         b.spread_ms = 10;
-        assert_eq!(b.timestamp(NOW, 3), Timestamp(72));
+        assert_eq!(b.timestamp(NOW, 3), Ok(Timestamp(72)));
     }
 
     #[test]
@@ -200,10 +200,10 @@ mod tests {
             count: 3,
             key: Some(8),
             value_bytes: 50,
-            unit: Unit::Ns,
+            unit: Some(UnitMistake::Ns),
             ..BatchSpec::default()
         };
-        let r = b.records(NOW);
+        let r = b.records(NOW).unwrap();
         assert_eq!(r.len(), 3);
         assert!(r
             .iter()
@@ -215,8 +215,8 @@ mod tests {
                 ..BatchSpec::default()
             }
             .records(NOW)
-            .len(),
-            1
+            .map(|r| r.len()),
+            Ok(1)
         );
     }
 
@@ -247,6 +247,7 @@ mod tests {
                 ..BatchSpec::default()
             }
             .records(NOW)
+            .unwrap()
         };
         let (null, empty, sized) = (keyed(None), keyed(Some(0)), keyed(Some(4)));
         assert_eq!(null[0].key_len(), None);

@@ -5,7 +5,7 @@
 use super::density::{self, Bar};
 use super::marks::MarkKind;
 use super::viewport::Viewport;
-use logtime_core::{Offset, Timestamp};
+use logtime_model::{Offset, Timestamp};
 
 /// A segment boundary in the canvas.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 
 use std::cell::Cell;
 
-use logtime_core::{Offset, Partition, Segment, Timestamp};
+use logtime_model::{Offset, Partition, Segment, Timestamp};
 
 /// [`Partition::timestamp_at`] for offsets read mostly in rising order.
 ///

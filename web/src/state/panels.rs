@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use logtime_core::scenario::ProduceOutcome;
-use logtime_core::{Bytes, Lookup, LookupError, Offset, RetentionReport, Timestamp};
+use logtime_model::{Bytes, Lookup, LookupError, Offset, RetentionReport, Timestamp};
 
 use crate::model::disk;
 use crate::model::import::Done;

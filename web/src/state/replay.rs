@@ -4,143 +4,27 @@
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
-use logtime_core::lesson::{self, Acted, GoalStatus, Pick, Play};
+use logtime_lesson::{self as lesson, Acted, Pick};
+
+use crate::lessons::{LessonRun, Op};
 use logtime_core::scenario::{
     self, Entry, Journal, JournalError, Replayed, Runner, ScenarioError, Session, Slice, Source,
     StepReport, TimedEvent, ViewMarks, ROLL_WORK,
 };
-use logtime_core::stream::StreamConfig;
-use logtime_core::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
-
-/// One thing a learner did in a lesson, in order: replaying them on a fresh [`Play`] rebuilds
-/// it exactly (core's play is deterministic), which is how going back and branches work.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Op {
-    /// "Next": the steps up to the next stop (see `state::lesson`).
-    Next,
-    /// A command in the explorer at a broker time.
-    Act(Timestamp, Command),
-    /// An answer to the open question.
-    Answer(lesson::Answer),
-    /// A hint taken.
-    Hint,
-    /// The open item revealed.
-    Reveal,
-}
-
-impl Op {
-    /// Whether the learner did this (as opposed to moving on).
-    pub fn is_work(&self) -> bool {
-        !matches!(self, Op::Next)
-    }
-
-    /// A few words for people.
-    pub fn describe(&self) -> String {
-        match self {
-            Op::Next => "moved on".into(),
-            Op::Act(at, command) => Entry::Command {
-                at: *at,
-                command: command.clone(),
-            }
-            .describe(),
-            Op::Answer(_) => "answered a question".into(),
-            Op::Hint => "took a hint".into(),
-            Op::Reveal => "revealed an answer".into(),
-        }
-    }
-}
-
-/// A lesson being played: the parsed lesson (to start again or pick another variant), the
-/// variant's seed, core's play, and what the learner did.
-#[derive(Clone, Debug)]
-pub struct LessonRun {
-    /// The lesson as parsed.
-    pub lesson: lesson::Lesson,
-    /// The variant's seed (`None`: the default variant).
-    pub seed: Option<u64>,
-    /// The step it opened at.
-    pub opened_at: usize,
-    /// Core's play.
-    pub play: Play,
-    /// What the learner did, in order.
-    pub ops: Vec<Op>,
-    /// The open task's goal after the learner's latest command.
-    pub last_goal: Option<GoalStatus>,
-    /// Whether the latest command solved the open task.
-    pub solved: bool,
-}
-
-impl LessonRun {
-    /// A fresh play of `lesson`'s variant `seed`, opened at `open_at` (default: where the
-    /// lesson says).
-    pub fn start(
-        lesson: lesson::Lesson,
-        seed: Option<u64>,
-        open_at: Option<usize>,
-    ) -> Result<LessonRun, String> {
-        let pick = seed.map_or(Pick::Default, Pick::Seed);
-        let concrete = lesson.instantiate(pick).map_err(|e| e.to_string())?;
-        let at = open_at.unwrap_or(concrete.meta.opens_at);
-        let play = Play::open_at(concrete, at).map_err(|e| e.to_string())?;
-        Ok(LessonRun {
-            lesson,
-            seed,
-            opened_at: at,
-            play,
-            ops: Vec::new(),
-            last_goal: None,
-            solved: false,
-        })
-    }
-}
+use logtime_lesson::stream::StreamConfig;
+use logtime_model::{Bytes, Command, Error, Event, Lookup, LookupError, OffsetSpec, Timestamp};
 
 /// What a replay runs: a scenario with its journal, or a lesson.
 #[derive(Clone, Debug)]
 enum Backing {
     Session(Box<Session>),
-    #[cfg_attr(not(feature = "lessons"), allow(dead_code))]
-    Lesson(LessonSlot),
-}
-
-/// Where a lesson run is kept: boxed with the lesson engine; without it (the `lessons` feature
-/// off), [`NoLessons`], of which no value exists. `Backing::Lesson` is then an absent variant
-/// (uninhabited and zero-sized): `Backing` has no tag, and the compiler drops every path that
-/// plays a lesson, the engine and the lesson pane from the first module's wasm.
-#[cfg(feature = "lessons")]
-type LessonSlot = Box<LessonRun>;
-#[cfg(not(feature = "lessons"))]
-type LessonSlot = NoLessons;
-
-/// A lesson run in a build without the lesson engine: never one.
-#[cfg(not(feature = "lessons"))]
-#[derive(Clone, Debug)]
-pub(super) enum NoLessons {}
-
-#[cfg(not(feature = "lessons"))]
-impl std::ops::Deref for NoLessons {
-    type Target = LessonRun;
-    fn deref(&self) -> &LessonRun {
-        match *self {}
-    }
-}
-
-#[cfg(not(feature = "lessons"))]
-impl std::ops::DerefMut for NoLessons {
-    fn deref_mut(&mut self) -> &mut LessonRun {
-        match *self {}
-    }
+    Lesson(Box<LessonRun>),
 }
 
 impl Backing {
-    /// A lesson run to replay: `None` in a build without the lesson engine.
+    /// A lesson run to replay.
     fn lesson(run: LessonRun) -> Option<Rc<RefCell<Backing>>> {
-        #[cfg(feature = "lessons")]
-        return Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))));
-        #[cfg(not(feature = "lessons"))]
-        {
-            drop(run);
-            None
-        }
+        Some(Rc::new(RefCell::new(Backing::Lesson(Box::new(run)))))
     }
 }
 
@@ -171,9 +55,6 @@ pub struct Replay {
     /// The downstream stream processor a lesson file's `stream` section declares (shown as a
     /// lane under the partition, in a lesson or in the explorer).
     pub stream: Option<StreamConfig>,
-    /// A lesson (or a scenario in a lesson mode) that this build, without the lesson engine,
-    /// cannot play: the explorer hands it to the module that can (still `loading` meanwhile).
-    pub needs_lessons: bool,
 }
 
 impl Default for Replay {
@@ -190,24 +71,15 @@ impl Default for Replay {
             done: 0,
             total: 0,
             stream: None,
-            needs_lessons: false,
         }
     }
 }
 
 impl Replay {
     /// Whether a fetched document can be shown: a scenario or a lesson file (an error names what is
-    /// wrong). Without the lesson engine, a lesson-shaped file passes unchecked: the module with the
-    /// engine, which it is handed to, checks it.
+    /// wrong).
     pub fn check(json: &str) -> Result<(), String> {
-        if cfg!(feature = "lessons") {
-            return lesson::parse(json).map(drop).map_err(|e| e.to_string());
-        }
-        match scenario::parse(json) {
-            Ok(_) => Ok(()),
-            Err(_) if lesson::is_lesson_file(json) => Ok(()),
-            Err(e) => Err(e.to_string()),
-        }
+        lesson::parse(json).map(drop).map_err(|e| e.to_string())
     }
 
     /// Parses a scenario, ready to run step 0 (or with the parse error).
@@ -260,18 +132,6 @@ impl Replay {
                 Err(e) => Some(e),
             }
         };
-        if !cfg!(feature = "lessons") {
-            // The module with the lesson engine takes over (`upgrade.rs`); a document that is
-            // no lesson either shows the scenario parser's error here.
-            if let Some(e) = plain.filter(|_| !lesson::is_lesson_file(json)) {
-                return Replay::parsed(json, origin, Err(e));
-            }
-            return Replay {
-                source: Rc::from(json),
-                origin: Rc::new(origin),
-                ..Replay::handed_over()
-            };
-        }
         let parsed = match lesson::parse(json) {
             Ok(l) => l,
             Err(e) => {
@@ -323,14 +183,6 @@ impl Replay {
         r
     }
 
-    /// A lesson this build, without the lesson engine, hands over (still loading meanwhile).
-    pub fn handed_over() -> Replay {
-        Replay {
-            needs_lessons: true,
-            ..Replay::default()
-        }
-    }
-
     /// A replay of an already started lesson run (rebuilding after going back).
     pub fn with_run(&self, run: LessonRun) -> Replay {
         let mut r = Replay {
@@ -349,14 +201,7 @@ impl Replay {
     }
 
     /// The lesson being played, when this replay is one.
-    ///
-    /// Without the lesson engine, never: said in so many words (and inlined), so that the
-    /// compiler drops what follows a lesson at every call, however little it inlines at "z".
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn lesson(&self) -> Option<Ref<'_, LessonRun>> {
-        if !cfg!(feature = "lessons") {
-            return None;
-        }
         let s = self.session.as_ref()?;
         Ref::filter_map(s.borrow(), |b| match b {
             Backing::Lesson(l) => Some(&**l),
@@ -366,11 +211,7 @@ impl Replay {
     }
 
     /// Runs `f` on the lesson being played (`None` when this replay is not one).
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn with_lesson<T>(&self, f: impl FnOnce(&mut LessonRun) -> T) -> Option<T> {
-        if !cfg!(feature = "lessons") {
-            return None;
-        }
         let s = self.session.as_ref()?;
         let mut b = s.borrow_mut();
         match &mut *b {
@@ -386,7 +227,6 @@ impl Replay {
     }
 
     /// Whether a lesson is being played.
-    #[cfg_attr(not(feature = "lessons"), inline(always))]
     pub fn is_lesson(&self) -> bool {
         self.lesson().is_some()
     }

@@ -2,8 +2,8 @@
 
 use super::Sentence;
 use crate::human::time_of_day;
-use crate::index::Comparison;
-use crate::lookup::{Elided, Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
+use logtime_model::index::Comparison;
+use logtime_model::lookup::{Elided, Lookup, LookupError, OffsetSpec, RecordMatch, TraceStep};
 use std::fmt::Write;
 
 /// What a lookup asked for: `4 Nov 2025 10:00:05 (1762250405000)`, `earliest`, ...

@@ -10,28 +10,29 @@
 //! * [`step`]: what one step (or one command between steps) did, as clauses;
 //! * [`produce`], [`retention`], [`lookup`]: the sentences for batches, rolls, verdicts and
 //!   lookups that panels show on their own;
-//! * [`segment_fate`], [`pinning`], [`lookup_miss`], [`batch_answer`]: a lesson's feedback on
-//!   an answer, from the same reports.
+//! * [`Panel`]: the explorer's panels, which authored narration may mention.
+//!
+//! Lessons (`logtime-lesson`) build their feedback and their stream processor's sentences on this
+//! module; nothing here knows about lessons.
 
-mod lesson;
 mod lookup;
+mod panel;
 mod produce;
 mod retention;
-pub mod stream;
 
-pub use lesson::{batch_answer, lookup_miss, pinning, segment_fate};
 pub use lookup::{lookup, lookup_target, trace_step};
+pub use panel::Panel;
 pub use produce::{broker_log, diagnosis, key, rejection, roll, roll_reason};
 pub use retention::{
-    compaction_note, next_pass_label, pass_name, retention_story, scheduled_passes, verdict,
-    verdict_brief,
+    compaction_note, future_timestamp_warnings, next_pass_label, pass_name, retention_story,
+    scheduled_passes, verdict, verdict_brief,
 };
 
 use super::Scenario;
 use super::{StepOutcome, StepReport};
-use crate::config::{Config, ConfigValue};
 use crate::human::{date, duration};
-use crate::units::{Offset, Timestamp};
+use logtime_model::config::{Config, ConfigValue};
+use logtime_model::units::{Offset, Timestamp};
 use std::fmt;
 
 /// What a span of a sentence names.
@@ -54,11 +55,17 @@ pub enum Mention {
     /// An instant.
     Time(Timestamp),
     /// A panel of the explorer (authored narration only).
-    Panel(crate::lesson::Panel),
+    Panel(Panel),
     /// A page of Kafka's documentation, by its `https` URL (authored narration only).
     Link(String),
-    /// A stream processor's window (see [`crate::stream`]).
-    Window(crate::stream::Window),
+    /// A stream processor's time window, `[start, end)` (authored by `logtime-lesson`'s stream
+    /// processor).
+    Window {
+        /// The first instant inside it.
+        start: Timestamp,
+        /// The first instant after it.
+        end: Timestamp,
+    },
 }
 
 /// How a span is set.
@@ -263,7 +270,7 @@ pub fn offset_range(first: Offset, last: Offset) -> String {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub(crate) fn list(items: Vec<Sentence>) -> Sentence {
+pub fn list(items: Vec<Sentence>) -> Sentence {
     let n = items.len();
     let mut out = Sentence::new();
     for (i, item) in items.into_iter().enumerate() {
@@ -313,8 +320,8 @@ pub fn heading(number: usize, now: Timestamp, previous: Timestamp) -> Sentence {
 
 /// The partition at the end of a replay, on one line: its segments (the first eight and the
 /// last four of a longer list, with their count, so that a million segments stay one line).
-/// It reads the partition itself: a [`crate::PartitionState`] snapshot would copy every index.
-pub fn end(p: &crate::Partition) -> Sentence {
+/// It reads the partition itself: a [`logtime_model::PartitionState`] snapshot would copy every index.
+pub fn end(p: &logtime_model::Partition) -> Sentence {
     let segments = p.segments();
     let n = segments.len();
     let mut out = Sentence::plain(if n == 1 {
@@ -322,7 +329,7 @@ pub fn end(p: &crate::Partition) -> Sentence {
     } else {
         "at the end: segments "
     });
-    let bases = |gs: &[Box<crate::Segment>]| {
+    let bases = |gs: &[Box<logtime_model::Segment>]| {
         Sentence::join(
             gs.iter().map(|g| {
                 let mut s = Sentence::new();
@@ -383,7 +390,9 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
                 one
             });
             s.append(Sentence::join(verdicts, "; "));
-            vec![s]
+            let mut parts = vec![s];
+            parts.extend(future_timestamp_warnings(rep));
+            parts
         }
         StepOutcome::Lookup { spec, result } => vec![lookup(*spec, result)],
         StepOutcome::DeleteRecords { offset, result } => {
@@ -484,24 +493,24 @@ mod tests {
     /// A long segment list keeps its ends and its count; a lookup's folded run reads as one line.
     #[test]
     fn long_lists_stay_one_short_line() {
-        use crate::lookup::{Elided, TraceStep};
-        let mut p = crate::Partition::new(
-            Config::defaults(crate::KafkaVersion::V3_6),
+        use logtime_model::lookup::{Elided, TraceStep};
+        let mut p = logtime_model::Partition::new(
+            Config::defaults(logtime_model::KafkaVersion::V3_6),
             "t-0",
             Timestamp(0),
             0,
         );
-        let size = crate::batch_size(&[crate::Record::at(Timestamp(0))]).0;
+        let size = logtime_model::batch_size(&[logtime_model::Record::at(Timestamp(0))]).0;
         p.apply(
             Timestamp(0),
-            crate::Command::SetConfig {
+            logtime_model::Command::SetConfig {
                 name: "segment.bytes".into(),
                 value: ConfigValue::Number(size),
             },
         )
         .unwrap();
         for i in 0..20 {
-            p.produce_unchecked(Timestamp(i), &[crate::Record::at(Timestamp(i))])
+            p.produce_unchecked(Timestamp(i), &[logtime_model::Record::at(Timestamp(i))])
                 .unwrap();
         }
         assert_eq!(
@@ -516,12 +525,12 @@ mod tests {
             last: Offset(298),
         };
         assert_eq!(
-            trace_step(&folded, crate::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
+            trace_step(&folded, logtime_model::OffsetSpec::Timestamp(Timestamp(5))).to_string(),
             "pass over 199 more segments, 100 to 298: the largest timestamp of each is before T"
         );
         let (at, max) = (
-            crate::OffsetSpec::Timestamp(Timestamp(5)),
-            crate::OffsetSpec::MaxTimestamp,
+            logtime_model::OffsetSpec::Timestamp(Timestamp(5)),
+            logtime_model::OffsetSpec::MaxTimestamp,
         );
         let fold = |what, count| TraceStep::Elided {
             what,
@@ -576,7 +585,7 @@ mod tests {
     /// names the log cleaner's passes; without it, nothing is said and the retention task runs.
     #[test]
     fn compacted_topics_say_compaction_is_not_modelled() {
-        use crate::config::KafkaVersion;
+        use logtime_model::config::KafkaVersion;
         let mut c = Config::defaults(KafkaVersion::V4_0);
         assert_eq!(compaction_note(&c), None);
         assert_eq!(next_pass_label(&c), "next retention check");

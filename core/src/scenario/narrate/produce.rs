@@ -2,13 +2,13 @@
 //! segment rolls appends cause.
 
 use super::{count, list, offset_range, Sentence};
-use crate::diagnosis::{Diagnosis, Finding};
-use crate::event::Roll;
 use crate::human::{approx_duration, bytes, duration};
 use crate::scenario::{ProduceOutcome, StepReport};
-use crate::segment::RollReason;
-use crate::units::Timestamp;
-use crate::validation::ProduceError;
+use logtime_model::diagnosis::{Diagnosis, Finding};
+use logtime_model::event::Roll;
+use logtime_model::segment::RollReason;
+use logtime_model::units::Timestamp;
+use logtime_model::validation::ProduceError;
 use std::fmt::Write;
 
 /// What a stamp looks like, in one sentence: `this looks like nanoseconds, not milliseconds:
@@ -299,8 +299,8 @@ pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Config, ConfigValue, KafkaVersion};
-    use crate::units::{Bytes, Offset};
+    use logtime_model::config::{Config, ConfigValue, KafkaVersion};
+    use logtime_model::units::{Bytes, Offset};
 
     /// A null and an empty key are told apart in the words Kafka's checks use.
     #[test]
@@ -333,15 +333,20 @@ mod tests {
         let mut c = Config::defaults(KafkaVersion::V3_6);
         c.set("segment.bytes", &ConfigValue::Number(100)).unwrap();
         let now = Timestamp(1_804_842_000_000);
-        let e = crate::validation::validate(&c, "t-0", now, &[crate::batch::Record::at(now)])
-            .unwrap_err();
+        let e = logtime_model::validation::validate(
+            &c,
+            "t-0",
+            now,
+            &[logtime_model::batch::Record::at(now)],
+        )
+        .unwrap_err();
         assert_eq!(
             rejection(&e).to_string(),
             "the broker rejected the batch with error 18 RECORD_LIST_TOO_LARGE: \"The request included message batch larger than the configured segment size on the server.\"; the broker logs: \"Message batch size is 170 bytes in append to partition t-0, which exceeds the maximum configured segment size of 100.\"; nothing was appended"
         );
         let c = Config::defaults(KafkaVersion::V4_0);
-        let late = crate::batch::Record::at(Timestamp(now.0 + 7_200_000));
-        let e = crate::validation::validate(&c, "t-0", now, &[late]).unwrap_err();
+        let late = logtime_model::batch::Record::at(Timestamp(now.0 + 7_200_000));
+        let e = logtime_model::validation::validate(&c, "t-0", now, &[late]).unwrap_err();
         assert_eq!(e.error.code(), 32);
         assert_eq!(broker_log(&e), None);
     }

@@ -1,10 +1,10 @@
 //! Retention: why each segment was or was not deleted, and what a check did.
 
-use super::{list, Mention, Sentence};
-use crate::config::Config;
+use super::{list, Mention, Sentence, Style};
 use crate::human::{age, approx_duration, date_minute, duration};
-use crate::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-use crate::units::Timestamp;
+use logtime_model::config::Config;
+use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
+use logtime_model::units::Timestamp;
 
 /// For a topic whose `cleanup.policy` includes `compact`: what the model leaves out, and where its
 /// retention passes come from (`cleanup.policy compact,delete: compaction is not modelled (...);
@@ -50,6 +50,23 @@ pub fn next_pass_label(config: &Config) -> &'static str {
     } else {
         "next retention check"
     }
+}
+
+/// Kafka 4.1's WARN line for each segment stamped in the future that the check's time walk
+/// reached (`the broker logs at WARN (logger LogFutureTimestampLogger, …): LogSegment(…)
+/// contains future timestamp(s), making it ineligible to be deleted`). Only the 4.1 preset fills
+/// the report's lines, so other presets narrate nothing here.
+pub fn future_timestamp_warnings(r: &RetentionReport) -> Vec<Sentence> {
+    r.future_timestamp_warnings
+        .iter()
+        .map(|w| {
+            let mut s = Sentence::plain(
+                "the broker logs at WARN (logger LogFutureTimestampLogger, Kafka 4.1, KAFKA-18929): ",
+            );
+            s.styled(w, Style::Code);
+            s
+        })
+        .collect()
 }
 
 /// The pass that deleted a segment, by the limit it applies: `retention.ms`, `retention.bytes`
@@ -356,6 +373,7 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
             parts.push(s);
         }
     }
+    parts.extend(future_timestamp_warnings(r));
     if r.log_start_offset.0 > 0 && !r.deleted.is_empty() {
         let mut s = Sentence::plain("the log start offset is now ");
         s.offset(r.log_start_offset);
@@ -368,7 +386,7 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
 mod tests {
     use super::*;
     use crate::human::parse_rfc3339;
-    use crate::units::Offset;
+    use logtime_model::units::Offset;
 
     fn pinned() -> SegmentVerdict {
         let eligible = parse_rfc3339("2030-03-21T11:20:00.001Z").unwrap();

@@ -4,10 +4,10 @@
 
 use super::value::{int, kind_of, time_value};
 use super::{err, R};
-use crate::config::Config;
 use crate::import::seed::{self, BatchSeed, LogSeed, SegmentSeed};
 use crate::scenario::budget::MAX_RECORDS;
-use crate::units::{Bytes, Offset, Timestamp};
+use logtime_model::config::Config;
+use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde_json::{Map, Value};
 
 const LOG_KEYS: &[&str] = &["log_start_offset", "segments"];

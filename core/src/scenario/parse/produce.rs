@@ -3,7 +3,7 @@
 use super::step::StepParser;
 use super::value::{duration_value, kind_of, time_value};
 use super::{err, R};
-use crate::scenario::time::{apply_unit, overflow_reason};
+use crate::scenario::{apply_unit, overflow_reason};
 use crate::scenario::{ProduceStep, RecordSpec, Step, TimeSpec, UnitMistake};
 use serde_json::{Map, Value};
 

@@ -2,11 +2,11 @@
 
 use super::value::{config_value, duration_value, int, kind_of, time_value};
 use super::{err, R};
-use crate::config::{Config, KafkaVersion};
-use crate::lookup::OffsetSpec;
 use crate::scenario::budget::Tally;
 use crate::scenario::Step;
-use crate::units::{Offset, Timestamp};
+use logtime_model::config::{Config, KafkaVersion};
+use logtime_model::lookup::OffsetSpec;
+use logtime_model::units::{Offset, Timestamp};
 use serde_json::{Map, Value};
 
 /// Every step kind.

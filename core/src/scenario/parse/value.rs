@@ -1,12 +1,12 @@
 //! The JSON value forms of scenario files: integers, times, durations and config values.
 
-use crate::config::ConfigValue;
 use crate::scenario::time::{parse_duration, parse_time};
 use crate::scenario::TimeSpec;
+use logtime_model::config::ConfigValue;
 use serde_json::Value;
 
 /// How a JSON value reads in an error message: `a string`, `an array`, ...
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

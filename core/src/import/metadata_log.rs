@@ -1,0 +1,278 @@
+//! KRaft's metadata log (`__cluster_metadata-0`): the topic and broker configs a broker really
+//! had. Each record's value is an `ApiMessageAndVersion` framed by `MetadataRecordSerde` (frame
+//! version, api key, version, as unsigned varints, then the message); Logtime reads three types
+//! of `MetadataRecordType`: `TopicRecord` (2: name, topic id), `ConfigRecord` (4: resource type,
+//! resource name, config name, value; a null value deletes the config) and `RemoveTopicRecord`
+//! (9: topic id), replayed in offset order, so a later record overrides an earlier one. Control
+//! batches (snapshot and KRaft markers) are skipped; compressed batches are refused by name.
+
+use super::wire::{Cursor, WireError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// `ConfigResource.Type.TOPIC`.
+const TOPIC: i8 = 2;
+/// `ConfigResource.Type.BROKER`.
+const BROKER: i8 = 4;
+
+/// Why a metadata log could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MetadataError {
+    /// Bytes that are not a v2 batch or a record as Kafka frames them.
+    Malformed {
+        /// Byte position in the file.
+        position: u64,
+        /// Lowercase reason.
+        reason: String,
+    },
+    /// A batch compressed with a codec (the metadata log is written uncompressed by default).
+    Compressed {
+        /// Byte position of the batch.
+        position: u64,
+    },
+}
+
+impl fmt::Display for MetadataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MetadataError::Malformed { position, reason } => {
+                write!(f, "byte {position}: {reason}")
+            }
+            MetadataError::Compressed { position } => write!(
+                f,
+                "byte {position}: a compressed metadata batch, which logtime does not read"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MetadataError {}
+
+impl From<WireError> for MetadataError {
+    fn from(e: WireError) -> MetadataError {
+        MetadataError::Malformed {
+            position: e.position,
+            reason: format!("{}: {}", e.what, e.reason),
+        }
+    }
+}
+
+/// A topic as the metadata log last described it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetadataTopic {
+    /// Its id, as hex.
+    pub id: String,
+    /// Its configs (`ConfigRecord`s of resource type TOPIC), by Kafka name.
+    pub configs: BTreeMap<String, String>,
+}
+
+/// The configs a metadata log holds after replay.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetadataConfigs {
+    /// Live topics by name.
+    pub topics: BTreeMap<String, MetadataTopic>,
+    /// Dynamic broker configs by resource name (`""`: the cluster-wide default, else a node id).
+    pub brokers: BTreeMap<String, BTreeMap<String, String>>,
+    /// Topics a `RemoveTopicRecord` deleted.
+    pub removed: Vec<String>,
+    /// Records replayed.
+    pub records: u64,
+}
+
+/// The broker config that sets a topic config's default (`LogConfig`'s synonyms).
+const BROKER_SYNONYMS: [(&str, &str); 10] = [
+    ("retention.ms", "log.retention.ms"),
+    ("retention.bytes", "log.retention.bytes"),
+    ("cleanup.policy", "log.cleanup.policy"),
+    ("segment.bytes", "log.segment.bytes"),
+    ("segment.ms", "log.roll.ms"),
+    ("segment.jitter.ms", "log.roll.jitter.ms"),
+    ("segment.index.bytes", "log.index.size.max.bytes"),
+    ("index.interval.bytes", "log.index.interval.bytes"),
+    ("message.timestamp.type", "log.message.timestamp.type"),
+    (
+        "message.timestamp.after.max.ms",
+        "log.message.timestamp.after.max.ms",
+    ),
+];
+
+impl MetadataConfigs {
+    /// The topic configs the log gives `topic` on node `node`: the topic's own, then the
+    /// node's dynamic broker configs, then the cluster-wide ones (Kafka's order of precedence;
+    /// `server.properties` is not in the log). Each value with the record kind it came from.
+    pub fn topic_configs(&self, topic: &str, node: Option<&str>) -> Vec<(String, String)> {
+        let mut out: BTreeMap<String, String> = BTreeMap::new();
+        for scope in ["", node.unwrap_or("-")] {
+            if let Some(b) = self.brokers.get(scope) {
+                for (topic_name, broker_name) in BROKER_SYNONYMS {
+                    if let Some(v) = b.get(broker_name) {
+                        out.insert(topic_name.to_string(), v.clone());
+                    }
+                }
+                if let Some(v) = b.get("log.message.timestamp.before.max.ms") {
+                    out.insert("message.timestamp.before.max.ms".into(), v.clone());
+                }
+            }
+        }
+        if let Some(t) = self.topics.get(topic) {
+            out.extend(t.configs.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        out.into_iter().collect()
+    }
+
+    /// Replays the records of one `.log` of the metadata log (segments in offset order).
+    pub fn read_log(&mut self, bytes: &[u8]) -> Result<(), MetadataError> {
+        let mut at = 0usize;
+        while bytes.len() - at >= 61 {
+            let mut c = Cursor::new(&bytes[at..], at as u64);
+            c.i64("base offset")?;
+            let len = c.i32("batch length")?;
+            let total = 12 + usize::try_from(len).unwrap_or(0);
+            if len < 49 || bytes.len() - at < total {
+                // A torn tail, as Kafka's recovery would cut it.
+                break;
+            }
+            c.i32("partition leader epoch")?;
+            let magic = c.i8("magic")?;
+            if magic != 2 {
+                return Err(MetadataError::Malformed {
+                    position: at as u64,
+                    reason: format!("magic {magic}: the metadata log holds v2 batches"),
+                });
+            }
+            c.u32("crc")?;
+            let attributes = c.i16("attributes")?;
+            c.bytes(4 + 8 + 8 + 8 + 2 + 4, "batch header")?;
+            let count = c.i32("record count")?;
+            if attributes & 0x07 != 0 {
+                return Err(MetadataError::Compressed {
+                    position: at as u64,
+                });
+            }
+            if attributes & 0x20 == 0 {
+                let mut r = Cursor::new(&bytes[at + 61..at + total], at as u64 + 61);
+                for _ in 0..count.max(0) {
+                    self.record(&mut r)?;
+                }
+            }
+            at += total;
+        }
+        Ok(())
+    }
+
+    fn record(&mut self, c: &mut Cursor<'_>) -> Result<(), MetadataError> {
+        c.varint("record length")?;
+        c.i8("record attributes")?;
+        c.varlong("timestamp delta")?;
+        c.varint("offset delta")?;
+        let key = c.varint("key length")?;
+        if key > 0 {
+            c.bytes(key as usize, "key")?;
+        }
+        let len = c.varint("value length")?;
+        let value = if len >= 0 {
+            Some(c.bytes(len as usize, "value")?)
+        } else {
+            None
+        };
+        for _ in 0..c.varint("header count")?.max(0) {
+            let k = c.varint("header key length")?;
+            c.bytes(k.max(0) as usize, "header key")?;
+            let v = c.varint("header value length")?;
+            if v > 0 {
+                c.bytes(v as usize, "header value")?;
+            }
+        }
+        if let Some(v) = value {
+            self.records += 1;
+            self.apply(v, c.position())?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, value: &[u8], position: u64) -> Result<(), MetadataError> {
+        let mut c = Cursor::new(value, position);
+        c.uvarint("frame version")?;
+        let api_key = c.uvarint("api key")?;
+        let version = c.uvarint("record version")?;
+        match api_key {
+            2 => {
+                let name = string(&mut c, true)?.unwrap_or_default();
+                let id = hex(c.bytes(16, "topic id")?);
+                self.removed.retain(|r| *r != name);
+                self.topics.insert(
+                    name,
+                    MetadataTopic {
+                        id,
+                        configs: BTreeMap::new(),
+                    },
+                );
+            }
+            4 => {
+                let kind = c.i8("resource type")?;
+                let resource = string(&mut c, true)?.unwrap_or_default();
+                let name = string(&mut c, true)?.unwrap_or_default();
+                let value = string(&mut c, true)?;
+                let map = match kind {
+                    TOPIC => match self.topics.get_mut(&resource) {
+                        Some(t) => &mut t.configs,
+                        None => return Ok(()),
+                    },
+                    BROKER => self.brokers.entry(resource).or_default(),
+                    _ => return Ok(()),
+                };
+                match value {
+                    Some(v) => map.insert(name, v),
+                    None => map.remove(&name),
+                };
+            }
+            9 => {
+                let id = hex(c.bytes(16, "topic id")?);
+                if let Some(name) = self
+                    .topics
+                    .iter()
+                    .find(|(_, t)| t.id == id)
+                    .map(|(n, _)| n.clone())
+                {
+                    self.topics.remove(&name);
+                    self.removed.push(name);
+                }
+            }
+            _ => {}
+        }
+        let _ = version;
+        Ok(())
+    }
+}
+
+/// A flexible-version (compact) nullable string: unsigned varint length + 1, 0 for null.
+fn string(c: &mut Cursor<'_>, _flexible: bool) -> Result<Option<String>, MetadataError> {
+    let n = c.uvarint("string length")?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let b = c.bytes(n as usize - 1, "string")?;
+    Ok(Some(String::from_utf8_lossy(b).into_owned()))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// `meta.properties` of a log directory: `cluster.id` and `node.id` (`broker.id` before KRaft).
+pub fn meta_properties(text: &str) -> (Option<String>, Option<String>) {
+    let get = |key: &str| {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().to_string())
+            })
+    };
+    (
+        get("cluster.id"),
+        get("node.id").or_else(|| get("broker.id")),
+    )
+}

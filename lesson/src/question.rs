@@ -1,0 +1,946 @@
+//! Questions answered inside the explorer. The author never types the answer: [`Question::solve`]
+//! computes it from the partition at the question's step, [`Question::grade`] compares a
+//! learner's answer with it and explains the difference with sentences drawn from the model's
+//! reports, and an optional `expect` is checked against it by `logtime check`.
+//!
+//! | kind | file | the learner | the answer |
+//! |---|---|---|---|
+//! | strike segments | `"strike": "segments"` | strikes segments | the segments the next scheduled retention pass deletes (the retention task's, or the log cleaner's on a compacted topic) |
+//! | strike records | `"strike": "records"` | strikes records | their offsets, as ranges |
+//! | lookup | `"lookup": {"timestamp": T}` | clicks an offset | what ListOffsets returns (`-1`: nothing) |
+//! | pinning | `"pinning": {}` | picks a segment | the first segment retention keeps, when it keeps a future stamp or expired segments behind it |
+//! | choose | `"choose": {"config": name, "accept": batch, "reject": batch}` | sets a value | every value that accepts the first batch and rejects the second |
+//! | error | `"error": {"produce": batch}` or `{"delete_records": {...}}` | picks an error code | the broker's code, `0` when it accepts |
+//! | late | `"late": {}` | strikes records | the records the lesson's stream processor drops as late ([`crate::stream`]) |
+//! | closes | `"closes": {"window": T}` | clicks a record | the record whose read closes the window holding `T` (`-1`: still open) |
+
+use super::action::{Action, Batch, FieldError};
+use super::goal::{lookup_spec, resolve_spec, Probe};
+use super::markup::Markup;
+use super::target::{Affordance, Affordances};
+use crate::feedback;
+use crate::stream::{self, StreamConfig, StreamReport, Window};
+use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::{ProduceOutcome, Runner, StepOutcome, StepReport, TimeSpec};
+use logtime_model::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
+use logtime_model::lookup::{Lookup, OffsetSpec};
+use logtime_model::partition::{Command, Partition};
+use logtime_model::retention::{RetentionReport, Verdict};
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::validation::{validate, ErrorCode};
+use serde_json::Value;
+use std::fmt;
+
+/// What a question asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ask {
+    /// The segments the next retention check deletes.
+    StrikeSegments,
+    /// The records the next retention check deletes.
+    StrikeRecords,
+    /// The offset a lookup returns.
+    Lookup(TimeSpec, Option<OffsetSpec>),
+    /// The segment that pins retention.
+    Pinning,
+    /// A value of a config that accepts one batch and rejects another.
+    Choose {
+        /// The config, by its Kafka name.
+        config: String,
+        /// The batch that must be accepted.
+        accept: Probe,
+        /// The batch that must be rejected.
+        reject: Probe,
+    },
+    /// The error code the broker answers to an action.
+    Error(Action),
+    /// The records the stream processor drops as late.
+    Late(StreamConfig),
+    /// The record whose read closes the window holding an instant.
+    Closes(StreamConfig, TimeSpec),
+}
+
+/// An answer: a learner's, an author's `expect`, or the model's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Segments, by base offset, ascending.
+    Segments(Vec<Offset>),
+    /// Records, as ascending, disjoint, non-adjacent ranges `(first, last)`.
+    Records(Vec<(Offset, Offset)>),
+    /// One offset (`-1`: the lookup finds nothing).
+    Offset(Offset),
+    /// One segment.
+    Segment(Offset),
+    /// One config value.
+    Value(i64),
+    /// Every config value from `min` to `max` (the model's answer to a choose question, or an
+    /// author's exact range).
+    Values {
+        /// The least.
+        min: i64,
+        /// The greatest.
+        max: i64,
+    },
+    /// A Kafka error code (`0`: no error).
+    ErrorCode(i16),
+}
+
+impl Answer {
+    /// Segments, sorted and deduplicated.
+    pub fn segments(mut v: Vec<Offset>) -> Answer {
+        v.sort();
+        v.dedup();
+        Answer::Segments(v)
+    }
+
+    /// Records from offsets and ranges, merged into sorted, disjoint ranges.
+    pub fn records(mut v: Vec<(Offset, Offset)>) -> Answer {
+        v.sort();
+        let mut out: Vec<(Offset, Offset)> = Vec::with_capacity(v.len());
+        for (a, b) in v {
+            match out.last_mut() {
+                Some(last) if a.0 <= last.1 .0.saturating_add(1) => last.1 = last.1.max(b),
+                _ => out.push((a, b)),
+            }
+        }
+        Answer::Records(out)
+    }
+}
+
+fn error_name(code: i16) -> &'static str {
+    match code {
+        0 => "NONE",
+        35 => "UNSUPPORTED_VERSION",
+        _ => ERROR_CODES
+            .iter()
+            .find(|e| e.code() == code)
+            .map_or("UNKNOWN", |e| e.name()),
+    }
+}
+
+const ERROR_CODES: [ErrorCode; 6] = [
+    ErrorCode::OffsetOutOfRange,
+    ErrorCode::MessageTooLarge,
+    ErrorCode::RecordListTooLarge,
+    ErrorCode::InvalidTimestamp,
+    ErrorCode::PolicyViolation,
+    ErrorCode::InvalidRecord,
+];
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Segments(v) if v.is_empty() => f.write_str("no segment"),
+            Answer::Segments(v) => {
+                // Plural even for one, as `records 5` is: `segment 5` is the answer to a
+                // question that asks for one segment, and an answer key must tell them apart.
+                let b: Vec<String> = v.iter().map(|o| o.to_string()).collect();
+                write!(f, "segments {}", b.join(", "))
+            }
+            Answer::Records(v) if v.is_empty() => f.write_str("no record"),
+            Answer::Records(v) => {
+                let r: Vec<String> = v
+                    .iter()
+                    .map(|(a, b)| {
+                        if a == b {
+                            a.to_string()
+                        } else {
+                            format!("{a} to {b}")
+                        }
+                    })
+                    .collect();
+                write!(f, "records {}", r.join(", "))
+            }
+            Answer::Offset(o) if o.0 < 0 => f.write_str("no offset (-1)"),
+            Answer::Offset(o) => write!(f, "offset {o}"),
+            Answer::Segment(o) => write!(f, "segment {o}"),
+            Answer::Value(v) => write!(f, "{v}"),
+            Answer::Values { min, max } if min == max => write!(f, "exactly {min}"),
+            Answer::Values { min, max } => write!(f, "any value from {min} to {max}"),
+            Answer::ErrorCode(c) => write!(f, "error {c} {}", error_name(*c)),
+        }
+    }
+}
+
+/// What the model found: the right answer and the report it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    /// The right answer ([`Answer::Values`] for a choose question).
+    pub answer: Answer,
+    /// Where it comes from.
+    pub evidence: Evidence,
+}
+
+/// The report behind an answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evidence {
+    /// What a retention check now would do (strike and pinning questions).
+    Retention(RetentionReport),
+    /// The lookup with its trace.
+    Lookup(Lookup),
+    /// The broker's answer to each batch at the bounds of the right range.
+    Choose {
+        /// The config.
+        config: String,
+        /// The batch that must be accepted, and the broker's answer to it at `min - 1` (when
+        /// that value is valid): the reason a lower value is wrong.
+        accept_below: Option<Result<(), logtime_model::validation::ProduceError>>,
+        /// The broker's answer to the batch that must be rejected, at `max`.
+        reject_at_max: Result<(), logtime_model::validation::ProduceError>,
+        /// The broker's answer to it at `max + 1` (when valid): why a higher value is wrong.
+        reject_above: Option<Result<(), logtime_model::validation::ProduceError>>,
+    },
+    /// The stream processor's run over the partition, and the window asked about.
+    Stream {
+        /// The run.
+        report: Box<StreamReport>,
+        /// The window a `closes` question asks about.
+        window: Option<Window>,
+    },
+    /// What the action did, and the config in force after it (on the copy the action ran on,
+    /// which a question's `kafka` preset may have switched): the narrator words the report by
+    /// it.
+    Outcome {
+        /// The action's report.
+        report: StepReport,
+        /// The config after the action.
+        config: Config,
+    },
+}
+
+/// A graded answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grade {
+    /// Whether it is right.
+    pub correct: bool,
+    /// Why, from the model's reports.
+    pub feedback: Vec<Sentence>,
+}
+
+/// One question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// A short name for score summaries.
+    pub title: String,
+    /// What the learner is asked (markup).
+    pub ask: Markup,
+    /// The kind of question.
+    pub kind: Ask,
+    /// Evaluate under this version preset instead of the one in force.
+    pub kafka: Option<KafkaVersion>,
+    /// Ordered hints.
+    pub hints: Vec<Markup>,
+    /// Shown with the answer, after the model's explanation.
+    pub reveal: Option<Markup>,
+    /// The answer the author states, verified by `logtime check`.
+    pub expect: Option<Answer>,
+    /// Points for a right answer.
+    pub points: u32,
+    /// Affordances hidden until the question is answered.
+    pub hide: Affordances,
+}
+
+/// The question kinds, for error messages.
+pub const QUESTION_KINDS: &str = "strike, lookup, pinning, choose, error, late, closes";
+
+/// Every key of a question.
+pub const QUESTION_KEYS: &[&str] = &[
+    "title", "ask", "strike", "lookup", "pinning", "choose", "error", "late", "closes", "stream",
+    "kafka", "hints", "reveal", "expect", "points", "hide",
+];
+
+/// Configs whose larger values accept more batches, so that "accept one, reject the other" is a
+/// range of values.
+const MONOTONE: &[&str] = &[
+    "message.timestamp.after.max.ms",
+    "message.timestamp.before.max.ms",
+    "message.timestamp.difference.max.ms",
+    "max.message.bytes",
+];
+
+fn offsets(v: &Value) -> Option<Vec<Offset>> {
+    match v {
+        Value::Array(a) => a
+            .iter()
+            .map(|x| x.as_i64().filter(|n| *n >= 0).map(Offset))
+            .collect(),
+        _ => None,
+    }
+}
+
+impl Ask {
+    /// Parses the kind key of a question body; `stream` is the lesson's `stream` section, which a
+    /// question's own `stream` object overrides.
+    pub(crate) fn parse(
+        m: &serde_json::Map<String, Value>,
+        stream: Option<&StreamConfig>,
+    ) -> Result<Ask, FieldError> {
+        let kinds: Vec<&str> = [
+            "strike", "lookup", "pinning", "choose", "error", "late", "closes",
+        ]
+        .into_iter()
+        .filter(|k| m.contains_key(*k))
+        .collect();
+        let [k] = kinds[..] else {
+            return Err((
+                String::new(),
+                format!(
+                    "a question has exactly one of: {QUESTION_KINDS} (found {})",
+                    if kinds.is_empty() {
+                        "none".to_string()
+                    } else {
+                        kinds.join(", ")
+                    }
+                ),
+            ));
+        };
+        let v = &m[k];
+        let at = |r: &str| (k.to_string(), r.to_string());
+        let reads_stream = matches!(k, "late" | "closes");
+        if m.contains_key("stream") && !reads_stream {
+            return Err((
+                "stream".into(),
+                "only late and closes questions read the stream processor".into(),
+            ));
+        }
+        let stream = if reads_stream {
+            Some(match (m.get("stream"), stream) {
+                (Some(o), base) => stream::section::parse(o, base).map_err(|(f, r)| {
+                    (
+                        if f.is_empty() {
+                            "stream".to_string()
+                        } else {
+                            format!("stream.{f}")
+                        },
+                        r,
+                    )
+                })?,
+                (None, Some(base)) => *base,
+                (None, None) => {
+                    return Err(at(
+                        "this question reads the stream processor: give the lesson a top-level \"stream\" section (or the question a \"stream\" object with a window)",
+                    ))
+                }
+            })
+        } else {
+            None
+        };
+        Ok(match k {
+            "strike" => match v.as_str() {
+                Some("segments") => Ask::StrikeSegments,
+                Some("records") => Ask::StrikeRecords,
+                _ => return Err(at("expected \"segments\" or \"records\"")),
+            },
+            "lookup" => {
+                let Value::Object(l) = v else {
+                    return Err(at("expected {\"timestamp\": T} or {\"spec\": S}"));
+                };
+                let (t, s) = lookup_spec(l).map_err(|(f, r)| (format!("lookup{f}"), r))?;
+                Ask::Lookup(t, s)
+            }
+            "pinning" => match v {
+                Value::Object(o) if o.is_empty() => Ask::Pinning,
+                _ => return Err(at("expected {}")),
+            },
+            "choose" => {
+                let Value::Object(c) = v else {
+                    return Err(at(
+                        "expected {\"config\": name, \"accept\": batch, \"reject\": batch}",
+                    ));
+                };
+                if let Some(x) = c
+                    .keys()
+                    .find(|x| !["config", "accept", "reject"].contains(&x.as_str()))
+                {
+                    return Err((
+                        format!("choose.{x}"),
+                        "unknown key (expected: config, accept, reject)".into(),
+                    ));
+                }
+                let config = match c.get("config") {
+                    Some(Value::String(s)) if MONOTONE.contains(&s.as_str()) => s.clone(),
+                    Some(Value::String(s)) => {
+                        return Err((
+                            "choose.config".into(),
+                            format!("{s} cannot be chosen: use one of {} (larger values accept more batches)", MONOTONE.join(", ")),
+                        ))
+                    }
+                    _ => return Err(("choose.config".into(), "missing: a config name".into())),
+                };
+                let batch = |name: &str| -> Result<Probe, FieldError> {
+                    let mut b = c.get(name).cloned().ok_or((
+                        format!("choose.{name}"),
+                        "missing: a batch {\"records\": [...]}".to_string(),
+                    ))?;
+                    let label = match &mut b {
+                        Value::Object(o) => match o.remove("label") {
+                            Some(Value::String(s)) => Some(s),
+                            None => None,
+                            Some(_) => {
+                                return Err((
+                                    format!("choose.{name}.label"),
+                                    "expected a string".into(),
+                                ))
+                            }
+                        },
+                        _ => None,
+                    };
+                    Ok(Probe {
+                        batch: Batch::parse(&b)
+                            .map_err(|(f, r)| (format!("choose.{name}{f}"), r))?,
+                        label,
+                    })
+                };
+                Ask::Choose {
+                    config,
+                    accept: batch("accept")?,
+                    reject: batch("reject")?,
+                }
+            }
+            "error" => {
+                let a = Action::parse(v).map_err(|(f, r)| {
+                    (format!("error.{f}").trim_end_matches('.').to_string(), r)
+                })?;
+                if !matches!(a, Action::Produce(_) | Action::DeleteRecords(_)) {
+                    return Err(at("an error question probes produce or delete_records"));
+                }
+                Ask::Error(a)
+            }
+            "late" => match v {
+                Value::Object(o) if o.is_empty() => {
+                    Ask::Late(stream.expect("read above for stream questions"))
+                }
+                _ => return Err(at("expected {}")),
+            },
+            "closes" => {
+                let Value::Object(c) = v else {
+                    return Err(at(
+                        "expected {\"window\": T}, T an instant inside the window",
+                    ));
+                };
+                if let Some(x) = c.keys().find(|x| x.as_str() != "window") {
+                    return Err((
+                        format!("closes.{x}"),
+                        "unknown key (expected: window)".into(),
+                    ));
+                }
+                let t =
+                    match c.get("window") {
+                        Some(Value::Number(n)) => TimeSpec::Absolute(n.as_i64().ok_or((
+                            "closes.window".to_string(),
+                            format!("{n} is not a 64-bit integer"),
+                        ))?),
+                        Some(Value::String(s)) => logtime_core::scenario::parse_time(s)
+                            .map_err(|r| ("closes.window".to_string(), r))?,
+                        _ => return Err((
+                            "closes.window".into(),
+                            "missing: an instant inside the window, like \"2027-03-12T10:00:00Z\""
+                                .into(),
+                        )),
+                    };
+                Ask::Closes(stream.expect("read above for stream questions"), t)
+            }
+            _ => unreachable!("filtered above"),
+        })
+    }
+
+    /// The default short name.
+    pub(crate) fn default_title(&self) -> String {
+        match self {
+            Ask::StrikeSegments => "Strike the segments the next retention check deletes".into(),
+            Ask::StrikeRecords => "Strike the records the next retention check deletes".into(),
+            Ask::Lookup(..) => "Click the offset the lookup returns".into(),
+            Ask::Pinning => "Pick the segment that pins retention".into(),
+            Ask::Choose { config, .. } => {
+                format!("Choose {config} to accept one batch and reject the other")
+            }
+            Ask::Error(_) => "Predict the broker's error code".into(),
+            Ask::Late(_) => "Strike the records the stream processor drops as late".into(),
+            Ask::Closes(..) => "Click the record that closes the window".into(),
+        }
+    }
+
+    /// The affordances hidden by default until the question is answered.
+    pub(crate) fn default_hide(&self) -> Affordances {
+        use Affordance::*;
+        Affordances::of(match self {
+            Ask::StrikeSegments | Ask::StrikeRecords | Ask::Pinning => {
+                &[Verdicts, PinnedBadges, Remedies, AnswerPanel][..]
+            }
+            Ask::Lookup(..) => &[LookupTrace, AnswerPanel],
+            Ask::Choose { .. } => &[Remedies, AnswerPanel],
+            Ask::Error(_) => &[AnswerPanel],
+            Ask::Late(_) | Ask::Closes(..) => &[StreamVerdicts, AnswerPanel],
+        })
+    }
+
+    /// Parses an answer in the form this kind takes (an `expect` field).
+    pub(crate) fn parse_answer(&self, v: &Value) -> Result<Answer, String> {
+        match self {
+            Ask::StrikeSegments => offsets(v)
+                .map(Answer::segments)
+                .ok_or_else(|| "expected an array of segment base offsets, like [0, 10000]".into()),
+            Ask::StrikeRecords | Ask::Late(_) => {
+                let Value::Array(a) = v else {
+                    return Err("expected an array of offsets and [first, last] ranges".into());
+                };
+                let mut out = Vec::with_capacity(a.len());
+                for x in a {
+                    let r = match x {
+                        Value::Number(_) => x.as_i64().map(|n| (n, n)),
+                        Value::Array(p) if p.len() == 2 => p[0].as_i64().zip(p[1].as_i64()),
+                        _ => None,
+                    };
+                    match r {
+                        Some((f, l)) if 0 <= f && f <= l => out.push((Offset(f), Offset(l))),
+                        _ => return Err(format!("{x} is not an offset or a [first, last] range")),
+                    }
+                }
+                Ok(Answer::records(out))
+            }
+            Ask::Lookup(..) => v
+                .as_i64()
+                .filter(|n| *n >= -1)
+                .map(|n| Answer::Offset(Offset(n)))
+                .ok_or_else(|| "expected an offset (-1: the lookup finds nothing)".into()),
+            Ask::Closes(..) => v
+                .as_i64()
+                .filter(|n| *n >= -1)
+                .map(|n| Answer::Offset(Offset(n)))
+                .ok_or_else(|| "expected an offset (-1: no record read closes it)".into()),
+            Ask::Pinning => v
+                .as_i64()
+                .filter(|n| *n >= 0)
+                .map(|n| Answer::Segment(Offset(n)))
+                .ok_or_else(|| "expected a segment base offset".into()),
+            Ask::Choose { .. } => match v {
+                Value::Number(n) => n.as_i64().map(Answer::Value).ok_or_else(|| format!("{n} is not a 64-bit integer")),
+                Value::Object(o) => match (o.get("at_least").and_then(Value::as_i64), o.get("at_most").and_then(Value::as_i64), o.len()) {
+                    (Some(min), Some(max), 2) if min <= max => Ok(Answer::Values { min, max }),
+                    _ => Err("expected a value, or {\"at_least\": N, \"at_most\": M} for the exact range".into()),
+                },
+                _ => Err("expected a value, or {\"at_least\": N, \"at_most\": M} for the exact range".into()),
+            },
+            Ask::Error(_) => match v {
+                Value::Number(n) => n
+                    .as_i64()
+                    .and_then(|c| i16::try_from(c).ok())
+                    .map(Answer::ErrorCode)
+                    .ok_or_else(|| format!("{n} is not an error code")),
+                Value::String(s) => {
+                    let code = if s == "NONE" {
+                        Some(0)
+                    } else if s == "UNSUPPORTED_VERSION" {
+                        Some(35)
+                    } else {
+                        ERROR_CODES.iter().find(|e| e.name() == s).map(|e| e.code())
+                    };
+                    code.map(Answer::ErrorCode)
+                        .ok_or_else(|| format!("unknown error name {s:?} (expected NONE or one of Kafka's, like INVALID_TIMESTAMP)"))
+                }
+                _ => Err("expected an error code (32) or name (\"INVALID_TIMESTAMP\"; 0 or \"NONE\": accepted)".into()),
+            },
+        }
+    }
+}
+
+/// The first segment a retention check keeps, when it pins: stamped in the future, or keeping
+/// expired segments behind it.
+fn pinning_segment(r: &RetentionReport) -> Option<&logtime_model::retention::SegmentVerdict> {
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| !matches!(v.verdict, Verdict::Deleted { .. }))?;
+    let Verdict::NotOldEnough { future, .. } = v.verdict else {
+        return None;
+    };
+    let keeps_expired = r.verdicts.iter().any(|w| {
+        matches!(w.verdict, Verdict::KeptBehind { blocker, expired: true } if blocker == v.base_offset)
+    });
+    (future || keeps_expired).then_some(v)
+}
+
+/// Whether the broker accepts `batch` with `config` set to `value`.
+fn accepts(
+    p: &Partition,
+    config: &str,
+    value: i64,
+    probe: &Probe,
+) -> Option<Result<(), logtime_model::validation::ProduceError>> {
+    let mut c = p.config().clone();
+    c.set(config, &ConfigValue::Number(value)).ok()?;
+    let records = probe.batch.records(p.clock()).ok()?;
+    Some(validate(&c, p.topic_partition(), p.clock(), &records).map(|_| ()))
+}
+
+/// The least valid value of `config` at which the broker accepts `probe`, by bisection (larger
+/// values accept more), or `None` when no valid value does.
+fn least_accepting(p: &Partition, config: &str, lo: i64, hi: i64, probe: &Probe) -> Option<i64> {
+    if accepts(p, config, hi, probe)?.is_err() {
+        return None;
+    }
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = ((lo as i128 + hi as i128) / 2) as i64;
+        if accepts(p, config, mid, probe).is_some_and(|r| r.is_ok()) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
+fn label(p: &Probe, now: Timestamp) -> Sentence {
+    match &p.label {
+        Some(l) => Sentence::plain(l),
+        None => {
+            let mut s = Sentence::plain("the batch stamped ");
+            match p
+                .batch
+                .records
+                .first()
+                .and_then(|r| r.timestamp.resolve(now.0))
+            {
+                Some(t) if t >= 0 => s.time(Timestamp(t)),
+                _ => s.text("-1"),
+            };
+            s
+        }
+    }
+}
+
+impl Question {
+    /// The answer, computed from the partition the runner has reached (nothing is changed: the
+    /// probes run on copies). An error says why the question cannot be answered there.
+    pub fn solve(&self, runner: &Runner) -> Result<Solved, String> {
+        // Probes and a version switch act on a copy; the other kinds only read.
+        let mut owned =
+            (self.kafka.is_some() || matches!(self.kind, Ask::Error(_))).then(|| runner.clone());
+        if let (Some(v), Some(r)) = (self.kafka, owned.as_mut()) {
+            r.apply(r.now(), Command::SetVersion { version: v }, &mut |_| {})
+                .map_err(|e| e.to_string())?;
+        }
+        if let (Ask::Error(a), Some(r)) = (&self.kind, owned.as_mut()) {
+            let mut last = None;
+            for (t, c) in a.commands(r.now())? {
+                last = Some(r.apply(t, c, &mut |_| {}).map_err(|e| e.to_string())?);
+            }
+            let rep = last.ok_or("the action does nothing")?;
+            let code = match &rep.outcome {
+                StepOutcome::Produce(ProduceOutcome::Rejected(e)) => e.error.code(),
+                StepOutcome::DeleteRecords { result: Err(e), .. } => e.error.code(),
+                _ => 0,
+            };
+            return Ok(Solved {
+                answer: Answer::ErrorCode(code),
+                evidence: Evidence::Outcome {
+                    report: rep,
+                    config: r.partition().config().clone(),
+                },
+            });
+        }
+        let p = owned.as_ref().unwrap_or(runner).partition();
+        let now = p.clock();
+        match &self.kind {
+            Ask::StrikeSegments | Ask::StrikeRecords => {
+                // The next check is the scheduled one (Kafka has no other trigger): the retention
+                // task's, or on a compacted topic the log cleaner's, every log.cleaner.backoff.ms.
+                let rep = p.preview_retention(p.next_retention_check().max(now));
+                let answer = if self.kind == Ask::StrikeSegments {
+                    Answer::segments(rep.deleted.iter().map(|d| d.base_offset).collect())
+                } else {
+                    Answer::records(
+                        rep.deleted
+                            .iter()
+                            .map(|d| (d.base_offset, Offset(d.next_offset.0 - 1)))
+                            .collect(),
+                    )
+                };
+                Ok(Solved {
+                    answer,
+                    evidence: Evidence::Retention(rep),
+                })
+            }
+            Ask::Pinning => {
+                let rep = p.preview_retention(now);
+                let base = pinning_segment(&rep).map(|v| v.base_offset).ok_or_else(|| {
+                    "no segment pins retention at this step: the first segment a check keeps is neither stamped in the future nor keeping expired segments behind it".to_string()
+                })?;
+                Ok(Solved {
+                    answer: Answer::Segment(base),
+                    evidence: Evidence::Retention(rep),
+                })
+            }
+            Ask::Lookup(t, s) => {
+                let spec =
+                    resolve_spec(*t, *s, now).ok_or("the lookup time overflows a 64-bit long")?;
+                let l = p.lookup(spec).map_err(|e| {
+                    format!("the broker refuses this lookup ({e}); ask an error question instead")
+                })?;
+                Ok(Solved {
+                    answer: Answer::Offset(l.offset),
+                    evidence: Evidence::Lookup(l),
+                })
+            }
+            Ask::Choose {
+                config,
+                accept,
+                reject,
+            } => {
+                let key = ConfigKey::find(config)
+                    .filter(|k| k.exists_in(p.config().version))
+                    .ok_or_else(|| {
+                        format!("{config} does not exist in {}", p.config().version.label())
+                    })?;
+                let (lo, hi) = key.range(p.config().version);
+                let what = |pr: &Probe| label(pr, now).to_string();
+                let min = least_accepting(p, config, lo, hi, accept)
+                    .ok_or_else(|| format!("no value of {config} accepts {}", what(accept)))?;
+                let max = match least_accepting(p, config, lo, hi, reject) {
+                    None => hi,
+                    Some(b) if b > min => b - 1,
+                    Some(_) => {
+                        return Err(format!(
+                            "every value of {config} that accepts {} also accepts {}",
+                            what(accept),
+                            what(reject)
+                        ))
+                    }
+                };
+                let at = |v: i64, pr: &Probe| {
+                    (lo..=hi)
+                        .contains(&v)
+                        .then(|| accepts(p, config, v, pr))
+                        .flatten()
+                };
+                Ok(Solved {
+                    answer: Answer::Values { min, max },
+                    evidence: Evidence::Choose {
+                        config: config.clone(),
+                        accept_below: min.checked_sub(1).and_then(|v| at(v, accept)),
+                        reject_at_max: at(max, reject)
+                            .ok_or("the range's upper value is not valid")?,
+                        reject_above: max.checked_add(1).and_then(|v| at(v, reject)),
+                    },
+                })
+            }
+            Ask::Late(c) => {
+                let report = stream::run(c, p);
+                let answer = Answer::records(report.late().map(|r| (r.offset, r.offset)).collect());
+                Ok(Solved {
+                    answer,
+                    evidence: Evidence::Stream {
+                        report: Box::new(report),
+                        window: None,
+                    },
+                })
+            }
+            Ask::Closes(c, t) => {
+                let at = t
+                    .resolve(now.0)
+                    .ok_or("the instant overflows a 64-bit long")?;
+                let w = c.window_of(Timestamp(at)).ok_or_else(|| {
+                    format!(
+                        "{} is in no window of the processor (a negative stamp under Kafka Streams, or a window ending past Long.MAX)",
+                        logtime_core::human::rfc3339(at)
+                    )
+                })?;
+                let report = stream::run(c, p);
+                let by = report.closing_of(w).map_or(Offset(-1), |cl| cl.by);
+                Ok(Solved {
+                    answer: Answer::Offset(by),
+                    evidence: Evidence::Stream {
+                        report: Box::new(report),
+                        window: Some(w),
+                    },
+                })
+            }
+            Ask::Error(_) => unreachable!("answered above"),
+        }
+    }
+
+    /// Whether `given` is right, with feedback drawn from `solved`'s report. `p` is the partition
+    /// the question was asked on (for the stamps of offsets a learner picked).
+    pub fn grade(&self, solved: &Solved, given: &Answer, p: &Partition) -> Grade {
+        let correct = match (&solved.answer, given) {
+            (Answer::Values { min, max }, Answer::Value(v)) => (min..=max).contains(&v),
+            (right, given) => right == given,
+        };
+        let mut feedback = Vec::new();
+        match &solved.evidence {
+            Evidence::Retention(r) => {
+                let deleted: Vec<Offset> = r.deleted.iter().map(|d| d.base_offset).collect();
+                if matches!(self.kind, Ask::StrikeSegments | Ask::StrikeRecords) {
+                    // A compacted topic's scheduled passes are the log cleaner's.
+                    let mut s = Sentence::plain(format!(
+                        "the {} runs at ",
+                        narrate::next_pass_label(p.config())
+                    ));
+                    s.time(r.at);
+                    feedback.push(s);
+                }
+                match given {
+                    Answer::Segments(g) => {
+                        for v in &r.verdicts {
+                            let wrong =
+                                g.contains(&v.base_offset) != deleted.contains(&v.base_offset);
+                            if wrong || correct {
+                                feedback.push(feedback::segment_fate(v, r));
+                            }
+                            if correct && !matches!(v.verdict, Verdict::Deleted { .. }) {
+                                break;
+                            }
+                        }
+                    }
+                    Answer::Records(_) => {
+                        let Answer::Records(right) = &solved.answer else {
+                            unreachable!("records")
+                        };
+                        let mut s = Sentence::plain(if correct {
+                            "right: "
+                        } else {
+                            "the check deletes "
+                        });
+                        s.text(Answer::Records(right.clone()).to_string());
+                        feedback.push(s);
+                        for v in &r.verdicts {
+                            feedback.push(feedback::segment_fate(v, r));
+                            if !matches!(v.verdict, Verdict::Deleted { .. }) {
+                                break;
+                            }
+                        }
+                    }
+                    Answer::Segment(g) => {
+                        if let Some(b) = pinning_segment(r) {
+                            if !correct {
+                                if let Some(v) = r.verdicts.iter().find(|v| v.base_offset == *g) {
+                                    feedback.push(feedback::segment_fate(v, r));
+                                }
+                            }
+                            feedback.push(feedback::pinning(b, r));
+                        }
+                    }
+                    _ => feedback.push(Sentence::plain(format!("the answer is {}", solved.answer))),
+                }
+            }
+            Evidence::Lookup(l) => {
+                if !correct {
+                    if let Answer::Offset(o) = given {
+                        feedback.push(feedback::lookup_miss(l, *o, p.timestamp_at(*o)));
+                    }
+                }
+                feedback.push(narrate::lookup(l.spec, &Ok(l.clone())));
+            }
+            Evidence::Choose {
+                config,
+                accept_below,
+                reject_at_max,
+                reject_above,
+            } => {
+                let Ask::Choose { accept, reject, .. } = &self.kind else {
+                    unreachable!("choose")
+                };
+                let Answer::Values { min, max } = solved.answer else {
+                    unreachable!("values")
+                };
+                let now = p.clock();
+                let mut s = Sentence::new();
+                s.text(format!("every value from {min} to {max} works: "))
+                    .config(config)
+                    .text(format!(" = {min} accepts "))
+                    .append(label(accept, now))
+                    .text(", and ")
+                    .append(label(reject, now))
+                    .text(format!(" is rejected up to {max}"));
+                feedback.push(s);
+                if let (Answer::Value(v), false) = (given, correct) {
+                    let mut w = Sentence::new();
+                    w.config(config).text(format!(" = {v}: "));
+                    if *v < min {
+                        w.append(label(accept, now)).text(": ");
+                        match accept_below {
+                            Some(o) => w.append(feedback::batch_answer(o)),
+                            None => w.text("too small"),
+                        };
+                    } else {
+                        w.append(label(reject, now)).text(": ");
+                        match reject_above {
+                            Some(o) => w.append(feedback::batch_answer(o)),
+                            None => w.text("too large"),
+                        };
+                    }
+                    feedback.push(w);
+                }
+                let mut r = label(reject, now);
+                r.text(format!(" at {max}: "))
+                    .append(feedback::batch_answer(reject_at_max));
+                feedback.push(r);
+            }
+            Evidence::Stream { report, window } => {
+                feedback.extend(stream_feedback(
+                    report,
+                    *window,
+                    &solved.answer,
+                    given,
+                    correct,
+                ));
+            }
+            Evidence::Outcome { report, config } => {
+                if !correct {
+                    feedback.push(Sentence::plain(format!(
+                        "the broker answers {}",
+                        solved.answer
+                    )));
+                }
+                feedback.push(Sentence::join(narrate::step(report, config), "; "));
+            }
+        }
+        Grade { correct, feedback }
+    }
+}
+
+/// Feedback on a stream question from the processor's run: for `late`, the right set and the
+/// fate of every record the learner got wrong (at most five); for `closes`, when the window closes
+/// and what reading the picked record did.
+fn stream_feedback(
+    report: &StreamReport,
+    window: Option<Window>,
+    right: &Answer,
+    given: &Answer,
+    correct: bool,
+) -> Vec<Sentence> {
+    use crate::stream::narrate as ns;
+    let mut out = Vec::new();
+    match (window, given) {
+        (None, Answer::Records(g)) => {
+            let mut s = Sentence::plain(if correct { "right: " } else { "" });
+            s.append(ns::late_records(report));
+            out.push(s);
+            let struck = |o: Offset| g.iter().any(|(a, b)| *a <= o && o <= *b);
+            let wrong = report
+                .reads
+                .iter()
+                .filter(|r| struck(r.offset) != r.fate.is_late())
+                .take(5);
+            out.extend(wrong.map(|r| ns::fate(r, report)));
+            if correct {
+                out.extend(report.late().take(3).map(|r| ns::fate(r, report)));
+            }
+        }
+        (Some(w), Answer::Offset(o)) => {
+            if !correct {
+                out.push(Sentence::plain(format!("the answer is {right}")));
+                if let Some(r) = report.read_of(*o) {
+                    let mut s = Sentence::plain("after record ");
+                    s.offset(r.offset)
+                        .text(": ")
+                        .append(ns::progress(report.config(), r.after));
+                    out.push(s);
+                }
+            }
+            out.push(ns::window_closing(w, report));
+        }
+        _ => out.push(Sentence::plain(format!("the answer is {right}"))),
+    }
+    out
+}

@@ -1,1 +1,0 @@
-../../web/src/glue.js

@@ -1,0 +1,42 @@
+//! The explorer's behaviour, one named hook each: the root component (`app.rs`) composes them
+//! and hands each panel its props.
+//!
+//! | hook | what it owns |
+//! | --- | --- |
+//! | [`use_media`] | reduced motion and a dark system scheme, followed |
+//! | [`use_loads`] | the source shown, followed from the options; loads (the last choice wins) |
+//! | [`use_moment_link`], [`use_url_sync`], [`use_history_moments`], [`use_copy_link`] | the link to the moment: the URL and history, Back and Forward, "Copy link" |
+//! | [`use_unload_guard`] | asking before an embed's reader actions are lost |
+//! | [`use_playback_frames`], [`use_walk_timer`], [`use_rebuild_chunks`], [`use_warm_up`] | timers: animation frames, walks, a long rebuild's chunks, the idle warm-up |
+//! | [`use_panel_words`] | what the panels draw from during a rebuild and a fast play |
+//! | [`use_import`] | the import worker |
+//! | [`use_keys`] | keyboard shortcuts |
+//! | [`use_dispatch`] | callbacks of stable identity for the panels |
+//! | [`use_pointed_panels`] | a lesson's `panel:` targets, outlined and scrolled into view |
+//!
+//! The lesson plug-in keeps its own hook (`crate::lessons::use_progress`).
+
+mod clock;
+mod dispatch;
+mod import;
+mod keys;
+mod loads;
+mod media;
+mod moment;
+mod pointing;
+mod unload;
+mod words;
+
+pub use clock::{use_playback_frames, use_rebuild_chunks, use_walk_timer, use_warm_up};
+pub use dispatch::use_dispatch;
+pub use import::use_import;
+pub use keys::{key_action, use_keys};
+pub use loads::{absolute, restore_of, use_loads, Loads};
+pub use media::use_media;
+pub use moment::{
+    shown_query, use_copy_link, use_history_moments, use_moment_link, use_url_sync, LastUrl,
+    MomentLink,
+};
+pub use pointing::{panel_selector, use_pointed_panels, POINTED_ATTR};
+pub use unload::use_unload_guard;
+pub use words::{use_panel_words, PanelState, Words};

@@ -1,0 +1,66 @@
+//! A lesson stop that points at panels (`panel:lookup`): each is outlined, and the first is
+//! scrolled into view, in this explorer only (its own shadow root).
+
+use logtime_core::scenario::narrate::Panel;
+use yew::prelude::*;
+
+/// The attribute that outlines a pointed panel (`app.css`); Yew does not manage it, so a
+/// panel's own re-render leaves it alone.
+pub const POINTED_ATTR: &str = "data-lt-pointed";
+
+/// The selector of a panel's root element in the explorer (`data-panel` on each panel).
+pub fn panel_selector(p: Panel) -> String {
+    format!("[data-panel={}]", p.key())
+}
+
+/// Outlines `panels` inside `root` (and no others), and scrolls the first into view, whenever
+/// the list changes.
+#[hook]
+pub fn use_pointed_panels(root: NodeRef, panels: Vec<Panel>) {
+    use_effect_with(panels, move |panels| {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(root) = root.cast::<web_sys::Element>() {
+            point(&root, panels);
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (root, panels);
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+fn point(root: &web_sys::Element, panels: &[Panel]) {
+    if let Ok(old) = root.query_selector_all(&format!("[{POINTED_ATTR}]")) {
+        for i in 0..old.length() {
+            if let Some(el) = old
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.remove_attribute(POINTED_ATTR);
+            }
+        }
+    }
+    let mut first = true;
+    for p in panels {
+        let Ok(Some(el)) = root.query_selector(&panel_selector(*p)) else {
+            continue;
+        };
+        let _ = el.set_attribute(POINTED_ATTR, "");
+        if first {
+            first = false;
+            let opts = web_sys::ScrollIntoViewOptions::new();
+            opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_panel_has_a_selector_naming_its_key() {
+        assert_eq!(panel_selector(Panel::Lookup), "[data-panel=lookup]");
+        assert_eq!(panel_selector(Panel::Clock), "[data-panel=clock]");
+    }
+}
