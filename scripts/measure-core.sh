@@ -22,6 +22,23 @@
 #   lookup-unindexed  10,000,000 one-record batches (two segments) with index.interval.bytes
 #                2^31-1 (no index entry), then a lookup near the newest: a scan of most of its segment
 #   dev-zero     logtime run /dev/zero (refused after 16 MiB)
+#
+# Hostile cases of issue 41 (scripts/gen-hostile.py writes them; each must stay under 1 GB and
+# 30 s, or be refused before the work):
+#   h1-variant-bomb     a 1 MB lesson whose note references a 1 MB choice 1,000 times (check)
+#   h1-variants         1,000 variants each adding 16 MB to a note (check stops at 256 MiB)
+#   h2-retention-1m     1,000,000 one-record segments under retention.ms -1, then a retention step
+#   h3-header-counts    976 bytes: 16 v2 batches, unknown codec, each claiming 38M records
+#   h4-gzip-bomb        26 MB: 400 gzip batches inflating to 64 MiB each
+#   h5-huge-declared    a header declaring 2 GiB - 1 over 512 MiB of zeros (sparse)
+#   h6-dev-zero-log     a .log that is a symlink to /dev/zero
+#   h6-fifo-log         a FIFO named like a segment
+#   h6-sparse-damaged   a 100 GB sparse .log, damaged at byte 0
+#   h6-dev-zero         logtime inspect /dev/zero
+#   h7-timeindex-2g     a 2 GiB - 1 sparse .timeindex
+#   h8-segments-100k    100,000 one-record segment files (text and --json)
+#   h8-dump-200k        kafka-dump-log text of 200,000 empty sections
+#   h9-export-1m        a 1,000,000-record segment exported with --export-scenario, then run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/measure-core
@@ -69,33 +86,63 @@ json.dump(s, open(path, "w"), separators=(",", ":"))
 PY
 }
 
-measure() { # measure CASE COMMAND FILE
+measure() { # measure CASE COMMAND FILE [ARG...]
   local err=$out/$1.$2.err rc
   set +e
   # check prints its verdict on stdout (kept after stderr); run's report goes to /dev/null.
+  # A case that never ends is stopped after 120 s (rc=124).
   if [ "$2" = check ]; then
-    /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "$2" "$3" >"$err.out" 2>"$err"
+    timeout 120 /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "${@:2}" >"$err.out" 2>"$err"
     rc=$?
     head -1 "$err.out" >>"$err"
   else
-    /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "$2" "$3" >/dev/null 2>"$err"
+    timeout 120 /usr/bin/time -v -o "$out/$1.$2.time" "$bin" "${@:2}" >/dev/null 2>"$err"
     rc=$?
   fi
   set -e
   local wall rss
-  wall=$(grep "Elapsed (wall clock)" "$out/$1.$2.time" | awk '{print $NF}')
-  rss=$(grep "Maximum resident set size" "$out/$1.$2.time" | awk '{print $NF}')
+  # A run stopped by the timeout leaves no figures.
+  wall=$(grep "Elapsed (wall clock)" "$out/$1.$2.time" | awk '{print $NF}' || true)
+  rss=$(grep "Maximum resident set size" "$out/$1.$2.time" | awk '{print $NF}' || true)
+  [ -n "$wall" ] || { wall=">120s"; rss=0; }
   printf '%-16s %-6s rc=%s wall=%s max_rss_mb=%s  %s\n' "$1" "$2" "$rc" "$wall" \
     "$((rss / 1024))" "$(head -c 400 "$err" | head -1 | sed "s#^$out/##; s#^logtime: $out/##")"
 }
 
+hostile() { # hostile CASE: generates scripts/gen-hostile.py's case and measures its commands
+  local c=${1#h?-} arg
+  arg=$(python3 scripts/gen-hostile.py "$c" "$out/hostile" | tail -1)
+  case "$c" in
+    variant-bomb | variants) measure "$1" check "$arg" ;;
+    retention-1m) measure "$1" run "$arg"; measure "$1" check "$arg" ;;
+    segments-100k)
+      measure "$1" inspect "$arg"
+      measure "$1" inspect "$arg" --json ;;
+    export-1m)
+      rm -f "$out/export-1m.json"
+      measure "$1" inspect "$arg" --export-scenario "$out/export-1m.json"
+      [ -e "$out/export-1m.json" ] && measure "$1" run "$out/export-1m.json" ;;
+    *) measure "$1" inspect "$arg" ;;
+  esac
+}
+
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn
-  lookup-past-1m lookup-unindexed dev-zero)
+  lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h1-variants h2-retention-1m h3-header-counts
+  h4-gzip-bomb h5-huge-declared h6-dev-zero-log h6-fifo-log h6-sparse-damaged h6-dev-zero
+  h7-timeindex-2g h8-segments-100k h8-dump-200k h9-export-1m)
 echo "load: $(uptime | sed 's/.*load average: //')"
 for c in "${cases[@]}"; do
   if [ "$c" = dev-zero ]; then
     measure dev-zero run /dev/zero
+    continue
+  fi
+  if [ "$c" = h6-dev-zero ]; then
+    measure h6-dev-zero inspect /dev/zero
+    continue
+  fi
+  if [[ "$c" == h?-* ]]; then
+    hostile "$c"
     continue
   fi
   [ -e "$out/$c.json" ] || gen "$c"

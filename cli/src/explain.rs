@@ -3,6 +3,7 @@
 //! the lesson engine builds (`logtime_lesson::answer_sheet`). Nothing here words or re-derives
 //! Kafka logic: this module only lays the lines out.
 
+use logtime_cli::terminal::escape;
 use logtime_core::scenario::narrate::{self, Mention, Sentence, Style};
 use logtime_core::scenario::{Runner, Scenario, ScenarioError};
 use logtime_lesson::{answer_sheet, Concrete, Line, LineKind};
@@ -12,10 +13,10 @@ use std::fmt::Write;
 pub(crate) fn explain(s: &Scenario) -> Result<String, ScenarioError> {
     let mut out = String::new();
     if let Some(t) = &s.title {
-        let _ = writeln!(out, "{t}");
+        let _ = writeln!(out, "{}", escape(t));
     }
     if let Some(d) = &s.description {
-        let _ = writeln!(out, "{d}");
+        let _ = writeln!(out, "{}", escape(d));
     }
     let _ = writeln!(out, "{}", narrate::setting(s));
     if let Some(note) = narrate::compaction_note(&s.config) {

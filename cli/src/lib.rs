@@ -6,3 +6,4 @@
 pub mod compare;
 pub mod gen;
 pub mod oracle;
+pub mod terminal;

@@ -5,6 +5,7 @@ mod explain;
 mod inspect;
 mod output;
 
+use logtime_cli::terminal::{escape, escape_lines};
 use logtime_core::scenario::{
     narrate, Json, ProduceOutcome, Runner, Scenario, ScenarioError, Step, StepOutcome,
     MAX_SCENARIO_BYTES,
@@ -119,7 +120,7 @@ fn main() -> ExitCode {
                 }
                 .map_err(|e| Failure::Scenario(file.clone(), e))
             }) {
-                Ok(text) => print_out(|out| out.write_all(text.as_bytes())),
+                Ok(text) => print_out(|out| out.write_all(escape_lines(&text).as_bytes())),
                 Err(f) => f.exit(),
             },
             _ => usage("explain takes exactly one FILE"),
@@ -131,11 +132,11 @@ fn main() -> ExitCode {
             let mut failed = false;
             for file in &files {
                 match check_file(file, seed) {
-                    Ok(summary) => println!("{file}: ok: {summary}"),
+                    Ok(summary) => println!("{}: ok: {}", escape(file), escape(&summary)),
                     Err(lines) => {
                         failed = true;
                         for l in lines {
-                            println!("{file}: error: {l}");
+                            println!("{}: error: {}", escape(file), escape(&l));
                         }
                     }
                 }
@@ -170,18 +171,21 @@ fn gen(args: &[String]) -> ExitCode {
 fn inspect(args: &[String]) -> ExitCode {
     match inspect::run(args) {
         Ok(out) => {
-            print!("{out}");
+            print!("{}", escape_lines(&out));
             ExitCode::SUCCESS
         }
         Err(inspect::Fail(e)) => {
-            eprintln!("{}", format!("logtime: inspect: {e}").replace('\n', " "));
+            eprintln!(
+                "{}",
+                escape(&format!("logtime: inspect: {e}").replace('\n', " "))
+            );
             ExitCode::FAILURE
         }
     }
 }
 
 fn usage(why: &str) -> ExitCode {
-    eprintln!("logtime: {why} (try logtime --help)");
+    eprintln!("logtime: {} (try logtime --help)", escape(why));
     ExitCode::from(2)
 }
 
@@ -220,7 +224,7 @@ impl Failure {
         };
         // One line: the error's Display never contains a newline, but a file name might.
         let line = format!("logtime: {file}: {}", self.reason()).replace('\n', " ");
-        eprintln!("{line}");
+        eprintln!("{}", escape(&line));
         ExitCode::FAILURE
     }
 }

@@ -243,8 +243,13 @@ fn example(a: &Answer) -> Answer {
     }
 }
 
+/// The most text the variants [`check_all`] checks may add in all (256 MiB): past it the
+/// remaining variants are left unchecked and the summary's `variants_checked` says so.
+pub const MAX_CHECKED_SUBSTITUTED_BYTES: u64 = 256 << 20;
+
 /// Checks the default variant and every declared variant (or, when there are more than
-/// `max_variants`, that many spread evenly over them). The error names the variant (empty
+/// `max_variants`, that many spread evenly over them; or fewer, when their values add more than
+/// [`MAX_CHECKED_SUBSTITUTED_BYTES`] of text in all). The error names the variant (empty
 /// without variables).
 pub fn check_all(
     l: &Lesson,
@@ -265,14 +270,23 @@ pub fn check_all(
         return Ok(summary);
     }
     let n = total.min(max_variants.max(1));
+    let mut checked = 0;
+    let mut added = 0u64;
     for k in 0..n {
         let index = ((k as u128 * total as u128) / n as u128) as u64;
         let c = l
             .instantiate(Pick::Index(index))
             .map_err(|e| (format!("variant {index}"), vec![e]))?;
         check(&c).map_err(|e| (name(&c, &format!("variant {index}")), e))?;
+        checked += 1;
+        // Each variant may add 16 MiB of text; a thousand of them took minutes. Past this
+        // the summary says how many were checked.
+        added = added.saturating_add(c.variant.added_bytes());
+        if added > MAX_CHECKED_SUBSTITUTED_BYTES {
+            break;
+        }
     }
-    summary.variants_checked = n;
+    summary.variants_checked = checked;
     summary.variants = total;
     Ok(summary)
 }

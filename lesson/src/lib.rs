@@ -60,6 +60,7 @@ mod action;
 mod check;
 pub mod feedback;
 mod goal;
+mod link;
 mod markup;
 mod parse;
 mod play;
@@ -72,7 +73,7 @@ mod task;
 mod variant;
 
 pub use action::{Action, Batch, ACTION_KINDS};
-pub use check::{check, check_all, CheckSummary};
+pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
 pub use parse::{
@@ -86,7 +87,9 @@ pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
 pub use stream::section::STREAM_KEYS;
 pub use target::{Affordance, Affordances, Target};
 pub use task::{Task, TaskReveal, TASK_KEYS};
-pub use variant::{Pick, Variable, Variant, VariantKind, Variants, MAX_VALUES};
+pub use variant::{
+    Pick, Variable, Variant, VariantKind, Variants, MAX_SUBSTITUTED_BYTES, MAX_VALUES,
+};
 
 use crate::stream::StreamConfig;
 use logtime_core::scenario::narrate::{self, Origin, Sentence};

@@ -83,6 +83,7 @@ const DOC_PREFIXES: &[&str] = &[
 ];
 
 fn doc_url(url: &str) -> Result<String, String> {
+    let url = &super::link::normalise(url)?;
     let bad = url
         .chars()
         .find(|c| c.is_whitespace() || c.is_control() || "\"'<>\\`{}|^".contains(*c));

@@ -394,7 +394,7 @@ pub fn is_lesson_file(json: &str) -> bool {
 
 pub(crate) fn root(json: &str) -> R<Value> {
     scenario::check_size(json)?;
-    let v: Value = match serde_json::from_str(json) {
+    let v: Value = match scenario::strict::from_str(json) {
         Ok(v) => v,
         // The scenario parser words syntax errors with line and column.
         Err(_) => return Err(scenario::parse(json).expect_err("invalid JSON is an error")),
@@ -435,7 +435,7 @@ pub(crate) fn instantiate(raw: &Value, variants: &Variants, pick: Pick) -> R<Con
 /// [`instantiate`] from a tree it may take apart: the model steps are moved, not copied, into
 /// the plain scenario (a file of 100,000 steps is held once).
 pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick) -> R<Concrete> {
-    let variant = variants.pick(pick);
+    let mut variant = variants.pick(pick);
     variant.substitute(&mut root)?;
     let Value::Object(mut top) = root else {
         unreachable!("checked by root()")
@@ -601,6 +601,7 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
             ),
         ));
     }
+    drill_opens_before_its_items(&meta, &steps)?;
     Ok(Concrete {
         meta,
         is_lesson: declared || annotated || stream.is_some() || !variants.variables().is_empty(),
@@ -609,4 +610,27 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
         scenario,
         steps,
     })
+}
+
+/// A drill that opens past every question and task would be scored out of nothing: its items
+/// are applied before the learner sees them.
+fn drill_opens_before_its_items(meta: &Meta, steps: &[LessonStep]) -> R<()> {
+    if meta.kind != LessonKind::Drill || meta.opens_at == 0 {
+        return Ok(());
+    }
+    let scored = |s: &LessonStep| matches!(s.item, Item::Question(_) | Item::Task(_));
+    let Some(last) = steps.iter().rposition(scored) else {
+        return Ok(());
+    };
+    if meta.opens_at > last {
+        return Err(err(
+            None,
+            "lesson.opens_at",
+            format!(
+                "step {} lies past every question and task of the drill (the last is step {}); a drill opens at or before the items it scores",
+                meta.opens_at, last
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -110,6 +110,8 @@ pub struct Variant {
     /// Its index among all variants.
     pub index: u64,
     values: Vec<(String, VariantKind, Value)>,
+    /// Bytes of text its values added to the lesson (0 until substituted).
+    added: u64,
 }
 
 /// The most values one variable may take.
@@ -227,6 +229,7 @@ impl Variants {
         Variant {
             pick,
             index,
+            added: 0,
             values: self
                 .vars
                 .iter()
@@ -492,20 +495,31 @@ impl Variant {
     }
 
     /// Puts the picked values into a lesson's JSON, everywhere but the `variants` object itself.
-    pub(crate) fn substitute(&self, root: &mut Value) -> Result<(), ScenarioError> {
+    ///
+    /// The text the values add is bounded by [`MAX_SUBSTITUTED_BYTES`]: a small file can
+    /// reference a large choice many times, and without the bound the lesson it stands for could
+    /// take gigabytes (and stop every explorer on the page) before anything else is checked.
+    pub(crate) fn substitute(&mut self, root: &mut Value) -> Result<(), ScenarioError> {
         let declared: Vec<&str> = self.values.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut path = Vec::new();
+        let mut added = 0u64;
         if let Value::Object(m) = root {
             for (k, v) in m.iter_mut() {
                 if k == "variants" {
                     continue;
                 }
                 path.push(Seg::Key(k.clone()));
-                self.walk(v, &mut path, &declared)?;
+                self.walk(v, &mut path, &declared, &mut added)?;
                 path.pop();
             }
         }
+        self.added = added;
         Ok(())
+    }
+
+    /// Bytes of text the values added when they were put into the lesson.
+    pub fn added_bytes(&self) -> u64 {
+        self.added
     }
 
     fn walk(
@@ -513,32 +527,35 @@ impl Variant {
         v: &mut Value,
         path: &mut Vec<Seg>,
         declared: &[&str],
+        added: &mut u64,
     ) -> Result<(), ScenarioError> {
         match v {
             Value::String(s) => {
                 if let Some(r) = s.strip_prefix('$').and_then(parse_ref) {
                     if r.format.is_none() {
-                        *v = self.lookup(&r).map_err(|e| located(path, e))?.1;
+                        let value = self.lookup(&r).map_err(|e| located(path, e))?.1;
+                        spend(added, json_len(&value)).map_err(|e| located(path, e))?;
+                        *v = value;
                         return Ok(());
                     }
                 }
                 if s.contains('$') {
                     *s = self
-                        .interpolate(s, declared)
+                        .interpolate(s, declared, added)
                         .map_err(|e| located(path, e))?;
                 }
             }
             Value::Array(a) => {
                 for (i, x) in a.iter_mut().enumerate() {
                     path.push(Seg::Index(i));
-                    self.walk(x, path, declared)?;
+                    self.walk(x, path, declared, added)?;
                     path.pop();
                 }
             }
             Value::Object(m) => {
                 for (k, x) in m.iter_mut() {
                     path.push(Seg::Key(k.clone()));
-                    self.walk(x, path, declared)?;
+                    self.walk(x, path, declared, added)?;
                     path.pop();
                 }
             }
@@ -547,7 +564,7 @@ impl Variant {
         Ok(())
     }
 
-    fn interpolate(&self, s: &str, declared: &[&str]) -> Result<String, String> {
+    fn interpolate(&self, s: &str, declared: &[&str], added: &mut u64) -> Result<String, String> {
         let mut out = String::with_capacity(s.len());
         let mut rest = s;
         while let Some(i) = rest.find('$') {
@@ -565,7 +582,9 @@ impl Variant {
                     .ok_or_else(|| "${ is not closed by }".to_string())?;
                 let r = parse_ref(&body[..end])
                     .ok_or_else(|| format!("malformed variable reference ${{{}}}", &body[..end]))?;
-                out.push_str(&self.text(&r)?);
+                let text = self.text(&r)?;
+                spend(added, text.len() as u64)?;
+                out.push_str(&text);
                 rest = &body[end + 1..];
             } else {
                 let word: String = after
@@ -584,6 +603,41 @@ impl Variant {
         out.push_str(rest);
         Ok(out)
     }
+}
+
+/// The most bytes of text the picked values may add to a lesson in all (16 MiB, the size of the
+/// largest scenario file): the lesson a variant stands for is never larger than twice the
+/// largest file.
+pub const MAX_SUBSTITUTED_BYTES: u64 = logtime_core::scenario::MAX_SCENARIO_BYTES;
+
+/// Counts `bytes` more of substituted text, refusing past [`MAX_SUBSTITUTED_BYTES`].
+fn spend(added: &mut u64, bytes: u64) -> Result<(), String> {
+    *added = added.saturating_add(bytes);
+    if *added > MAX_SUBSTITUTED_BYTES {
+        return Err(format!(
+            "the variables put in by here add more than {MAX_SUBSTITUTED_BYTES} bytes ({} MiB) of text, the most a lesson's variables may add (reference large values fewer times)",
+            MAX_SUBSTITUTED_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// The length of `v` as compact JSON, without building the text.
+fn json_len(v: &Value) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len() as u64;
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut c = Count(0);
+    // Writing to a counter cannot fail.
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
 }
 
 fn display(kind: VariantKind, v: &Value) -> String {
@@ -694,7 +748,7 @@ mod tests {
 
     #[test]
     fn substitution_whole_values_fields_and_text() {
-        let v = vars().pick(Pick::Default);
+        let mut v = vars().pick(Pick::Default);
         let mut doc = json!({
             "variants": {"x": "$bad"},
             "steps": [
@@ -722,8 +776,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        let v = vars().pick(Pick::Default);
-        let e = |doc: Value| {
+        let mut v = vars().pick(Pick::Default);
+        let mut e = |doc: Value| {
             let mut d = doc;
             v.substitute(&mut d).unwrap_err().to_string()
         };

@@ -2,7 +2,7 @@
 //! metadata log `__cluster_metadata-0`, whose TopicRecords and ConfigRecords give each topic the
 //! configs the broker really had (read by core's `import::MetadataConfigs`).
 
-use super::read::io_err;
+use super::read::{io_err, regular_file};
 use super::{Fail, Options};
 use logtime_core::import::{meta_properties, segment_file, MetadataConfigs, SegmentFileKind};
 use std::path::Path;
@@ -38,6 +38,8 @@ pub(super) fn broker(dir: &Path) -> Result<Option<Broker>, Fail> {
         logs.sort();
         let mut configs = MetadataConfigs::default();
         for (_, path) in logs {
+            // As for a partition's segment files: a device or a FIFO never ends.
+            regular_file(&path)?;
             let bytes = std::fs::read(&path).map_err(|e| io_err(&path, e))?;
             configs.read_log(&bytes).map_err(|e| {
                 Fail(format!(

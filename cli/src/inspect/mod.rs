@@ -9,7 +9,7 @@
 //! reads a broker directory's partitions on worker threads.
 
 use logtime_core::human::parse_rfc3339;
-use logtime_core::import::{inspect, to_scenario, Imported};
+use logtime_core::import::{check_clock, inspect, scenario_text, Imported};
 use logtime_core::scenario::time::parse_duration;
 use logtime_model::{Config, ConfigValue, KafkaVersion, Offset, OffsetSpec, Timestamp};
 use std::path::Path;
@@ -101,9 +101,10 @@ fn parse_options(args: &[String]) -> Result<Options, Fail> {
             "--json" => json = true,
             "--now" => {
                 let v = value("--now")?;
-                now = Some(Timestamp(parse_time(&v).map_err(|e| {
-                    Fail(format!("--now {v:?}: {e} (use ms or RFC 3339)"))
-                })?));
+                let ms = parse_time(&v)
+                    .map_err(|e| Fail(format!("--now {v:?}: {e} (use ms or RFC 3339)")))?;
+                check_clock(ms).map_err(|e| Fail(format!("--now {v:?}: {e}")))?;
+                now = Some(Timestamp(ms));
             }
             "--retention-ms" => {
                 let v = value("--retention-ms")?;
@@ -246,32 +247,56 @@ fn several(
             reads.len()
         ));
     }
-    let mut texts = Vec::new();
-    let mut values = Vec::new();
-    for r in reads {
-        match r {
-            Read::Partition(imported) => {
-                let report = inspect(&imported, now, opts.lookup);
-                if opts.json {
-                    values.push(json_single(&imported, &report, clock_given, opts));
-                } else {
-                    texts.push(text_single(&imported, &report, clock_given, None, opts));
-                }
-            }
-            Read::IndexOnly(tp, dump) => {
-                if opts.json {
-                    values.push(json_index_only(&tp, &dump));
-                } else {
-                    texts.push(text_index_only(&tp, &dump));
-                }
-            }
-        }
-    }
+    let reports: Vec<_> = reads
+        .iter()
+        .map(|r| match r {
+            Read::Partition(imported) => Some(inspect(imported, now, opts.lookup)),
+            Read::IndexOnly(..) => None,
+        })
+        .collect();
     if opts.json {
-        let v = serde_json::json!({ "partitions": values });
+        // Each partition's report is written straight from its typed values (see
+        // `json_single`), not gathered into a tree of `Value`s first.
+        let values: Vec<PartitionJson> = reads
+            .iter()
+            .zip(&reports)
+            .map(|(r, report)| match (r, report) {
+                (Read::Partition(imported), Some(report)) => {
+                    PartitionJson::Single(json_single(imported, report, clock_given, opts))
+                }
+                (Read::IndexOnly(tp, dump), _) => PartitionJson::Other(json_index_only(tp, dump)),
+                (Read::Partition(_), None) => unreachable!("every partition read is inspected"),
+            })
+            .collect();
+        let v = std::collections::BTreeMap::from([("partitions", values)]);
         return Ok(serde_json::to_string_pretty(&v).expect("reports serialise") + "\n");
     }
+    let mut texts = Vec::new();
+    for (r, report) in reads.iter().zip(&reports) {
+        match (r, report) {
+            (Read::Partition(imported), Some(report)) => {
+                texts.push(text_single(imported, report, clock_given, None, opts));
+            }
+            (Read::IndexOnly(tp, dump), _) => texts.push(text_index_only(tp, dump)),
+            (Read::Partition(_), None) => unreachable!("every partition read is inspected"),
+        }
+    }
     Ok(texts.join("\n"))
+}
+
+/// One entry of `{"partitions": [...]}`.
+enum PartitionJson<'a> {
+    Single(text::SingleJson<'a>),
+    Other(serde_json::Value),
+}
+
+impl serde::Serialize for PartitionJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PartitionJson::Single(j) => j.serialize(ser),
+            PartitionJson::Other(v) => v.serialize(ser),
+        }
+    }
 }
 
 /// One partition's report.
@@ -284,9 +309,9 @@ fn single(
     let report = inspect(imported, now, opts.lookup);
     if let Some(path) = &opts.export {
         let title = format!("{} imported", imported.partition.topic_partition());
-        let text = serde_json::to_string_pretty(&to_scenario(&imported.partition, &title))
-            .expect("scenarios serialise");
-        std::fs::write(path, text + "\n").map_err(|e| io_err(Path::new(path), e))?;
+        let text = scenario_text(&imported.partition, &title)
+            .map_err(|e| Fail(format!("--export-scenario {path}: {e}")))?;
+        std::fs::write(path, text).map_err(|e| io_err(Path::new(path), e))?;
     }
     if opts.json {
         Ok(

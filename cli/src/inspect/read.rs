@@ -5,8 +5,8 @@ use super::{fail, Fail, Options};
 use logtime_core::human::bytes;
 use logtime_core::import::{
     configs_with_metadata, internal_topic, parse_dump, parse_offset_index, parse_time_index,
-    segment_file, DumpError, DumpOutput, ImportError, Imported, PartitionImport, SegmentFileKind,
-    SegmentLog, SegmentReader,
+    segment_file, segment_file_refusal, DumpError, DumpOutput, ImportError, Imported,
+    PartitionImport, SegmentFileKind, SegmentLog, SegmentReader, MAX_INDEX_BYTES,
 };
 use logtime_model::{Offset, Timestamp};
 use std::io::{IsTerminal, Read as _, Write};
@@ -49,13 +49,51 @@ fn segment_files(dir: &Path) -> Result<Vec<(PathBuf, Offset, SegmentFileKind, u6
     for e in std::fs::read_dir(dir).map_err(|e| io_err(dir, e))? {
         let e = e.map_err(|e| io_err(dir, e))?;
         let name = e.file_name().to_string_lossy().to_string();
+        if let Some(r) = segment_file_refusal(&name) {
+            return fail(format!("{}: {r}", dir.display()));
+        }
         if let Some((base, kind)) = segment_file(&name) {
-            let len = e.metadata().map_err(|x| io_err(&e.path(), x))?.len();
+            let len = regular_file(&e.path())?;
             out.push((e.path(), base, kind, len));
         }
     }
     out.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    // Kafka reads `1.log` and `00000000000000000001.log` as the same segment: which one it
+    // would use depends on the order it lists the folder, so neither is chosen silently.
+    let mut seen = std::collections::HashMap::new();
+    for (path, base, kind, _) in &out {
+        if let Some(other) = seen.insert((*base, kind_name(*kind)), path) {
+            return fail(format!(
+                "{} and {} are both the {} file of the segment at offset {}: keep one",
+                other.display(),
+                path.display(),
+                kind_name(*kind),
+                base.0
+            ));
+        }
+    }
     Ok(out)
+}
+
+fn kind_name(k: SegmentFileKind) -> &'static str {
+    match k {
+        SegmentFileKind::Log => ".log",
+        SegmentFileKind::OffsetIndex => ".index",
+        SegmentFileKind::TimeIndex => ".timeindex",
+    }
+}
+
+/// The length of a segment file, refused when it is not a regular file (after symlinks): a
+/// device (`/dev/zero`) never ends and a FIFO blocks the read forever.
+pub(super) fn regular_file(path: &Path) -> Result<u64, Fail> {
+    let m = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
+    if !m.is_file() {
+        return fail(format!(
+            "{}: not a regular file (a device, a FIFO or a socket), so not a segment file",
+            path.display()
+        ));
+    }
+    Ok(m.len())
 }
 
 /// `log-start-offset-checkpoint` of a broker log directory: `topic partition offset` lines.
@@ -190,9 +228,12 @@ pub(super) fn sources(inputs: &[String]) -> Result<(Vec<Source>, bool), Fail> {
                         twin.0.display()
                     ));
                 }
-                files.push((p.to_path_buf(), base, kind, meta.len()));
+                files.push((p.to_path_buf(), base, kind, regular_file(p)?));
             }
             None => {
+                if let Some(r) = segment_file_refusal(&name) {
+                    return fail(r);
+                }
                 if let Some(why) = not_text(&name) {
                     return fail(format!("{i}: {why}"));
                 }
@@ -259,7 +300,8 @@ impl Progress {
             "\r\x1b[2K[{bar}] {:>3}% {} / {} {label}",
             done * 100 / self.total,
             bytes(done as i64),
-            bytes(self.total as i64)
+            bytes(self.total as i64),
+            label = logtime_cli::terminal::escape(label)
         );
         let _ = std::io::stderr().flush();
     }
@@ -277,21 +319,52 @@ pub(super) const CHUNK: usize = 1 << 20;
 /// The most `kafka-dump-log` text `logtime inspect` reads (1 GiB): it is parsed whole.
 pub(super) const MAX_DUMP_BYTES: u64 = 1 << 30;
 
-/// An index file, refused when larger than any `segment.index.bytes` (an int) allows.
+/// An index file, refused before it is read when larger than [`MAX_INDEX_BYTES`] (the page's
+/// limit too).
 fn read_index(path: &Path) -> Result<Vec<u8>, Fail> {
+    let too_large = |len: u64| {
+        fail(format!(
+            "{}: an index file of {len} bytes, larger than the {MAX_INDEX_BYTES} bytes ({} MiB) logtime reads",
+            path.display(),
+            MAX_INDEX_BYTES >> 20
+        ))
+    };
+    let len = regular_file(path)?;
+    if len > MAX_INDEX_BYTES {
+        return too_large(len);
+    }
     let f = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
-    let limit = i32::MAX as u64;
     let mut b = Vec::new();
-    f.take(limit + 1)
+    f.take(MAX_INDEX_BYTES + 1)
         .read_to_end(&mut b)
         .map_err(|e| io_err(path, e))?;
-    if b.len() as u64 > limit {
-        return fail(format!(
-            "{}: an index file larger than {limit} bytes (segment.index.bytes is an int)",
-            path.display()
-        ));
+    if b.len() as u64 > MAX_INDEX_BYTES {
+        return too_large(b.len() as u64);
     }
     Ok(b)
+}
+
+/// Reads `kafka-dump-log` text, stopping at the first NUL byte: text has none, and a device
+/// or a binary file given by mistake (`/dev/zero`) is refused in its first chunk, not after
+/// [`MAX_DUMP_BYTES`].
+fn read_text(mut r: impl std::io::Read, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        if let Some(i) = buf[..n].iter().position(|b| *b == 0) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "not kafka-dump-log output: a NUL byte at byte {} (binary data; give a segment's .log by its name, like 00000000000000000000.log)",
+                    out.len() + i
+                ),
+            ));
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
 }
 
 fn mtime(path: &Path) -> Option<Timestamp> {
@@ -317,6 +390,10 @@ fn read_log(
         let mut buf = vec![0u8; (len as usize + 1).min(CHUNK)];
         let mut reader = SegmentReader::new(base);
         loop {
+            if reader.stopped() {
+                skip_rest(path, &mut reader, progress)?;
+                break;
+            }
             let n = f.read(&mut buf).map_err(|e| io_err(path, e))?;
             if n == 0 {
                 break;
@@ -350,6 +427,11 @@ fn read_log(
         let mut reader = SegmentReader::new(base);
         let mut last_draw = Instant::now();
         for msg in full_rx.iter() {
+            if reader.stopped() {
+                // Dropping the channels at the return stops the reading thread.
+                skip_rest(path, &mut reader, progress)?;
+                break;
+            }
             let (buf, n) = msg.map_err(|e| io_err(path, e))?;
             reader.feed(&buf[..n]);
             progress.done.fetch_add(n as u64, Ordering::Relaxed);
@@ -362,6 +444,17 @@ fn read_log(
         }
         Ok(reader.finish())
     })
+}
+
+/// Once an invalid batch has stopped `reader`, the rest of the file is not read as batches
+/// (Kafka's recovery truncates it), so it is counted from the file's length, not read: a sparse
+/// 100 GB file damaged at byte 0 ends here.
+fn skip_rest(path: &Path, reader: &mut SegmentReader, progress: &Progress) -> Result<(), Fail> {
+    let len = regular_file(path)?;
+    let rest = len.saturating_sub(reader.bytes_read());
+    reader.skip(rest);
+    progress.done.fetch_add(rest, Ordering::Relaxed);
+    Ok(())
 }
 
 /// Whether the partition's `cleanup.policy` is known (given, or an internal topic's) rather
@@ -406,9 +499,7 @@ pub(super) fn read_partition(
         for d in &src.dumps {
             let left = (MAX_DUMP_BYTES + 1).saturating_sub(bytes.len() as u64);
             if d == "-" {
-                std::io::stdin()
-                    .take(left)
-                    .read_to_end(&mut bytes)
+                read_text(std::io::stdin().take(left), &mut bytes)
                     .map_err(|e| Fail(format!("stdin: {e}")))?;
             } else {
                 let f = std::fs::File::open(d).map_err(|e| io_err(Path::new(d), e))?;
@@ -416,9 +507,7 @@ pub(super) fn read_partition(
                 if f.metadata().is_ok_and(|m| m.is_file() && m.len() >= left) {
                     return too_large();
                 }
-                f.take(left)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| io_err(Path::new(d), e))?;
+                read_text(f.take(left), &mut bytes).map_err(|e| io_err(Path::new(d), e))?;
             }
             if bytes.len() as u64 > MAX_DUMP_BYTES {
                 return too_large();

@@ -15,6 +15,68 @@ use super::log_file::Compression;
 /// keeps a crafted "decompression bomb" from exhausting memory.
 pub(crate) const MAX_DECOMPRESSED: usize = 256 << 20;
 
+/// How many times the bytes of a file read so far its batches may decompress to in all (beyond
+/// one batch's [`MAX_DECOMPRESSED`]): Kafka's batches rarely pass 10 to 1, while a file of
+/// crafted batches each inflating to the per-batch cap took a minute for 826 KB.
+pub const MAX_INFLATION: u64 = 64;
+
+/// What the batches of a file read so far may decompress to in all, once `file_bytes` are read.
+pub(crate) fn inflation_budget(file_bytes: u64) -> u64 {
+    (MAX_DECOMPRESSED as u64).saturating_add(file_bytes.saturating_mul(MAX_INFLATION))
+}
+
+thread_local! {
+    /// What the current [`metered`] call may still decompress (unlimited outside one).
+    static ALLOWANCE: std::cell::Cell<u64> = const { std::cell::Cell::new(u64::MAX) };
+}
+
+/// Runs `f` allowing its decompression `allowance` bytes in all, and says how many it used.
+/// A file's reader meters each batch this way, so the budget covers the whole file without a
+/// parameter through every parser of every format.
+pub(crate) fn metered<T>(allowance: u64, f: impl FnOnce() -> T) -> (T, u64) {
+    let before = ALLOWANCE.with(|a| a.replace(allowance));
+    let out = f();
+    let left = ALLOWANCE.with(|a| a.replace(before));
+    (out, allowance - left.min(allowance))
+}
+
+/// The most one decompression may produce now, and whether the file's budget (not the batch's
+/// cap) is what limits it.
+#[cfg_attr(not(feature = "codecs"), allow(dead_code))]
+fn limit() -> (usize, bool) {
+    let left = ALLOWANCE.with(|a| a.get());
+    if left < MAX_DECOMPRESSED as u64 {
+        (left as usize, true)
+    } else {
+        (MAX_DECOMPRESSED, false)
+    }
+}
+
+#[cfg_attr(not(feature = "codecs"), allow(dead_code))]
+fn spend(n: usize) {
+    ALLOWANCE.with(|a| a.set(a.get().saturating_sub(n as u64)));
+}
+
+#[cfg_attr(not(feature = "codecs"), allow(dead_code))]
+fn too_much(by_file: bool) -> String {
+    if by_file {
+        format!(
+            "the file's batches decompress to more than {MAX_INFLATION} times its bytes (plus {} MiB) in all, the most logtime expands",
+            MAX_DECOMPRESSED >> 20
+        )
+    } else {
+        format!("decompresses to more than {} MiB", MAX_DECOMPRESSED >> 20)
+    }
+}
+
+/// A snappy error without the crate's own `snappy: ` prefix doubled.
+#[cfg(feature = "codecs")]
+fn snappy_err(e: snap::Error) -> String {
+    let text = e.to_string();
+    let text = text.strip_prefix("snappy: ").unwrap_or(&text);
+    format!("snappy: {text}")
+}
+
 /// What decompression gave.
 // Without the codecs every batch is `Unavailable`.
 #[cfg_attr(not(feature = "codecs"), allow(dead_code))]
@@ -40,12 +102,12 @@ pub const CODECS_AVAILABLE: bool = cfg!(feature = "codecs");
 pub(crate) fn decompress(codec: Compression, data: &[u8], magic: u8) -> Decompressed {
     use std::io::Read;
     fn read_all(r: impl Read) -> Decompressed {
+        let (max, by_file) = limit();
         let mut out = Vec::new();
-        match r.take(MAX_DECOMPRESSED as u64 + 1).read_to_end(&mut out) {
-            Ok(_) if out.len() > MAX_DECOMPRESSED => Decompressed::Invalid(format!(
-                "decompresses to more than {} MiB",
-                MAX_DECOMPRESSED >> 20
-            )),
+        let res = r.take(max as u64 + 1).read_to_end(&mut out);
+        spend(out.len());
+        match res {
+            Ok(_) if out.len() > max => Decompressed::Invalid(too_much(by_file)),
             Ok(_) => Decompressed::Bytes(out),
             Err(e) => Decompressed::Invalid(e.to_string().to_lowercase()),
         }
@@ -79,18 +141,14 @@ const XERIAL_MAGIC: [u8; 8] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0];
 fn xerial_snappy(data: &[u8]) -> Decompressed {
     let mut dec = snap::raw::Decoder::new();
     let mut out = Vec::new();
+    let (max, by_file) = limit();
     let mut raw_block = |block: &[u8], out: &mut Vec<u8>| -> Result<(), String> {
-        let n = snap::raw::decompress_len(block).map_err(|e| format!("snappy: {e}"))?;
-        if out.len() + n > MAX_DECOMPRESSED {
-            return Err(format!(
-                "decompresses to more than {} MiB",
-                MAX_DECOMPRESSED >> 20
-            ));
+        let n = snap::raw::decompress_len(block).map_err(snappy_err)?;
+        if out.len() + n > max {
+            return Err(too_much(by_file));
         }
-        out.extend(
-            dec.decompress_vec(block)
-                .map_err(|e| format!("snappy: {e}"))?,
-        );
+        out.extend(dec.decompress_vec(block).map_err(snappy_err)?);
+        spend(n);
         Ok(())
     };
     if !data.starts_with(&XERIAL_MAGIC) {

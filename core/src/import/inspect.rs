@@ -238,14 +238,20 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
     }
     // A check never takes the empty active segment; everything else has a verdict.
     rows.retain(|r| r.size_bytes.0 > 0 || r.base_offset == p.active_segment().base_offset());
+    // The segments each segment pins, gathered once: a scan of every row for each segment
+    // stamped in the future was quadratic (25,000 such segments took seconds).
+    let mut pinned: std::collections::HashMap<Offset, Vec<&SegmentRow>> =
+        std::collections::HashMap::new();
+    for x in &rows {
+        if let Some(b) = x.pinned_by {
+            pinned.entry(b).or_default().push(x);
+        }
+    }
     let future = rows
         .iter()
         .filter(|r| r.largest_timestamp > now && r.record_time)
         .map(|r| {
-            let pins: Vec<&SegmentRow> = rows
-                .iter()
-                .filter(|x| x.pinned_by == Some(r.base_offset))
-                .collect();
+            let pins: &[&SegmentRow] = pinned.get(&r.base_offset).map_or(&[], Vec::as_slice);
             FutureStamp {
                 segment: r.base_offset,
                 largest_timestamp: r.largest_timestamp,
@@ -390,6 +396,29 @@ fn changed_configs(config: &Config) -> (Map<String, Value>, Map<String, Value>) 
         }
     }
     (topic, broker)
+}
+
+/// [`to_scenario`] as the text of a scenario file: pretty when that fits in
+/// [`MAX_SCENARIO_BYTES`](crate::scenario::MAX_SCENARIO_BYTES), else compact, else refused with
+/// its size, so that an export is always a file `logtime run` and the page read back.
+pub fn scenario_text(partition: &Partition, title: &str) -> Result<String, String> {
+    let max = crate::scenario::MAX_SCENARIO_BYTES;
+    let v = to_scenario(partition, title);
+    let pretty = serde_json::to_string_pretty(&v).expect("scenarios serialise") + "\n";
+    if pretty.len() as u64 <= max {
+        return Ok(pretty);
+    }
+    let compact = serde_json::to_string(&v).expect("scenarios serialise") + "\n";
+    if compact.len() as u64 <= max {
+        return Ok(compact);
+    }
+    Err(format!(
+        "the partition as a scenario is {} bytes, larger than the {} MiB a scenario may be ({} segments, {} records); export fewer segments",
+        compact.len(),
+        max >> 20,
+        partition.segments().len(),
+        partition.log_end_offset().0 - partition.log_start_offset().0
+    ))
 }
 
 /// The partition as a scenario (`docs/scenarios.md`, the `log` key) that replays to the same

@@ -13,7 +13,7 @@
 //! unknown codec, a codec not compiled in, malformed records): its header still gives offsets,
 //! size and max timestamp, and the records are reported as [`Records::NotExpanded`].
 
-use super::codec::{decompress, Decompressed};
+use super::codec::{decompress, inflation_budget, metered, Decompressed};
 use super::wire::{Cursor, WireError};
 use logtime_model::units::{Offset, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,11 @@ pub(super) const RECORD_OVERHEAD_V0: i32 = 14;
 pub(super) const RECORD_OVERHEAD_V1: i32 = 22;
 
 pub(super) const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+
+/// The most records of one batch that are listed one by one (a producer's batch holds
+/// thousands; a header may claim 38 million, some 1.5 GB once listed). A batch that claims more
+/// is read at the batch level, as a batch whose records are not read.
+pub const MAX_EXPANDED_RECORDS: u64 = 4_000_000;
 
 /// A batch's codec (`attributes & 0x07`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -470,6 +475,12 @@ fn read_v2_records(
     if count < 0 {
         return Err(malformed(format!("negative record count {count}")));
     }
+    if count as u64 > MAX_EXPANDED_RECORDS {
+        // Refused before decompressing: each record listed takes some 40 bytes.
+        return Err(malformed(format!(
+            "record count {count} is more than the {MAX_EXPANDED_RECORDS} records logtime lists of one batch"
+        )));
+    }
     let owned;
     // Positions inside decompressed data are not file positions: name the batch's instead.
     let (bytes, origin, compressed) = match compression {
@@ -608,6 +619,9 @@ pub struct LogReader {
     total: u64,
     next_offset: Option<Offset>,
     damage: Option<LogDamage>,
+    /// Bytes the file's batches have decompressed to so far (see
+    /// [`MAX_INFLATION`](super::codec::MAX_INFLATION)).
+    inflated: u64,
 }
 
 /// What a whole `.log` file gave, besides its batches.
@@ -696,7 +710,11 @@ impl LogReader {
                 None => Ok(None),
                 Some(n) => {
                     let next = self.next_offset.unwrap_or(Offset(0));
-                    parse_batch(&data[at..at + n], pos, next).map(|b| Some((b, n)))
+                    let allowance = inflation_budget(self.total).saturating_sub(self.inflated);
+                    let (parsed, spent) =
+                        metered(allowance, || parse_batch(&data[at..at + n], pos, next));
+                    self.inflated = self.inflated.saturating_add(spent);
+                    parsed.map(|b| Some((b, n)))
                 }
             });
             match step {
@@ -715,6 +733,13 @@ impl LogReader {
         }
         self.pending_at += at as u64;
         at
+    }
+
+    /// Counts `n` more bytes of the file without reading them: once an invalid batch has stopped
+    /// the reading ([`LogReader::stopped`]), the rest of a file is only counted, so a caller
+    /// may count it from the file's length instead of reading gigabytes that are not a log.
+    pub fn skip(&mut self, n: u64) {
+        self.total = self.total.saturating_add(n);
     }
 
     /// Ends the file: leftover bytes that do not make a whole batch are a truncated tail.

@@ -55,15 +55,15 @@ pub use logtime_model::seed;
 mod wire;
 pub mod words;
 
-pub use codec::CODECS_AVAILABLE;
+pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
 pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
 pub use inspect::{
-    inspect, recommended_delete_records, to_scenario, DeleteRecordsWhatIf, FutureStamp, Inspection,
-    LookupAnswer, SegmentRow, Summary,
+    inspect, recommended_delete_records, scenario_text, to_scenario, DeleteRecordsWhatIf,
+    FutureStamp, Inspection, LookupAnswer, SegmentRow, Summary,
 };
 pub use internal_topic::{
     configs_for, configs_with_metadata, internal_topic, ConfigInForce, ConfigOrigin, InternalTopic,
@@ -71,12 +71,12 @@ pub use internal_topic::{
 };
 pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
-    LogReader, NotExpanded, RecordInfo, Records, TimestampKind,
+    LogReader, NotExpanded, RecordInfo, Records, TimestampKind, MAX_EXPANDED_RECORDS,
 };
 pub use metadata_log::{meta_properties, MetadataConfigs, MetadataError, MetadataTopic};
 pub use rebuild::{
     BatchFormats, Compacted, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
-    SegmentReader, SegmentReport, UnexpandedBatch,
+    SegmentReader, SegmentReport, UnexpandedBatch, MAX_UNREAD_RECORDS,
 };
 
 use logtime_model::units::Offset;
@@ -172,6 +172,43 @@ pub fn segment_file(name: &str) -> Option<(Offset, SegmentFileKind)> {
     }
     stem.parse::<i64>().ok().map(|b| (Offset(b), kind))
 }
+
+/// Why a name shaped like a segment file's (digits, then `.log`, `.index` or `.timeindex`) is
+/// not one: its number is past the largest offset. `None` for a good name and for a name of no
+/// segment file at all. Such a file would otherwise be skipped silently, and the partition read
+/// without it.
+pub fn segment_file_refusal(name: &str) -> Option<String> {
+    let stem = [".log", ".timeindex", ".index"]
+        .iter()
+        .find_map(|s| name.strip_suffix(s))?;
+    let digits = !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_digit());
+    (digits && stem.parse::<i64>().is_err()).then(|| {
+        format!(
+            "{name}: the file name's offset is past the largest offset ({}), so it names no segment",
+            i64::MAX
+        )
+    })
+}
+
+/// The latest clock an import is inspected at: 9999-12-31T23:59:59.999Z.
+pub const MAX_CLOCK_MS: i64 = 253_402_300_799_999;
+
+/// Refuses a clock to inspect a partition at outside 1970 to 9999: at the ends of the 64-bit
+/// range the retention arithmetic saturates, and a segment reads as both deleted and deletable
+/// in the future.
+pub fn check_clock(ms: i64) -> Result<(), String> {
+    if (0..=MAX_CLOCK_MS).contains(&ms) {
+        return Ok(());
+    }
+    Err(format!(
+        "{ms} is outside the clocks logtime inspects at, 0 (1970-01-01T00:00:00Z) to {MAX_CLOCK_MS} (9999-12-31T23:59:59.999Z)"
+    ))
+}
+
+/// The most bytes an offset or time index file may have (64 MiB, six times the 10 MiB of
+/// `segment.index.bytes`' default): index files are read whole, by the command line and the page
+/// alike, so a larger one (a sparse 2 GiB file takes no disk) is refused before it is read.
+pub const MAX_INDEX_BYTES: u64 = 64 << 20;
 
 /// Which segment file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -95,12 +95,35 @@ pub struct Compacted {
 pub struct SegmentLogBuilder {
     log: SegmentLog,
     next: Offset,
+    /// Records of the unread batches so far (see [`MAX_UNREAD_RECORDS`]).
+    unread: i64,
 }
 
 /// Records in a batch whose records are not read are bounded by what a batch can hold (the
 /// decompression cap over the 7-byte minimum record), so a crafted header cannot make the
 /// import allocate without bound.
-const MAX_UNREAD_RECORDS: i64 = (super::codec::MAX_DECOMPRESSED / 7) as i64;
+/// The same bound holds for all the unread batches of a segment, and of a partition: a 61-byte
+/// header can claim 38 million records, and each takes 8 bytes once held.
+pub const MAX_UNREAD_RECORDS: i64 = (super::codec::MAX_DECOMPRESSED / 7) as i64;
+
+/// Records of the batches of `log` whose records were not read.
+fn unread_records(log: &SegmentLog) -> i64 {
+    log.unexpanded
+        .iter()
+        .map(|u| {
+            u.last_offset
+                .0
+                .saturating_sub(u.base_offset.0)
+                .saturating_add(1)
+        })
+        .fold(0i64, i64::saturating_add)
+}
+
+fn unread_refusal(total: i64, whose: &str) -> String {
+    format!(
+        "{whose} batches whose records are not read count {total} records by now; logtime holds at most {MAX_UNREAD_RECORDS} such records (the decompression cap over the 7-byte smallest record)"
+    )
+}
 
 impl SegmentLogBuilder {
     /// A builder for the segment at `base_offset`.
@@ -121,6 +144,7 @@ impl SegmentLogBuilder {
                 compacted: Compacted::default(),
             },
             next: base_offset,
+            unread: 0,
         }
     }
 
@@ -213,6 +237,14 @@ impl SegmentLogBuilder {
                         self.missing(b.position, (own - c as usize) as i64);
                     }
                 }
+                self.unread = self.unread.saturating_add(n);
+                if self.unread > MAX_UNREAD_RECORDS {
+                    return self.problem(format!(
+                        "at the batch at byte {}: {}",
+                        b.position,
+                        unread_refusal(self.unread, "this segment's")
+                    ));
+                }
                 self.log
                     .timestamps
                     .extend(std::iter::repeat_n(b.max_timestamp.0, own));
@@ -300,6 +332,16 @@ impl SegmentReader {
         self.reader.bytes_read()
     }
 
+    /// Whether an invalid batch has stopped the reading: the rest of the file need not be read.
+    pub fn stopped(&self) -> bool {
+        self.reader.stopped().is_some()
+    }
+
+    /// Counts `n` bytes of the file as read without reading them (after [`Self::stopped`]).
+    pub fn skip(&mut self, n: u64) {
+        self.reader.skip(n);
+    }
+
     /// The segment's log, once the whole file is fed.
     pub fn finish(self) -> SegmentLog {
         self.builder.finish(self.reader.finish())
@@ -384,6 +426,11 @@ pub struct PartitionImport {
     topic_partition: String,
     config: Config,
     segments: Vec<(Offset, Pending)>,
+    /// Where each base offset's segment is in `segments`: a search of the list for every file
+    /// made reading 100,000 segments quadratic.
+    slots: std::collections::HashMap<Offset, usize>,
+    /// Records of unread batches held so far, across segments (see [`MAX_UNREAD_RECORDS`]).
+    unread: i64,
     policy_known: bool,
 }
 
@@ -403,6 +450,8 @@ impl PartitionImport {
             topic_partition: topic_partition.to_string(),
             config,
             segments: Vec::new(),
+            slots: std::collections::HashMap::new(),
+            unread: 0,
             policy_known: false,
         }
     }
@@ -416,26 +465,31 @@ impl PartitionImport {
     }
 
     fn slot(&mut self, base: Offset) -> &mut Pending {
-        let i = match self.segments.iter().position(|(b, _)| *b == base) {
-            Some(i) => i,
-            None => {
-                self.segments.push((
-                    base,
-                    Pending {
-                        log: None,
-                        offset_index: None,
-                        time_index: None,
-                        last_modified: None,
-                    },
-                ));
-                self.segments.len() - 1
-            }
-        };
+        let n = self.segments.len();
+        let i = *self.slots.entry(base).or_insert(n);
+        if i == n {
+            self.segments.push((
+                base,
+                Pending {
+                    log: None,
+                    offset_index: None,
+                    time_index: None,
+                    last_modified: None,
+                },
+            ));
+        }
         &mut self.segments[i].1
     }
 
     /// Adds a segment's `.log`, with the file's modification time when known.
-    pub fn add_log(&mut self, base: Offset, log: SegmentLog, last_modified: Option<Timestamp>) {
+    pub fn add_log(&mut self, base: Offset, mut log: SegmentLog, last_modified: Option<Timestamp>) {
+        self.unread = self.unread.saturating_add(unread_records(&log));
+        if self.unread > MAX_UNREAD_RECORDS && log.problem.is_none() {
+            // Each segment is bounded on its own; this bounds the partition, whose segments
+            // are all held until `finish`.
+            log.timestamps = Vec::new();
+            log.problem = Some(unread_refusal(self.unread, "the partition's segments"));
+        }
         let s = self.slot(base);
         s.log = Some(log);
         s.last_modified = last_modified;

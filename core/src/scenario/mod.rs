@@ -20,6 +20,7 @@ pub use logtime_model::scenario::*;
 
 pub mod narrate;
 mod parse;
+pub use parse::strict;
 #[cfg(feature = "report")]
 mod report;
 #[cfg(feature = "report")]

@@ -31,6 +31,15 @@ pub fn parse_time(s: &str) -> Result<TimeSpec, String> {
     if let Ok(n) = t.parse::<i64>() {
         return Ok(TimeSpec::Absolute(n));
     }
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Read as a date it would only be "expected '-' at position 5".
+        return Err(format!(
+            "time {s:?} is out of range: ms since the epoch are a 64-bit integer, from {} to {}",
+            i64::MIN,
+            i64::MAX
+        ));
+    }
     parse_rfc3339(t)
         .map(TimeSpec::Absolute)
         .map_err(|e| format!("malformed time {s:?}: {e} (expected ms since the epoch, RFC 3339 like 2027-03-12T09:00:00Z, now, now+D or now-D)"))

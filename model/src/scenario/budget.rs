@@ -40,6 +40,11 @@ pub const MAX_SNAPSHOT_VOLUME: u64 = 10_000_000;
 /// in memory, a few hundred in the JSON report.
 pub const MAX_STEP_VERDICTS: u64 = 5_000_000;
 
+/// The most segment verdicts all the `retention` steps of a scenario may list in all (each
+/// lists every segment; its report holds a few KB a verdict on the way to the JSON report, so
+/// one step over a million one-record segments took 3.5 GB).
+pub const MAX_RETENTION_LISTING: u64 = 200_000;
+
 /// The largest scenario file the command line and the explorer read (16 MiB): a file past it is
 /// refused before it is parsed. Parsed JSON takes up to some tens of times its text (an object
 /// of one key is a tree node of several hundred bytes), so this bounds the parse too.
@@ -60,6 +65,8 @@ pub struct Tally {
     lookup_walk: u128,
     /// Segments and index entries listed by snapshots.
     snapshot_volume: u128,
+    /// Segment verdicts listed by retention steps.
+    retention_listing: u128,
 }
 
 /// A budget error's field and reason.
@@ -160,6 +167,22 @@ impl Tally {
         Ok(())
     }
 
+    /// A retention step: it lists a verdict for every segment rolled so far.
+    pub fn retention(&mut self) -> Result<(), Over> {
+        self.retention_listing += 1 + self.rolled;
+        if self.retention_listing > MAX_RETENTION_LISTING as u128 {
+            return Err((
+                "retention",
+                format!(
+                    "the retention steps by this step list at least {} segment verdicts in all (this one {}: one for every segment rolled so far); a scenario's retention steps may list at most {MAX_RETENTION_LISTING} (fewer, larger segments or fewer retention steps)",
+                    self.retention_listing,
+                    1 + self.rolled
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// A snapshot step.
     pub fn snapshot(&mut self) -> Result<(), Over> {
         let listed = 1 + self.rolled + 2 * self.index_entries;
@@ -211,6 +234,17 @@ pub(crate) fn check_segments(rolled: u64) -> Result<(), String> {
     if rolled > MAX_SEGMENTS {
         return Err(format!(
             "the replay has rolled {rolled} segments; a scenario may roll at most {MAX_SEGMENTS}"
+        ));
+    }
+    Ok(())
+}
+
+/// The replay's check of one `retention` step's verdicts (time rolls, which the parser cannot
+/// count, may have made more segments than it foresaw).
+pub(crate) fn check_retention_listing(listed: u64) -> Result<(), String> {
+    if listed > MAX_RETENTION_LISTING {
+        return Err(format!(
+            "the retention check lists {listed} segment verdicts; a scenario's retention steps may list at most {MAX_RETENTION_LISTING} (fewer, larger segments)"
         ));
     }
     Ok(())

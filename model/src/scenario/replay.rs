@@ -681,10 +681,14 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 StepOutcome::Advance(self.step_clock(Timestamp(to), "advance")?)
             }
             Step::At(t) => StepOutcome::At(self.step_clock(*t, "at")?),
-            Step::Retention => StepOutcome::Retention(
-                self.retention(now)
-                    .map_err(|e| self.err("retention", e.to_string()))?,
-            ),
+            Step::Retention => {
+                let report = self
+                    .retention(now)
+                    .map_err(|e| self.err("retention", e.to_string()))?;
+                super::budget::check_retention_listing(report.verdicts.len() as u64)
+                    .map_err(|e| self.err("retention", e))?;
+                StepOutcome::Retention(report)
+            }
             Step::Lookup(spec) => StepOutcome::Lookup {
                 spec: *spec,
                 result: self.partition.lookup(*spec),

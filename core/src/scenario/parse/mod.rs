@@ -10,6 +10,7 @@
 mod log_seed;
 mod produce;
 mod step;
+pub mod strict;
 mod value;
 
 pub use step::STEP_KINDS;
@@ -61,7 +62,7 @@ pub(super) fn err(
 /// is the difference between a clear message and a dead page.
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     check_size(json)?;
-    let root: Value = serde_json::from_str(json).map_err(|e| {
+    let root: Value = strict::from_str(json).map_err(|e| {
         let text = e.to_string();
         let reason = match text.rfind(" at line ") {
             Some(i) => text[..i].to_string(),

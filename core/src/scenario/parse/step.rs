@@ -127,6 +127,9 @@ impl StepParser {
             }
             "retention" => {
                 obj(&[])?;
+                self.tally
+                    .retention()
+                    .map_err(|(field, reason)| e(field, reason))?;
                 Step::Retention
             }
             "snapshot" => {
