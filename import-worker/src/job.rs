@@ -13,8 +13,8 @@ use logtime_model::{Config, Offset, Timestamp};
 /// Bytes read per slice of a `.log` or dump text.
 pub const CHUNK: u64 = 1 << 20;
 
-/// Index files are read whole; Kafka caps them at `segment.index.bytes` (10 MiB by default).
-pub const MAX_INDEX_BYTES: u64 = 64 << 20;
+/// Index files are read whole, up to core's one limit for the command line and the page.
+pub use logtime_core::import::MAX_INDEX_BYTES;
 
 /// How the notes say to set `index.interval.bytes` here.
 const INTERVAL_HINT: &str = "set it in the config panel";

@@ -118,6 +118,32 @@ test('fetch errors are one sentence naming the URL and the likely causes', async
   });
 });
 
+test('a src= server that never answers can be cancelled, and a body over the limit is refused as it streams', async () => {
+  await withPage(e2e, { path: null, allowErrors: [/ERR_|aborted|Failed to load resource/] }, async (page) => {
+    await page.route('**/never.json', () => {}); // never fulfilled: the server hangs
+    await page.goto(new URL('index.html?src=never.json', e2e.server.url).href);
+    const cancel = page.locator('[data-testid=cancel-load]');
+    await cancel.waitFor();
+    assert.match(await page.locator('[data-testid=loading]').innerText(), /Fetching the scenario/);
+    await cancel.click();
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor();
+    assert.match(await box.innerText(), /Loading the scenario from http:\/\/127\.0\.0\.1:\d+\/never\.json was cancelled/);
+    // The explorer is alive: the menu still loads a built-in.
+    await page.locator('[data-testid=scenario-menu]').selectOption('lookup-scan');
+    await page.locator('[data-testid=partition] [data-testid=segment-0]').waitFor();
+  });
+  await withPage(e2e, { path: null, allowErrors: [/ERR_|aborted|Failed to load resource/] }, async (page) => {
+    // 20 MiB of spaces, more than the 16 MiB a scenario may be, sent without a length.
+    const chunk = ' '.repeat(1 << 20);
+    await page.route('**/huge.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{' + chunk.repeat(20) + '}' }));
+    await page.goto(new URL('index.html?src=huge.json', e2e.server.url).href);
+    const box = page.locator('[data-testid=scenario-error]');
+    await box.waitFor({ timeout: 20_000 });
+    assert.match(await box.innerText(), /is longer than 16777216 bytes, more than the 16 MiB a scenario may be/);
+  });
+});
+
 test('while a built-in\'s file is on its way the explorer says which one is loading, and nothing can be played', async () => {
   await withPage(e2e, { path: null }, async (page) => {
     let release;

@@ -114,6 +114,10 @@ pub fn app(props: &AppProps) -> Html {
             }
         })
     };
+    let on_cancel_load = {
+        let loads = loads.clone();
+        Callback::from(move |_: MouseEvent| loads.cancel())
+    };
     let on_confirm = {
         let loads = loads.clone();
         let d = d.clone();
@@ -195,6 +199,12 @@ pub fn app(props: &AppProps) -> Html {
              aria-busy={replay.loading.then_some("true")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
                           describe={standalone} />
+            if replay.loading && matches!(&*loads.source, ScenarioSource::Url(_)) {
+                <p class="lt-loading-line lt-muted" role="status" data-testid="loading">
+                    { "Fetching the scenario… " }
+                    <button type="button" class="lt-btn lt-btn-small" onclick={on_cancel_load} data-testid="cancel-load">{ "Cancel" }</button>
+                </p>
+            }
             if let Some(e) = &replay.error {
                 <ErrorBox title="This scenario could not be shown" detail={e.clone()} hint={Some(AttrValue::from(hint))} />
             }

@@ -279,9 +279,11 @@ pub fn fetch_message(b: &Builtin, url: &str, failure: &crate::embed::FetchFailur
         FetchFailure::Status(s) => format!("the server answered HTTP {s}; try again later"),
         FetchFailure::Body => "the response could not be read as text".to_string(),
         FetchFailure::TooLarge(n) => format!(
-            "it is {n} characters long, more than the {} MiB a scenario may be",
+            "it is longer than {n} bytes, more than the {} MiB a scenario may be",
             logtime_core::scenario::MAX_SCENARIO_BYTES >> 20
         ),
+        FetchFailure::TimedOut(s) => format!("the server had not sent it after {s} s"),
+        FetchFailure::Cancelled => "the load was cancelled".to_string(),
     };
     format!("Could not load the built-in {kind} \"{name}\" from {url}: {why}.")
 }
@@ -410,6 +412,6 @@ mod tests {
         assert!(fetch_message(b, url, &FetchFailure::Network).contains("could not fetch it"));
         assert!(fetch_message(b, url, &FetchFailure::Status(503)).contains("HTTP 503"));
         assert!(fetch_message(b, url, &FetchFailure::TooLarge(20_000_000))
-            .contains("20000000 characters"));
+            .contains("longer than 20000000 bytes"));
     }
 }

@@ -163,8 +163,41 @@ pub enum FetchFailure {
     Status(u16),
     /// The body could not be read as text.
     Body,
-    /// The body is longer than a scenario may be (this many characters).
+    /// The body is longer than a scenario may be (more than this many bytes).
     TooLarge(u64),
+    /// The server did not send it whole within this many seconds.
+    TimedOut(u32),
+    /// The reader cancelled the load.
+    Cancelled,
+}
+
+impl FetchFailure {
+    /// What `glue.js`'s bounded fetch said (`took longer than 30 s`, `is larger than N bytes`,
+    /// `was cancelled`, `HTTP 404`, `is not UTF-8 text`, `could not be fetched`).
+    pub fn of_sentence(why: &str) -> FetchFailure {
+        let number = |s: &str| {
+            s.split(|c: char| !c.is_ascii_digit())
+                .find(|w| !w.is_empty())
+                .and_then(|w| w.parse::<u64>().ok())
+        };
+        if let Some(rest) = why.strip_prefix("HTTP ") {
+            return number(rest).map_or(FetchFailure::Network, |n| {
+                FetchFailure::Status(u16::try_from(n).unwrap_or(u16::MAX))
+            });
+        }
+        if let Some(rest) = why.strip_prefix("took longer than ") {
+            let s = number(rest).unwrap_or(0);
+            return FetchFailure::TimedOut(u32::try_from(s).unwrap_or(u32::MAX));
+        }
+        if let Some(rest) = why.strip_prefix("is larger than ") {
+            return FetchFailure::TooLarge(number(rest).unwrap_or(0));
+        }
+        match why {
+            "was cancelled" => FetchFailure::Cancelled,
+            "is not UTF-8 text" | "could not be read" => FetchFailure::Body,
+            _ => FetchFailure::Network,
+        }
+    }
 }
 
 /// One sentence for people about a scenario that could not be fetched from `url` (shown as the
@@ -186,10 +219,15 @@ pub fn fetch_message(url: &str, failure: &FetchFailure) -> String {
             "Could not load the scenario from {url}: the response could not be read as text."
         ),
         FetchFailure::TooLarge(n) => format!(
-            "Could not load the scenario from {url}: it is {n} characters long, more than the {} MiB \
-             a scenario may be, so the explorer did not open it.",
+            "Could not load the scenario from {url}: it is longer than {n} bytes, more than the {} MiB \
+             a scenario may be, so the explorer stopped reading it.",
             logtime_core::scenario::MAX_SCENARIO_BYTES >> 20
         ),
+        FetchFailure::TimedOut(s) => format!(
+            "Could not load the scenario from {url}: the server had not sent it after {s} s. \
+             Try again later, or check the address."
+        ),
+        FetchFailure::Cancelled => format!("Loading the scenario from {url} was cancelled."),
     }
 }
 
@@ -403,6 +441,25 @@ mod tests {
         assert!(fetch_message("u", &FetchFailure::Status(500)).contains("HTTP 500"));
         assert!(fetch_message("u", &FetchFailure::TooLarge(20_000_000))
             .contains("more than the 16 MiB"));
+        assert!(fetch_message("u", &FetchFailure::TimedOut(30)).contains("after 30 s"));
+        assert!(fetch_message("u", &FetchFailure::Cancelled).contains("was cancelled"));
+        for (said, failure) in [
+            ("took longer than 30 s", FetchFailure::TimedOut(30)),
+            (
+                "is larger than 16777216 bytes (600000000)",
+                FetchFailure::TooLarge(16_777_216),
+            ),
+            (
+                "is larger than 16777216 bytes",
+                FetchFailure::TooLarge(16_777_216),
+            ),
+            ("was cancelled", FetchFailure::Cancelled),
+            ("HTTP 404", FetchFailure::Status(404)),
+            ("is not UTF-8 text", FetchFailure::Body),
+            ("could not be fetched", FetchFailure::Network),
+        ] {
+            assert_eq!(FetchFailure::of_sentence(said), failure, "{said}");
+        }
         assert_eq!(
             not_a_scenario("http://h/x.json", "line 1, column 1: json syntax error: expected value"),
             "The file at http://h/x.json is not a Logtime scenario: it is not JSON (line 1, column 1: json syntax error: expected value)."

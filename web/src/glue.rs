@@ -26,6 +26,13 @@ mod js {
         pub fn unpack(z: &str, limit: f64) -> js_sys::Promise;
         #[wasm_bindgen(js_name = copyText)]
         pub fn copy_text(text: &str) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = fetchTextBounded)]
+        pub fn fetch_text_bounded(
+            url: &str,
+            limit: f64,
+            timeout_ms: f64,
+            signal: &JsValue,
+        ) -> js_sys::Promise;
         #[wasm_bindgen(js_name = watchSize)]
         pub fn watch_size(el: &web_sys::Element, changed: &js_sys::Function) -> JsValue;
         #[wasm_bindgen(js_name = playFrames)]
@@ -125,6 +132,34 @@ pub async fn unpack(z: &str) -> Result<String, String> {
     {
         let _ = z;
         Err("unpacking needs a browser".into())
+    }
+}
+
+/// How long a scenario's server may take to send it whole.
+pub const FETCH_TIMEOUT_MS: u32 = 30_000;
+
+/// Fetches `url` as text of at most [`MAX_SCENARIO_BYTES`] bytes within [`FETCH_TIMEOUT_MS`],
+/// streamed so that a body over the limit is refused at the limit (never read whole into
+/// memory); `signal` cancels it.
+///
+/// [`MAX_SCENARIO_BYTES`]: logtime_core::scenario::MAX_SCENARIO_BYTES
+pub async fn fetch_text(
+    url: &str,
+    signal: Option<&web_sys::AbortSignal>,
+) -> Result<String, crate::embed::FetchFailure> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let signal = signal.map_or(wasm_bindgen::JsValue::UNDEFINED, |s| s.clone().into());
+        let limit = logtime_core::scenario::MAX_SCENARIO_BYTES as f64;
+        let p = js::fetch_text_bounded(url, limit, f64::from(FETCH_TIMEOUT_MS), &signal);
+        text_of(p)
+            .await
+            .map_err(|why| crate::embed::FetchFailure::of_sentence(&why))
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (url, signal);
+        Err(crate::embed::FetchFailure::Network)
     }
 }
 

@@ -37,6 +37,9 @@ pub fn absolute(url: &str) -> String {
     url.to_string()
 }
 
+/// A fetch in flight that the reader (or a newer load) can cancel.
+type InFlight = Rc<RefCell<Option<web_sys::AbortController>>>;
+
 /// The source shown and the moment its next load rebuilds.
 #[derive(Clone)]
 pub struct Loads {
@@ -44,9 +47,19 @@ pub struct Loads {
     pub source: UseStateHandle<ScenarioSource>,
     /// The moment the next load rebuilds (the page's, then the one a history entry names).
     pub restore_next: Rc<RefCell<Option<Restore>>>,
+    /// The fetch of the load in progress, when it fetches.
+    in_flight: InFlight,
 }
 
 impl Loads {
+    /// Cancels the fetch in progress: its load ends with "was cancelled", and the explorer
+    /// stays usable (pick another scenario, or reload).
+    pub fn cancel(&self) {
+        if let Some(c) = self.in_flight.borrow_mut().take() {
+            c.abort();
+        }
+    }
+
     /// Loads `source`, rebuilding `restore` once it is loaded.
     pub fn go(&self, source: ScenarioSource, restore: Option<Restore>) {
         *self.restore_next.borrow_mut() = restore;
@@ -62,9 +75,11 @@ pub fn use_loads(opts: &Options, d: UseReducerDispatcher<Explorer>) -> Loads {
     let source = use_state(|| opts.source.clone());
     let restore_next = use_mut_ref(|| Some(restore_of(opts)));
     let tokens = use_mut_ref(|| 0u64);
+    let in_flight: InFlight = use_mut_ref(|| None);
     let loads = Loads {
         source: source.clone(),
         restore_next: restore_next.clone(),
+        in_flight: in_flight.clone(),
     };
     {
         let loads = loads.clone();
@@ -91,7 +106,17 @@ pub fn use_loads(opts: &Options, d: UseReducerDispatcher<Explorer>) -> Loads {
                 *t
             };
             let restore = restore_next.borrow_mut().take().unwrap_or_default();
-            load(s, token, restore, d);
+            // The last choice wins: an earlier fetch still running is stopped, not just ignored.
+            if let Some(c) = in_flight.borrow_mut().take() {
+                c.abort();
+            }
+            #[cfg(target_arch = "wasm32")]
+            let controller = web_sys::AbortController::new().ok();
+            #[cfg(not(target_arch = "wasm32"))]
+            let controller = None::<web_sys::AbortController>;
+            let signal = controller.as_ref().map(|c| c.signal());
+            *in_flight.borrow_mut() = controller;
+            load(s, token, restore, signal, d);
         },
     );
     loads
@@ -103,6 +128,7 @@ fn load(
     source: &ScenarioSource,
     token: u64,
     restore: Restore,
+    signal: Option<web_sys::AbortSignal>,
     dispatch: UseReducerDispatcher<Explorer>,
 ) {
     dispatch.dispatch(LoadAction::Loading(token).into());
@@ -129,7 +155,7 @@ fn load(
             // Fetched from beside the wasm module when opened (the files are not compiled in).
             wasm_bindgen_futures::spawn_local(async move {
                 let url = b.url();
-                let json = fetch_text(&url)
+                let json = crate::glue::fetch_text(&url, signal.as_ref())
                     .await
                     .map_err(|f| builtins::fetch_message(b, &url, &f))
                     .and_then(|text| match state::Replay::check(&text) {
@@ -156,7 +182,7 @@ fn load(
             let url = url.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let shown = absolute(&url);
-                let json = fetch_text(&url)
+                let json = crate::glue::fetch_text(&url, signal.as_ref())
                     .await
                     .map_err(|f| embed::fetch_message(&shown, &f))
                     .and_then(|text| match state::Replay::check(&text) {
@@ -167,35 +193,4 @@ fn load(
             });
         }
     }
-}
-
-#[cfg(target_arch = "wasm32")]
-async fn fetch_text(url: &str) -> Result<String, embed::FetchFailure> {
-    use embed::FetchFailure;
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let w = web_sys::window().ok_or(FetchFailure::Network)?;
-    let resp = JsFuture::from(w.fetch_with_str(url))
-        .await
-        .map_err(|_| FetchFailure::Network)?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| FetchFailure::Network)?;
-    if !resp.ok() {
-        return Err(FetchFailure::Status(resp.status()));
-    }
-    let text = JsFuture::from(resp.text().map_err(|_| FetchFailure::Body)?)
-        .await
-        .map_err(|_| FetchFailure::Body)?;
-    // Measured while the text is still a JS string: copying a file of hundreds of megabytes into
-    // the wasm memory could be what kills the instance. UTF-16 units never outnumber UTF-8 bytes,
-    // so a text refused here is over the limit either way; core's parser checks the exact size.
-    let units = u64::from(js_sys::JsString::from(text.clone()).length());
-    if units > logtime_core::scenario::MAX_SCENARIO_BYTES {
-        return Err(FetchFailure::TooLarge(units));
-    }
-    text.as_string().ok_or(FetchFailure::Body)
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-async fn fetch_text(_url: &str) -> Result<String, embed::FetchFailure> {
-    Err(embed::FetchFailure::Network)
 }
