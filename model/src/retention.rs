@@ -453,19 +453,7 @@ pub(crate) fn plan<'a>(config: &Config, segments: &'a [Box<Segment>], inputs: In
         p.warnings = segments
             .iter()
             .filter(|s| future.contains(&s.base_offset()))
-            .map(|s| {
-                let record = s.largest_timestamp_is_record_time();
-                future_timestamp_warning(
-                    s.base_offset(),
-                    s.size().0,
-                    s.last_modified(),
-                    if record {
-                        s.largest_timestamp()
-                    } else {
-                        Timestamp::NONE
-                    },
-                )
-            })
+            .map(|s| future_timestamp_warning_for(s))
             .collect();
     }
     p.future = future;
@@ -487,6 +475,17 @@ pub fn future_timestamp_warning(
     format!(
         "LogSegment(baseOffset={base_offset}, size={size}, lastModifiedTime={last_modified}, largestRecordTimestamp={largest_record}) contains future timestamp(s), making it ineligible to be deleted"
     )
+}
+
+/// [`future_timestamp_warning`] for segment `s` as it is on disk: its largest timestamp only
+/// when a record carries it (otherwise Kafka's `largestRecordTimestamp` is empty, -1).
+pub fn future_timestamp_warning_for(s: &Segment) -> String {
+    let largest = if s.largest_timestamp_is_record_time() {
+        s.largest_timestamp()
+    } else {
+        Timestamp::NONE
+    };
+    future_timestamp_warning(s.base_offset(), s.size().0, s.last_modified(), largest)
 }
 
 /// Kafka's INFO line for a deletion, approximately (`UnifiedLog.scala:2210-2231`).

@@ -10,7 +10,7 @@ use logtime_model::diagnosis::{diagnose, Diagnosis};
 use logtime_model::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};
 use logtime_model::partition::{Command, Partition};
 use logtime_model::retention::{
-    future_timestamp_warning, DeletedSegment, RetentionReport, Verdict,
+    future_timestamp_warning_for, DeletedSegment, RetentionReport, Verdict,
 };
 use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
@@ -300,17 +300,7 @@ fn kafka_41_warning(p: &Partition, r: &RetentionReport) -> Option<String> {
         .segments()
         .iter()
         .find(|s| s.base_offset() == v.base_offset)?;
-    let record = s.largest_timestamp_is_record_time();
-    Some(future_timestamp_warning(
-        s.base_offset(),
-        s.size().0,
-        s.last_modified(),
-        if record {
-            s.largest_timestamp()
-        } else {
-            Timestamp::NONE
-        },
-    ))
+    Some(future_timestamp_warning_for(s))
 }
 
 fn oldest_record(p: &Partition) -> Option<Timestamp> {
