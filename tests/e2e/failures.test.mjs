@@ -62,7 +62,9 @@ async function slowGood(page, ms = 3000) {
 }
 
 test('stale loads: the last choice wins (standalone menu)', async () => {
-  await withPage(e2e, { path: null }, async (page) => {
+  // The superseded fetch is stopped, not just ignored: its request ends aborted.
+  const aborted = /^request failed: \S*\/good\.json \(net::ERR_ABORTED\)$/;
+  await withPage(e2e, { path: null, allowErrors: [aborted] }, async (page) => {
     await slowGood(page);
     await page.goto(new URL('index.html?src=good.json', e2e.server.url).href);
     await page.locator('[data-testid=scenario-menu]').waitFor();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { ROOT, SCREENSHOTS, appRoot, screenshot, useE2E, withPage } from './harness.mjs';
+import { ROOT, SCREENSHOTS, appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 const FIXTURES = path.join(ROOT, 'tests', 'import');
@@ -20,6 +20,8 @@ async function ready(page) {
   await appRoot(page);
   await page.locator('[data-testid=clock]').first().waitFor({ timeout: 20_000 });
   await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
+  // The page's own scenario has arrived (its title no longer says it is loading).
+  await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
 }
 
 async function text(page, sel) {
