@@ -343,3 +343,13 @@ test('the score card: axe finds nothing; screenshots', async () => {
     });
   }
 });
+
+test('a stop that points at a panel outlines that panel, and only it', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=future-walkthrough', reducedMotion: 'reduce' }, async (page) => {
+    await page.locator('[data-testid=lesson]').waitFor();
+    // The first stop shows panel:partition: outlined, and the page is not scrolled to it.
+    await page.locator('[data-panel=partition][data-lt-pointed]').waitFor();
+    assert.equal(await page.locator('[data-lt-pointed]').count(), 1);
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+  });
+});

@@ -13,22 +13,28 @@ pub fn panel_selector(p: Panel) -> String {
     format!("[data-panel={}]", p.key())
 }
 
-/// Outlines `panels` inside `root` (and no others), and scrolls the first into view, whenever
-/// the list changes.
+/// Outlines `panels` inside `root` (and no others) whenever the list changes, and scrolls the
+/// first into view, except for the first list shown: a page (or a docs page with an embed)
+/// opening at a lesson's first stop stays where the reader is.
 #[hook]
 pub fn use_pointed_panels(root: NodeRef, panels: Vec<Panel>) {
+    let shown_before = use_mut_ref(|| false);
     use_effect_with(panels, move |panels| {
+        let scroll = *shown_before.borrow();
+        if !panels.is_empty() {
+            *shown_before.borrow_mut() = true;
+        }
         #[cfg(target_arch = "wasm32")]
         if let Some(root) = root.cast::<web_sys::Element>() {
-            point(&root, panels);
+            point(&root, panels, scroll);
         }
         #[cfg(not(target_arch = "wasm32"))]
-        let _ = (root, panels);
+        let _ = (root, panels, scroll);
     });
 }
 
 #[cfg(target_arch = "wasm32")]
-fn point(root: &web_sys::Element, panels: &[Panel]) {
+fn point(root: &web_sys::Element, panels: &[Panel], scroll: bool) {
     if let Ok(old) = root.query_selector_all(&format!("[{POINTED_ATTR}]")) {
         for i in 0..old.length() {
             if let Some(el) = old
@@ -45,7 +51,7 @@ fn point(root: &web_sys::Element, panels: &[Panel]) {
             continue;
         };
         let _ = el.set_attribute(POINTED_ATTR, "");
-        if first {
+        if first && scroll {
             first = false;
             let opts = web_sys::ScrollIntoViewOptions::new();
             opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
