@@ -4,7 +4,7 @@
 # play at 64× (play10m_*) and the same replay in the page's wasm and natively (replay10m_*).
 # Then, when `twiggy` is installed (`cargo install --locked twiggy`), the wasm's size by crate
 # (wasm_crate_bytes{crate=..}, from a copy optimised like the page's but keeping its names).
-# Last, the floor of the first module (wasm_floor_bytes, wasm_floor_gzip_bytes: scripts/wasm-floor/,
+# Last, the floor of the page's module (wasm_floor_bytes, wasm_floor_gzip_bytes: scripts/wasm-floor/,
 # a scenario parsed, replayed and narrated with no UI at all).
 # Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget;
 # --no-10m: skip the ten-million-record figures; --no-segments: the one-record-segment ones;
@@ -38,10 +38,10 @@ else
   echo "[measure] no twiggy: skipping the size by crate (cargo install --locked twiggy)" >&2
 fi
 # The floor (scripts/wasm-floor/): parse, replay and narrate a scenario, no UI, through the same
-# profile, wasm-bindgen and wasm-opt flags as the page's module. What a first module that shows
+# profile, wasm-bindgen and wasm-opt flags as the page's module. What a module that shows
 # a scenario weighs before any renderer, component, state or stylesheet.
 floor="$(mktemp -d)"
-echo "[measure] the first module's floor (scripts/wasm-floor)" >&2
+echo "[measure] the module's floor (scripts/wasm-floor)" >&2
 cargo build --profile wasm-release --target wasm32-unknown-unknown -p logtime-wasm-floor >&2
 wasm-bindgen --target web --out-dir "$floor" --out-name f \
   target/wasm32-unknown-unknown/wasm-release/logtime_wasm_floor.wasm

@@ -1,6 +1,6 @@
 //! Arbitrary text as a lesson file and as narration markup: parsing, checking and playing a
-//! lesson (every item revealed) never panic; `is_lesson_file` (the explorer's first module
-//! decides by it) says yes to every file that uses a lesson feature and no to every plain
+//! lesson (every item revealed) never panic; `is_lesson_file` (a lesson file told from a
+//! scenario by its shape) says yes to every file that uses a lesson feature and no to every plain
 //! scenario.
 #![no_main]
 

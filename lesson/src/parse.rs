@@ -367,9 +367,8 @@ fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
 /// Whether `json` is shaped like a lesson file rather than a plain scenario: a top-level
 /// `lesson`, `variants` or `stream`, or a step of a lesson kind ([`LESSON_STEP_KINDS`]) or with
 /// an annotation ([`ANNOTATION_KEYS`]). Only the shape is read, nothing is checked: `false` for
-/// text that is not a JSON object (or is over the size limit). The explorer's first module,
-/// built without the lesson engine, asks this to know whether a document needs the engine
-/// without parsing it as a lesson.
+/// text that is not a JSON object (or is over the size limit). It tells a lesson file from a
+/// plain scenario without parsing it as a lesson (the built-ins' table is held to it).
 pub fn is_lesson_file(json: &str) -> bool {
     if scenario::check_size(json).is_err() {
         return false;

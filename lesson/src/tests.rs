@@ -1160,8 +1160,8 @@ fn incident_2_reaches_the_seed_001_table() {
     assert!(v[1].contains("pinned behind segment 20000"), "{v:?}");
 }
 
-/// `is_lesson_file` (the explorer's first module decides by it whether a document needs the
-/// lesson engine) says what a full parse says, for every file Logtime ships and for the
+/// `is_lesson_file` (which tells a lesson file from a plain scenario by its shape) says what a
+/// full parse says, for every file Logtime ships and for the
 /// shapes of each lesson feature on its own.
 #[test]
 fn is_lesson_file_agrees_with_the_parse() {

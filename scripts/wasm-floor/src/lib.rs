@@ -1,4 +1,4 @@
-//! The floor of the explorer's first module: what any module that shows a scenario must hold.
+//! The floor of the explorer's module: what any module that shows a scenario must hold.
 //!
 //! [`explain`] parses a scenario document, replays every step and builds the narration of each
 //! one and of the end, which is the least the explorer's first screen needs before it draws
