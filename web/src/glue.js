@@ -87,6 +87,20 @@ export async function unpack(z, limit) {
     throw new Error('it is not base64url text');
   }
   const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  return readText(reader, limit, {
+    tooLarge: `it unpacks to more than ${limit} bytes`,
+    failed: 'it does not unpack',
+    notText: 'it does not unpack to text',
+  });
+}
+
+/**
+ * Reads `reader` to its end as UTF-8 text of at most `limit` bytes; errors are the sentences
+ * given: `tooLarge` past the limit, `failed` when a read fails, `notText` for bytes that are not
+ * UTF-8. On an error the stream is cancelled and what was read is dropped: a stream left open
+ * keeps filling the heap after the error (1 GB for a 1.4 MB link).
+ */
+async function readText(reader, limit, { tooLarge, failed, notText }) {
   const parts = [];
   let size = 0;
   try {
@@ -94,20 +108,18 @@ export async function unpack(z, limit) {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.length;
-      if (size > limit) throw new Error(`it unpacks to more than ${limit} bytes`);
+      if (size > limit) throw new Error(tooLarge);
       parts.push(value);
     }
   } catch (e) {
-    // A stream left open keeps inflating into the heap after the error (1 GB for a 1.4 MB
-    // link): cancel it and drop what was read.
     parts.length = 0;
     reader.cancel().catch(() => {});
-    throw new Error(e.message.startsWith('it unpacks') ? e.message : 'it does not unpack');
+    throw new Error(e.message === tooLarge ? tooLarge : failed);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
   } catch {
-    throw new Error('it does not unpack to text');
+    throw new Error(notText);
   }
 }
 
@@ -137,27 +149,15 @@ export async function fetchTextBounded(url, limit, timeoutMs, signal) {
       ctl.abort();
       throw new Error(`is larger than ${limit} bytes (${declared})`);
     }
-    const reader = resp.body.getReader();
-    const parts = [];
-    let size = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.length;
-        if (size > limit) throw new Error(`is larger than ${limit} bytes`);
-        parts.push(value);
-      }
+      return await readText(resp.body.getReader(), limit, {
+        tooLarge: `is larger than ${limit} bytes`,
+        failed: 'could not be read',
+        notText: 'is not UTF-8 text',
+      });
     } catch (e) {
-      parts.length = 0;
-      reader.cancel().catch(() => {});
       ctl.abort();
-      throw new Error(why ?? (e.message.startsWith('is larger') ? e.message : 'could not be read'));
-    }
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(await new Blob(parts).arrayBuffer());
-    } catch {
-      throw new Error('is not UTF-8 text');
+      throw new Error(why ?? e.message);
     }
   } finally {
     clearTimeout(timer);
