@@ -17,6 +17,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 mod broker;
 mod many;
+mod pipeline;
 mod read;
 mod text;
 

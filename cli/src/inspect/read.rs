@@ -12,8 +12,7 @@ use logtime_model::{Offset, Timestamp};
 use std::io::{IsTerminal, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::sync_channel;
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
 /// One partition's inputs.
 pub(super) struct Source {
@@ -373,9 +372,8 @@ fn mtime(path: &Path) -> Option<Timestamp> {
     Some(Timestamp(d.as_millis().min(i64::MAX as u128) as i64))
 }
 
-/// Streams a `.log` through the core's reader in [`CHUNK`]s. Reading (the kernel's copy into
-/// our buffer) and checking (CRC-32C and parsing) run on two threads with three buffers between
-/// them, so that a segment takes the longer of the two rather than their sum.
+/// Streams a `.log` through the core's reader: a small one in one buffer on this thread, a large
+/// one through [`super::pipeline`], where reading, CRC-32C and parsing overlap.
 fn read_log(
     path: &Path,
     base: Offset,
@@ -403,46 +401,8 @@ fn read_log(
         }
         return Ok(reader.finish());
     }
-    let (full_tx, full_rx) = sync_channel::<std::io::Result<(Vec<u8>, usize)>>(3);
-    let (free_tx, free_rx) = sync_channel::<Vec<u8>>(3);
-    for _ in 0..3 {
-        let _ = free_tx.send(vec![0u8; CHUNK]);
-    }
-    // `move`: on an early return the channels drop before the scope joins the reading thread,
-    // which then stops instead of waiting for a buffer forever.
-    std::thread::scope(move |scope| {
-        scope.spawn(move || {
-            while let Ok(mut buf) = free_rx.recv() {
-                let msg = match f.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => Ok((buf, n)),
-                    Err(e) => Err(e),
-                };
-                let stop = msg.is_err();
-                if full_tx.send(msg).is_err() || stop {
-                    break;
-                }
-            }
-        });
-        let mut reader = SegmentReader::new(base);
-        let mut last_draw = Instant::now();
-        for msg in full_rx.iter() {
-            if reader.stopped() {
-                // Dropping the channels at the return stops the reading thread.
-                skip_rest(path, &mut reader, progress)?;
-                break;
-            }
-            let (buf, n) = msg.map_err(|e| io_err(path, e))?;
-            reader.feed(&buf[..n]);
-            progress.done.fetch_add(n as u64, Ordering::Relaxed);
-            if draw && last_draw.elapsed() > Duration::from_millis(100) {
-                let name = path.file_name().unwrap_or_default().to_string_lossy();
-                progress.draw(&name);
-                last_draw = Instant::now();
-            }
-            let _ = free_tx.send(buf);
-        }
-        Ok(reader.finish())
+    super::pipeline::read_large(f, path, base, progress, draw, |r| {
+        skip_rest(path, r, progress)
     })
 }
 

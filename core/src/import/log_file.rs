@@ -21,6 +21,8 @@ use std::fmt;
 
 /// `Records.LOG_OVERHEAD`: the offset and size fields before every batch.
 pub(crate) const LOG_OVERHEAD: usize = 12;
+/// Where a v2 batch's CRC-32C starts: the attributes, after the CRC field itself.
+pub(crate) const V2_CRC_FROM: usize = 21;
 /// `Records.HEADER_SIZE_UP_TO_MAGIC`.
 const HEADER_SIZE_UP_TO_MAGIC: usize = 17;
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`.
@@ -329,13 +331,25 @@ impl fmt::Display for LogDamage {
 /// `next_offset` is the offset after the previous batch, used when a compressed v0/v1 message's
 /// first offset cannot be read.
 pub fn parse_batch(data: &[u8], position: u64, next_offset: Offset) -> Result<LogBatch, LogDamage> {
+    parse_batch_known(data, position, next_offset, None)
+}
+
+/// [`parse_batch`], with the CRC-32C of a v2 batch's bytes already computed (by
+/// [`precompute_crcs`](super::crc_ahead::precompute_crcs) over these very bytes) when `known_crc`
+/// is given: the comparison with the stored CRC, and everything else, stays here.
+pub(crate) fn parse_batch_known(
+    data: &[u8],
+    position: u64,
+    next_offset: Offset,
+    known_crc: Option<u32>,
+) -> Result<LogBatch, LogDamage> {
     let damage = |kind| LogDamage { position, kind };
     let size_field = i32::from_be_bytes([data[8], data[9], data[10], data[11]]);
     let total = LOG_OVERHEAD + size_field as usize;
     let data = &data[..total];
     let magic = data[16] as i8;
     match magic {
-        2 => parse_v2(data, position).map_err(damage),
+        2 => parse_v2(data, position, known_crc).map_err(damage),
         0 | 1 => {
             super::legacy::parse_legacy(data, position, next_offset, magic as u8).map_err(damage)
         }
@@ -368,7 +382,7 @@ fn wire(e: WireError) -> String {
     e.to_string()
 }
 
-fn parse_v2(data: &[u8], position: u64) -> Result<LogBatch, DamageKind> {
+fn parse_v2(data: &[u8], position: u64, known_crc: Option<u32>) -> Result<LogBatch, DamageKind> {
     if data.len() < RECORD_BATCH_OVERHEAD {
         return Err(DamageKind::SizeTooSmall {
             size: (data.len() - LOG_OVERHEAD) as i32,
@@ -410,7 +424,7 @@ fn parse_v2(data: &[u8], position: u64) -> Result<LogBatch, DamageKind> {
         seq,
         count,
     ) = h;
-    let computed = crc32c::crc32c(&data[21..]);
+    let computed = known_crc.unwrap_or_else(|| crc32c::crc32c(&data[V2_CRC_FROM..]));
     if computed != crc {
         return Err(DamageKind::CrcMismatch {
             stored: crc,
@@ -622,6 +636,8 @@ pub struct LogReader {
     /// Bytes the file's batches have decompressed to so far (see
     /// [`MAX_INFLATION`](super::codec::MAX_INFLATION)).
     inflated: u64,
+    /// CRC-32C of batches computed ahead, by file position, during [`LogReader::feed_with_crcs`].
+    known: Vec<(u64, u32)>,
 }
 
 /// What a whole `.log` file gave, besides its batches.
@@ -700,6 +716,30 @@ impl LogReader {
         }
     }
 
+    /// [`LogReader::feed`], with the CRC-32C of the chunk's whole batches computed ahead (on
+    /// other threads: the CLI's reading of a large segment). The result is the same as `feed`'s
+    /// whatever `crcs` holds: CRCs computed for another position than the chunk's are ignored,
+    /// and a batch without one (a batch across chunks, a v0/v1 message) is checked here.
+    pub fn feed_with_crcs(
+        &mut self,
+        chunk: &[u8],
+        crcs: super::PrecomputedCrcs,
+        on_batch: &mut dyn FnMut(LogBatch),
+    ) {
+        if crcs.covers(self.total, chunk.len()) {
+            self.known = crcs.into_entries();
+        }
+        self.feed(chunk, on_batch);
+        self.known.clear();
+    }
+
+    fn known_crc(&self, position: u64) -> Option<u32> {
+        self.known
+            .binary_search_by_key(&position, |k| k.0)
+            .ok()
+            .map(|i| self.known[i].1)
+    }
+
     /// Reads the whole batches at the start of `data` (at file position `pending_at`), and
     /// returns how many bytes they took; damage stops the reader.
     fn scan(&mut self, data: &[u8], on_batch: &mut dyn FnMut(LogBatch)) -> usize {
@@ -711,8 +751,10 @@ impl LogReader {
                 Some(n) => {
                     let next = self.next_offset.unwrap_or(Offset(0));
                     let allowance = inflation_budget(self.total).saturating_sub(self.inflated);
-                    let (parsed, spent) =
-                        metered(allowance, || parse_batch(&data[at..at + n], pos, next));
+                    let known = self.known_crc(pos);
+                    let (parsed, spent) = metered(allowance, || {
+                        parse_batch_known(&data[at..at + n], pos, next, known)
+                    });
                     self.inflated = self.inflated.saturating_add(spent);
                     parsed.map(|b| Some((b, n)))
                 }

@@ -42,6 +42,7 @@
 //! ```
 
 mod codec;
+mod crc_ahead;
 mod dump_log;
 mod dump_paste;
 mod index_file;
@@ -56,6 +57,7 @@ mod wire;
 pub mod words;
 
 pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
+pub use crc_ahead::{precompute_crcs, whole_batches, PrecomputedCrcs};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
 pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_file::{

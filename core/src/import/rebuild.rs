@@ -327,6 +327,14 @@ impl SegmentReader {
         self.reader.feed(chunk, &mut |b| builder.push(b));
     }
 
+    /// [`Self::feed`], with the CRC-32C of the chunk's batches computed ahead (see
+    /// [`LogReader::feed_with_crcs`](super::LogReader::feed_with_crcs)).
+    pub fn feed_with_crcs(&mut self, chunk: &[u8], crcs: super::PrecomputedCrcs) {
+        let builder = &mut self.builder;
+        self.reader
+            .feed_with_crcs(chunk, crcs, &mut |b| builder.push(b));
+    }
+
     /// Bytes fed so far.
     pub fn bytes_read(&self) -> u64 {
         self.reader.bytes_read()
