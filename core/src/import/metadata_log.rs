@@ -276,3 +276,48 @@ pub fn meta_properties(text: &str) -> (Option<String>, Option<String>) {
         get("node.id").or_else(|| get("broker.id")),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A metadata log segment written by Kafka's own code (`scripts/kafka-metadata-log`):
+    /// a LeaderChange control batch, then TopicRecords, ConfigRecords (topic and cluster-wide
+    /// and node 3's broker configs, a later override, a deletion by a null value) and a
+    /// RemoveTopicRecord, framed by `MetadataRecordSerde` and batched by raft's `BatchBuilder`.
+    const KAFKA_WRITTEN: &[u8] = include_bytes!(
+        "../../../tests/import/kafka/metadata-log/__cluster_metadata-0/00000000000000000000.log"
+    );
+
+    #[test]
+    fn a_metadata_log_kafka_wrote_gives_the_configs_it_records() {
+        let mut m = MetadataConfigs::default();
+        m.read_log(KAFKA_WRITTEN).unwrap();
+        // Ten records: the control batch's LeaderChange is not one of them.
+        assert_eq!(m.records, 10);
+        assert_eq!(m.topics.keys().collect::<Vec<_>>(), ["clicks", "views"]);
+        assert_eq!(m.removed, ["gone"]);
+        // Uuid.fromString("Y2xpY2tzQ2xpY2tzQ2xpYw"): the id's 16 bytes, as the record holds them.
+        assert_eq!(m.topics["clicks"].id, hex(b"clicksClicksClic"));
+        // The later retention.ms wins, and the null value deleted segment.ms.
+        assert_eq!(
+            m.topics["clicks"].configs.iter().collect::<Vec<_>>(),
+            [(&"retention.ms".to_string(), &"7200000".to_string())]
+        );
+        assert!(m.topics["views"].configs.is_empty());
+        assert_eq!(m.brokers[""]["log.retention.ms"], "86400000");
+        assert_eq!(m.brokers["3"]["log.cleanup.policy"], "compact");
+        let on = |topic, node| m.topic_configs(topic, node);
+        assert_eq!(
+            on("clicks", Some("3")),
+            [
+                ("cleanup.policy".to_string(), "compact".to_string()),
+                ("retention.ms".to_string(), "7200000".to_string())
+            ]
+        );
+        assert_eq!(
+            on("views", Some("1")),
+            [("retention.ms".to_string(), "86400000".to_string())]
+        );
+    }
+}
