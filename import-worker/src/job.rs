@@ -5,8 +5,9 @@
 //! any other. Every Kafka fact comes from `logtime_core::import`; this module only routes bytes.
 
 use logtime_core::import::{
-    self, parse_dump, parse_offset_index, parse_time_index, segment_file, words, DumpOutput,
-    DumpParser, Imported, NotExpanded, PartitionImport, SegmentFileKind, SegmentReader,
+    self, configs_with_metadata, meta_properties, parse_dump, parse_offset_index, parse_time_index,
+    segment_file, words, DumpOutput, DumpParser, Imported, MetadataConfigs, NotExpanded,
+    PartitionImport, SegmentFileKind, SegmentReader,
 };
 use logtime_model::{Config, Offset, Timestamp};
 
@@ -39,6 +40,27 @@ pub enum Kind {
     Segment(Offset, SegmentFileKind),
     /// `kafka-dump-log` text.
     Dump,
+    /// A `.log` of the broker's KRaft metadata log (`__cluster_metadata-0`), dropped with the
+    /// partition folder: the topic's real configs.
+    Metadata,
+    /// The log directory's `meta.properties`, dropped with the metadata log: the node id whose
+    /// dynamic broker configs apply.
+    MetaProperties,
+}
+
+/// The folder of the KRaft metadata log.
+const METADATA_FOLDER: &str = "__cluster_metadata-0";
+
+/// The last component of a path's folder (`kafka-logs/clicks-0/x.log`: `clicks-0`).
+fn folder_name(path: &str) -> &str {
+    folder(path).rsplit(['/', '\\']).next().unwrap_or("")
+}
+
+/// Whether the files hold a metadata log beside another partition's segment files: a broker's
+/// log directory, or the two folders picked together.
+fn with_metadata(files: &[Picked], reads: &[(usize, Kind)]) -> bool {
+    let mut names = reads.iter().map(|(i, _)| folder_name(&files[*i].path));
+    names.clone().any(|n| n == METADATA_FOLDER) && names.any(|n| n != METADATA_FOLDER)
 }
 
 /// The files to read, in order.
@@ -78,7 +100,30 @@ pub fn plan(files: &[Picked]) -> Result<Plan, String> {
             total: files.iter().map(|f| f.size).sum(),
         });
     }
-    let mut folders: Vec<&str> = reads.iter().map(|(i, _)| folder(&files[*i].path)).collect();
+    if with_metadata(files, &reads) {
+        reads.retain_mut(|(i, k)| {
+            if folder_name(&files[*i].path) != METADATA_FOLDER {
+                return true;
+            }
+            let log = matches!(k, Kind::Segment(_, SegmentFileKind::Log));
+            if log {
+                *k = Kind::Metadata;
+            }
+            log
+        });
+        reads.extend(
+            files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.name == "meta.properties" && f.size <= 64 * 1024)
+                .map(|(i, _)| (i, Kind::MetaProperties)),
+        );
+    }
+    let mut folders: Vec<&str> = reads
+        .iter()
+        .filter(|(_, k)| matches!(k, Kind::Segment(..)))
+        .map(|(i, _)| folder(&files[*i].path))
+        .collect();
     folders.sort_unstable();
     folders.dedup();
     if folders.len() > 1 {
@@ -89,6 +134,12 @@ pub fn plan(files: &[Picked]) -> Result<Plan, String> {
         ));
     }
     for (i, k) in &reads {
+        if *k == Kind::Metadata && files[*i].size > MAX_INDEX_BYTES {
+            return Err(format!(
+                "{}/{}: a metadata log segment of {} bytes, larger than the {} read here: import the partition folder alone, or run logtime inspect on the log directory",
+                METADATA_FOLDER, files[*i].name, files[*i].size, MAX_INDEX_BYTES
+            ));
+        }
         if matches!(k, Kind::Segment(_, SegmentFileKind::OffsetIndex | SegmentFileKind::TimeIndex) if files[*i].size > MAX_INDEX_BYTES)
         {
             return Err(format!(
@@ -97,7 +148,15 @@ pub fn plan(files: &[Picked]) -> Result<Plan, String> {
             ));
         }
     }
-    reads.sort_by_key(|(i, k)| (*k != Kind::Dump, files[*i].name.clone()));
+    // The metadata log and meta.properties first: they decide the configs the segments are
+    // read under.
+    reads.sort_by_key(|(i, k)| {
+        (
+            matches!(k, Kind::Segment(..)),
+            *k != Kind::MetaProperties,
+            files[*i].name.clone(),
+        )
+    });
     let topic_partition = folders[0]
         .rsplit(['/', '\\'])
         .next()
@@ -106,8 +165,9 @@ pub fn plan(files: &[Picked]) -> Result<Plan, String> {
         .to_string();
     let skipped = files
         .iter()
-        .filter(|f| segment_file(&f.name).is_none())
-        .map(|f| f.name.clone())
+        .enumerate()
+        .filter(|(i, _)| !reads.iter().any(|(r, _)| r == i))
+        .map(|(_, f)| f.name.clone())
         .collect();
     let total = reads.iter().map(|(i, _)| files[*i].size).sum();
     Ok(Plan {
@@ -125,6 +185,8 @@ enum Current {
     Index(Offset, SegmentFileKind, Vec<u8>),
     /// The parser, the bytes of an unfinished line, and lines read.
     Dump(Box<DumpParser>, Vec<u8>, usize),
+    /// A metadata log segment or `meta.properties`, read whole (bounded by the plan).
+    Whole(Kind, Vec<u8>),
 }
 
 /// An import in progress: [`Job::begin`] a file, [`Job::feed`] its bytes in order, [`Job::end`]
@@ -132,7 +194,12 @@ enum Current {
 pub struct Job {
     files: Vec<Picked>,
     plan: Plan,
-    import: PartitionImport,
+    /// Made at the first segment file, once the metadata log (read first) has given the configs.
+    import: Option<PartitionImport>,
+    metadata: Option<MetadataConfigs>,
+    node: Option<String>,
+    /// The configs the metadata log gave, in core's words, once the import has used them.
+    configs: Option<String>,
     dump: DumpOutput,
     config: Config,
     current: Current,
@@ -153,17 +220,21 @@ pub struct Done {
     pub segments: usize,
     /// Bytes read.
     pub bytes: u64,
+    /// When a metadata log was read: the configs it gave the topic, in core's words.
+    pub configs: Option<String>,
 }
 
 impl Job {
     /// A job reading `files` as `plan` says, under `config` (its `index.interval.bytes` is what
     /// the on-disk indexes are compared with).
     pub fn new(files: Vec<Picked>, plan: Plan, config: Config) -> Job {
-        let import = PartitionImport::new(&plan.topic_partition, config.clone());
         Job {
             files,
             plan,
-            import,
+            import: None,
+            metadata: None,
+            node: None,
+            configs: None,
             dump: DumpOutput::default(),
             config,
             current: Current::None,
@@ -200,7 +271,34 @@ impl Job {
             ),
             Kind::Segment(base, k) => Current::Index(base, k, Vec::new()),
             Kind::Dump => Current::Dump(Box::default(), Vec::new(), 0),
+            k @ (Kind::Metadata | Kind::MetaProperties) => Current::Whole(k, Vec::new()),
         };
+    }
+
+    /// The partition being assembled.
+    fn import(&mut self) -> &mut PartitionImport {
+        let import = match self.import.take() {
+            Some(i) => i,
+            None => self.new_import(),
+        };
+        self.import.insert(import)
+    }
+
+    /// A partition under the metadata log's configs for the topic, when one was read.
+    fn new_import(&mut self) -> PartitionImport {
+        let tp = &self.plan.topic_partition;
+        let mut config = self.config.clone();
+        let mut known = false;
+        if let Some(m) = &self.metadata {
+            let list = m.partition_configs(tp, self.node.as_deref());
+            known = list.iter().any(|(n, _)| n == "cleanup.policy");
+            let (c, in_force) = configs_with_metadata(tp, &config, &[], &list);
+            config = c;
+            self.configs = Some(words::metadata_configs(&in_force));
+        }
+        let mut import = PartitionImport::new(tp, config);
+        import.policy_known(known);
+        import
     }
 
     /// Feeds the next bytes of the current file.
@@ -209,7 +307,7 @@ impl Job {
         match &mut self.current {
             Current::None => {}
             Current::Log(_, r, _) => r.feed(chunk),
-            Current::Index(_, _, buf) => buf.extend_from_slice(chunk),
+            Current::Index(_, _, buf) | Current::Whole(_, buf) => buf.extend_from_slice(chunk),
             Current::Dump(parser, pending, lines) => {
                 pending.extend_from_slice(chunk);
                 let mut start = 0;
@@ -229,13 +327,23 @@ impl Job {
     pub fn end(&mut self) -> Result<(), String> {
         match std::mem::replace(&mut self.current, Current::None) {
             Current::None => {}
-            Current::Log(base, r, modified) => self.import.add_log(base, r.finish(), modified),
-            Current::Index(base, SegmentFileKind::TimeIndex, b) => {
-                self.import.add_time_index(base, parse_time_index(base, &b))
-            }
+            Current::Log(base, r, modified) => self.import().add_log(base, r.finish(), modified),
+            Current::Index(base, SegmentFileKind::TimeIndex, b) => self
+                .import()
+                .add_time_index(base, parse_time_index(base, &b)),
             Current::Index(base, _, b) => self
-                .import
+                .import()
                 .add_offset_index(base, parse_offset_index(base, &b)),
+            Current::Whole(Kind::MetaProperties, b) => {
+                self.node = meta_properties(&String::from_utf8_lossy(&b)).1;
+            }
+            Current::Whole(_, b) => {
+                let name = format!("{METADATA_FOLDER}/{}", self.name);
+                self.metadata
+                    .get_or_insert_with(MetadataConfigs::default)
+                    .read_log(&b)
+                    .map_err(|e| format!("{name}: not a kraft metadata log: {e}"))?;
+            }
             Current::Dump(mut parser, rest, lines) => {
                 if !rest.is_empty() {
                     dump_line(&mut parser, &rest, lines + 1, &self.name)?;
@@ -256,7 +364,11 @@ impl Job {
             .filter(|(_, k)| matches!(k, Kind::Segment(_, SegmentFileKind::Log)))
             .count();
         let (import, segments) = if self.dump.files.is_empty() {
-            (self.import, segments)
+            let import = match self.import {
+                Some(i) => i,
+                None => PartitionImport::new(&self.plan.topic_partition, self.config),
+            };
+            (import, segments)
         } else {
             let tp = self
                 .dump
@@ -269,6 +381,7 @@ impl Job {
         let mut done = done(&imported, self.done);
         done.skipped = self.plan.skipped;
         done.segments = segments.max(done.segments);
+        done.configs = self.configs;
         Ok(done)
     }
 }
@@ -338,6 +451,7 @@ fn done(imported: &Imported, bytes: u64) -> Done {
         skipped: Vec::new(),
         segments: p.segments().len(),
         bytes,
+        configs: None,
     }
 }
 
@@ -611,5 +725,55 @@ mod tests {
                 d.notes
             );
         }
+    }
+
+    /// A broker's log directory picked whole: the partition's segments read under the configs
+    /// the KRaft metadata log (written by Kafka's own code) gives its topic on the node
+    /// `meta.properties` names, and those configs said in core's words.
+    #[test]
+    fn a_broker_directory_gives_the_configs_of_its_metadata_log() {
+        let top = fixtures().join("kafka").join("metadata-log");
+        let mut files = Vec::new();
+        let mut bytes = Vec::new();
+        for rel in [
+            "meta.properties",
+            "__cluster_metadata-0/00000000000000000000.log",
+            "clicks-0/00000000000000000018.log",
+            "clicks-0/00000000000000000024.log",
+            "clicks-0/00000000000000000024.index",
+            "clicks-0/00000000000000000030.log",
+        ] {
+            let b = std::fs::read(top.join(rel)).unwrap();
+            files.push(Picked {
+                name: rel.rsplit('/').next().unwrap().into(),
+                path: format!("metadata-log/{rel}"),
+                size: b.len() as u64,
+                modified: None,
+            });
+            bytes.push(b);
+        }
+        let p = plan(&files).unwrap();
+        assert_eq!(p.topic_partition, "clicks-0");
+        assert_eq!(p.reads[0], (0, Kind::MetaProperties));
+        assert_eq!(p.reads[1], (1, Kind::Metadata));
+        assert!(p.skipped.is_empty(), "{:?}", p.skipped);
+        let d = run(files, &bytes, 100, 1_805_500_800_000).unwrap();
+        // Node 1: node 3's log.cleanup.policy=compact does not apply; the topic's later
+        // retention.ms does.
+        assert_eq!(
+            d.configs.as_deref(),
+            Some("configs: retention.ms=7200000 (the metadata log); every other config is kafka's default")
+        );
+        let sc = logtime_core::scenario::parse(&d.scenario).unwrap();
+        assert_eq!(
+            sc.try_partition().unwrap().config().topic.retention_ms,
+            7_200_000
+        );
+        // Without the metadata log, the same partition has no configs line.
+        let (files, bytes) = folder_files(&top.join("clicks-0"));
+        assert_eq!(
+            run(files, &bytes, 100, 1_805_500_800_000).unwrap().configs,
+            None
+        );
     }
 }

@@ -70,11 +70,7 @@ impl Options {
         else {
             return Vec::new();
         };
-        let topic = match topic_partition.rsplit_once('-') {
-            Some((t, n)) if n.bytes().all(|b| b.is_ascii_digit()) => t,
-            _ => topic_partition,
-        };
-        m.topic_configs(topic, node_id.as_deref())
+        m.partition_configs(topic_partition, node_id.as_deref())
     }
 
     /// The line a log directory's report opens with, when it is a broker's.

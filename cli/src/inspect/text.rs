@@ -4,7 +4,7 @@
 use super::Options;
 use logtime_core::human::{bytes, duration, rfc3339};
 use logtime_core::import::{
-    configs_with_metadata, internal_topic, words, ConfigOrigin, DumpOutput, Imported, Inspection,
+    configs_with_metadata, internal_topic, words, DumpOutput, Imported, Inspection,
 };
 use logtime_core::scenario::narrate;
 use logtime_model::Config;
@@ -178,10 +178,7 @@ pub(super) fn text_single(
         s.push('\n');
     }
     if let Some(w) = &r.kafka_41_warning {
-        let _ = writeln!(
-            s,
-            "A 4.1 broker logs at WARN, on the logger LogFutureTimestampLogger (KAFKA-18929), at each retention check: {w}"
-        );
+        let _ = writeln!(s, "{}", words::kafka_41_warning(w));
     }
     if let Some(d) = &r.delete_records {
         s.push('\n');
@@ -500,34 +497,8 @@ pub(super) fn json_index_only(tp: &str, dump: &DumpOutput) -> Value {
 fn origins_text(tp: &str, config: &Config, opts: &Options) -> String {
     let (_, list) = configs_with_metadata(tp, config, &opts.given, &opts.metadata_for(tp));
     let mut s = String::new();
-    let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
-    for c in &list {
-        let kv = format!("{}={}", c.name, c.value);
-        match groups.iter_mut().find(|(o, _)| *o == &c.origin) {
-            Some((_, v)) => v.push(kv),
-            None => groups.push((&c.origin, vec![kv])),
-        }
-    }
-    if !groups.is_empty() {
-        let parts: Vec<String> = groups
-            .iter()
-            .map(|(origin, kvs)| {
-                let from = match origin {
-                    ConfigOrigin::Option => "given".to_string(),
-                    ConfigOrigin::KafkaDefault => "kafka default".to_string(),
-                    ConfigOrigin::MetadataLog => "the metadata log".to_string(),
-                    ConfigOrigin::InternalTopic { topic, created_by } => {
-                        format!("kafka creates {topic} with these: {created_by}")
-                    }
-                };
-                format!("{} ({from})", kvs.join(", "))
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            "configs: {}; every other config is kafka's default",
-            parts.join("; ")
-        );
+    if let Some(line) = words::config_origins(&list) {
+        let _ = writeln!(s, "{line}");
     }
     if let Some(note) = internal_topic(tp).and_then(|t| t.note) {
         let _ = writeln!(s, "note: {note}");

@@ -122,6 +122,24 @@ impl MetadataConfigs {
         out.into_iter().collect()
     }
 
+    /// [`Self::topic_configs`] for a partition folder's name (`clicks-0`: topic `clicks`). None
+    /// for the metadata log itself: it is no topic, and `KafkaRaftClient` trims it by its own
+    /// `metadata.*` settings, so the dynamic `log.*` broker configs do not reach it.
+    pub fn partition_configs(
+        &self,
+        topic_partition: &str,
+        node: Option<&str>,
+    ) -> Vec<(String, String)> {
+        if topic_partition.starts_with("__cluster_metadata-") {
+            return Vec::new();
+        }
+        let topic = match topic_partition.rsplit_once('-') {
+            Some((t, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => t,
+            _ => topic_partition,
+        };
+        self.topic_configs(topic, node)
+    }
+
     /// Replays the records of one `.log` of the metadata log (segments in offset order).
     pub fn read_log(&mut self, bytes: &[u8]) -> Result<(), MetadataError> {
         let mut at = 0usize;
@@ -319,5 +337,13 @@ mod tests {
             on("views", Some("1")),
             [("retention.ms".to_string(), "86400000".to_string())]
         );
+        assert_eq!(
+            m.partition_configs("clicks-0", Some("1")),
+            on("clicks", Some("1"))
+        );
+        // The cluster-wide log.retention.ms does not reach the metadata log itself.
+        assert!(m
+            .partition_configs("__cluster_metadata-0", Some("1"))
+            .is_empty());
     }
 }

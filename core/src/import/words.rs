@@ -1,10 +1,11 @@
 //! Sentences about an import and its inspection, shared by `logtime inspect` and the browser's
 //! import panel so both word the same findings the same way.
 
-use super::{Imported, IndexCheck};
-use crate::human::{date, duration};
+use super::{ConfigInForce, ConfigOrigin, Imported, IndexCheck};
+use crate::human::{date, duration, rfc3339};
 use crate::scenario::narrate;
 use logtime_model::retention::Verdict;
+use logtime_model::Timestamp;
 use std::fmt::Write as _;
 
 /// A retention verdict in a table cell (`kept: stamped in the future`, `expired, pinned`...).
@@ -26,6 +27,65 @@ pub fn verdict_cell(v: &Verdict) -> String {
         Verdict::NoTimeLimit => "kept: retention.ms -1".into(),
         Verdict::CompactOnly => "kept: compact only".into(),
     }
+}
+
+/// The line that introduces the WARN a Kafka 4.1 broker logs (`line`:
+/// [`Inspection::kafka_41_warning`](super::Inspection::kafka_41_warning)), so that an engineer
+/// can grep the broker's log for it.
+pub fn kafka_41_warning(line: &str) -> String {
+    format!("A 4.1 broker logs at WARN, on the logger LogFutureTimestampLogger (KAFKA-18929), at each retention check: {line}")
+}
+
+/// The oldest record stamp ([`Inspection::oldest_record`](super::Inspection::oldest_record))
+/// and its age at `now`: the age of the oldest data, which a segment's largest stamp overstates.
+pub fn oldest_record(stamp: Timestamp, now: Timestamp) -> String {
+    format!(
+        "oldest record stamp: {} (age {})",
+        rfc3339(stamp.0),
+        age(now.0.saturating_sub(stamp.0))
+    )
+}
+
+/// The configs that differ from Kafka's defaults, grouped by where they came from (the metadata
+/// log, an option, an internal topic's); `None` when every config is Kafka's default.
+pub fn config_origins(list: &[ConfigInForce]) -> Option<String> {
+    let mut groups: Vec<(&ConfigOrigin, Vec<String>)> = Vec::new();
+    for c in list {
+        let kv = format!("{}={}", c.name, c.value);
+        match groups.iter_mut().find(|(o, _)| *o == &c.origin) {
+            Some((_, v)) => v.push(kv),
+            None => groups.push((&c.origin, vec![kv])),
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(origin, kvs)| {
+            let from = match origin {
+                ConfigOrigin::Option => "given".to_string(),
+                ConfigOrigin::KafkaDefault => "kafka default".to_string(),
+                ConfigOrigin::MetadataLog => "the metadata log".to_string(),
+                ConfigOrigin::InternalTopic { topic, created_by } => {
+                    format!("kafka creates {topic} with these: {created_by}")
+                }
+            };
+            format!("{} ({from})", kvs.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "configs: {}; every other config is kafka's default",
+        parts.join("; ")
+    ))
+}
+
+/// The configs a topic got from the broker's metadata log (see [`config_origins`]), said also
+/// when the log sets none for it.
+pub fn metadata_configs(list: &[ConfigInForce]) -> String {
+    config_origins(list).unwrap_or_else(|| {
+        "configs: the metadata log sets none for this topic; every config is kafka's default".into()
+    })
 }
 
 /// A segment's age (`now - largest_timestamp`) for people: `3 h`, or `in 2 y` when in the future.
