@@ -203,6 +203,46 @@ test('the broker clock typed and files picked at once; one DeleteRecords offset 
   });
 });
 
+// A broker's log directory picked whole: meta.properties (node 1), the KRaft metadata log that
+// Kafka's own code wrote (scripts/kafka-metadata-log), and clicks-0. The page reads the partition
+// under the configs the metadata log gives the topic and says where they came from; under the
+// 4.1 preset it shows the WARN line a 4.1 broker logs for the pinning segment; and it shows the
+// oldest record stamp. Every sentence is core's, as `logtime inspect` prints it.
+test('a broker directory: configs from its metadata log, the 4.1 WARN line, the oldest record stamp', async () => {
+  const dir = path.join(FIXTURES, 'kafka', 'metadata-log');
+  await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await settings(page, '2027-03-11T00:00:00Z', '4.1');
+    await page.locator('[data-testid=import-folder]').setInputFiles(dir);
+    await rows(page, [18, 24, 30]);
+    assert.equal(
+      await text(page, '[data-testid=import-configs]'),
+      "configs: retention.ms=7200000 (the metadata log); every other config is kafka's default",
+    );
+    assert.match(await text(page, '[data-testid=inspect] h3'), /retention\.ms 7200000, 2 h/);
+    assert.match(
+      await text(page, '[data-testid=inspect-kafka-41]'),
+      /^A 4\.1 broker logs at WARN, on the logger LogFutureTimestampLogger \(KAFKA-18929\), at each retention check: LogSegment\(baseOffset=18, size=1020, lastModifiedTime=\d+, largestRecordTimestamp=1898532000000\) contains future timestamp\(s\), making it ineligible to be deleted$/,
+    );
+    assert.equal(await text(page, '[data-testid=inspect-oldest]'), 'oldest record stamp: 2027-03-01T18:00:00Z (age 9 d 6 h)');
+    await page.locator('[data-testid=import-panel]').screenshot({ path: path.join(SCREENSHOTS, 'import-broker-desktop.png') });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.waitForTimeout(150);
+    await page.locator('[data-testid=import-panel]').screenshot({ path: path.join(SCREENSHOTS, 'import-broker-mobile.png') });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 375 px`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The partition folder alone under 4.0: Kafka's default retention.ms, no configs line, and
+    // no WARN line (brokers before 4.1 log nothing at this check).
+    await settings(page, '2027-03-11T00:00:00Z', '4.0');
+    await page.locator('[data-testid=import-folder]').setInputFiles(path.join(dir, 'clicks-0'));
+    await waitText(page.locator('[data-testid=inspect] h3'), /retention\.ms 604800000/);
+    assert.equal(await page.locator('[data-testid=import-configs]').count(), 0);
+    assert.equal(await page.locator('[data-testid=inspect-kafka-41]').count(), 0);
+    assert.equal(await text(page, '[data-testid=inspect-oldest]'), 'oldest record stamp: 2027-03-01T18:00:00Z (age 9 d 6 h)');
+  });
+});
+
 test('pasted kafka-dump-log output imports like the files', async () => {
   const dump = fs.readFileSync(path.join(FIXTURES, 'dump', 'lookup-out-of-order-live-3x-deep.txt'), 'utf8');
   await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {

@@ -321,6 +321,7 @@ pub fn import_start(
                             skipped: list("skipped"),
                             segments: num("segments") as usize,
                             bytes: num("bytes"),
+                            configs: Some(text("configs")).filter(|c| !c.is_empty()),
                         })
                     }
                     _ => WorkerMessage::Error(text("message")),

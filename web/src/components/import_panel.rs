@@ -4,7 +4,7 @@
 //! segment pins retention, when each would be deleted, and what DeleteRecords would free.
 
 use logtime_core::human::{bytes, rfc3339};
-use logtime_core::import::{inspect, Imported};
+use logtime_core::import::{inspect, words, Imported};
 use logtime_model::{KafkaVersion, Timestamp};
 use yew::prelude::*;
 
@@ -227,6 +227,9 @@ fn findings(st: &ImportState) -> Html {
                 { format!("Read {} segment{} ({}).", d.segments, if d.segments == 1 { "" } else { "s" }, bytes(d.bytes as i64)) }
                 if !d.skipped.is_empty() { { format!(" {}", skipped(&d.skipped)) } }
             </p>
+            if let Some(c) = &d.configs {
+                <p class="lt-import-configs" data-testid="import-configs">{ c.clone() }</p>
+            }
             if !d.notes.is_empty() {
                 <ul class="lt-import-notes" data-testid="import-notes">
                     { for d.notes.iter().map(|n| html!{ <li>{ n.clone() }</li> }) }
@@ -253,11 +256,20 @@ fn inspection(p: &InspectionProps) -> Html {
             partition: r.partition().clone(),
             segments: Vec::new(),
         };
-        Some(inspect(&imported, r.now(), None))
+        Some((
+            inspect(&imported, r.now(), None),
+            r.partition().config().version,
+        ))
     });
-    let Some(r) = &*report else {
+    let Some((r, version)) = &*report else {
         return html! {};
     };
+    // The WARN line only under the 4.1 preset: older brokers log nothing at this check.
+    let warn = r
+        .kafka_41_warning
+        .as_ref()
+        .filter(|_| *version == KafkaVersion::V4_1)
+        .map(|w| words::kafka_41_warning(w));
     let download = {
         let replay = p.replay.clone();
         Callback::from(move |_: MouseEvent| {
@@ -307,6 +319,12 @@ fn inspection(p: &InspectionProps) -> Html {
                         f.pins.len(), if f.pins.len() == 1 { "" } else { "s" }, bytes(f.pinned_bytes.0)) }
                 </p>
             }) }
+            if let Some(w) = warn {
+                <p class="lt-import-warn" data-testid="inspect-kafka-41"><code>{ w }</code></p>
+            }
+            if let Some(t) = r.oldest_record {
+                <p class="lt-muted" data-testid="inspect-oldest">{ words::oldest_record(t, r.now) }</p>
+            }
             { delete.unwrap_or_default() }
             <p><button type="button" class="lt-btn lt-btn-small" onclick={download} data-testid="inspect-download">{ "Download as a scenario file" }</button></p>
             <p class="lt-muted">{ format!("{}. Move the clock, change retention.ms in the config panel, or look up a time: this table follows.", format::count_of(r.rows.iter().map(|x| x.records as i64).sum(), "record", "records")) }</p>

@@ -19,6 +19,9 @@ pub struct Done {
     pub segments: usize,
     /// Bytes read.
     pub bytes: u64,
+    /// When the import read the broker's metadata log: the configs it gave the topic, and where
+    /// each came from (core's words).
+    pub configs: Option<String>,
 }
 
 /// The longest moment link the explorer offers: a scenario packed beyond this is refused with a

@@ -884,6 +884,7 @@ fn imported_done(scenario: &str) -> Rc<Done> {
         skipped: Vec::new(),
         segments: 1,
         bytes: 10,
+        configs: None,
     })
 }
 
