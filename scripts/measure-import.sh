@@ -2,7 +2,7 @@
 # Measures `logtime inspect` on one large segment: wall time, peak memory (max RSS) and speed
 # beside `cat`'s on the same file in the same run (both from the page cache: the file is read
 # once before either is timed); then a broker log directory of 1,000 partitions.
-#   scripts/measure-import.sh [MIB] [RECORDS_PER_BATCH] [VALUE_BYTES] [PARTITIONS] [PARTITION_MIB]
+#   [RUNS=3] scripts/measure-import.sh [MIB] [RECORDS_PER_BATCH] [VALUE_BYTES] [PARTITIONS] [PARTITION_MIB]
 # Default: a 1024 MiB segment of 16-record batches of 1000-byte values (about 16 KB a batch, a
 # common producer batch). The segment is written to a temporary folder with Python's standard
 # library only: one v2 batch (CRC-32C computed here) repeated with increasing base offsets (the
@@ -68,16 +68,22 @@ bytes=$(stat -c %s "$seg")
 now() { date +%s.%N; }
 speed() { python3 -c "import sys; b,t=int(sys.argv[1]),float(sys.argv[2]); print(f'{t:.2f} s, {b/t/1e9:.2f} GB/s')" "$@"; }
 cat "$seg" >/dev/null
-t0=$(now); cat "$seg" >/dev/null; t1=$(now)
-cat_s=$(python3 -c "print($t1-$t0)")
 /usr/bin/time -v target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z >/dev/null 2>"$dir/../time.txt"
-t2=$(now)
-target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z >/dev/null
-t3=$(now)
-ins_s=$(python3 -c "print($t3-$t2)")
-grep -E "Elapsed|Maximum resident" "$dir/../time.txt"
-echo "cat:     $(speed "$bytes" "$cat_s")"
-echo "inspect: $(speed "$bytes" "$ins_s") ($(python3 -c "print(f'{$cat_s/$ins_s*100:.0f}')")% of cat's speed)"
+grep -E "Maximum resident" "$dir/../time.txt"
+# RUNS pairs, cat then inspect, each with its wall time and the CPU time it used (user + sys):
+# on a machine shared with other work the wall times swing, the CPU times much less.
+timed() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1; }
+for run in $(seq 1 "${RUNS:-3}"); do
+  read -r cw cu cs < <(timed cat "$seg")
+  read -r iw iu is < <(timed target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z)
+  python3 - "$bytes" "$cw" "$cu" "$cs" "$iw" "$iu" "$is" <<'PY'
+import sys
+b, cw, cu, cs, iw, iu, is_ = int(sys.argv[1]), *map(float, sys.argv[2:])
+cw, iw = max(cw, 0.01), max(iw, 0.01)
+print(f"cat:     {cw:.2f} s, {b/cw/1e9:.2f} GB/s (cpu user {cu:.2f} s + sys {cs:.2f} s)")
+print(f"inspect: {iw:.2f} s, {b/iw/1e9:.2f} GB/s (cpu user {iu:.2f} s + sys {is_:.2f} s): {cw/iw*100:.0f}% of cat's speed")
+PY
+done
 rm -rf "$(dirname "$dir")"
 
 # A broker directory: PARTITIONS folders of one segment each.
