@@ -81,6 +81,31 @@ fn folder(path: &str) -> &str {
     path.rsplit_once(['/', '\\']).map_or("", |(d, _)| d)
 }
 
+/// When the files hold a metadata log beside a partition: its `.log` files become
+/// [`Kind::Metadata`] reads (its index files are left aside), and `meta.properties` is read too.
+fn route_metadata(files: &[Picked], reads: &mut Vec<(usize, Kind)>) {
+    if !with_metadata(files, reads) {
+        return;
+    }
+    reads.retain_mut(|(i, k)| {
+        if folder_name(&files[*i].path) != METADATA_FOLDER {
+            return true;
+        }
+        let log = matches!(k, Kind::Segment(_, SegmentFileKind::Log));
+        if log {
+            *k = Kind::Metadata;
+        }
+        log
+    });
+    reads.extend(
+        files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.name == "meta.properties" && f.size <= 64 * 1024)
+            .map(|(i, _)| (i, Kind::MetaProperties)),
+    );
+}
+
 /// Decides what to read: a partition's segment files (other files in the folder are skipped), or,
 /// when there are none, every file as `kafka-dump-log` text.
 pub fn plan(files: &[Picked]) -> Result<Plan, String> {
@@ -100,25 +125,7 @@ pub fn plan(files: &[Picked]) -> Result<Plan, String> {
             total: files.iter().map(|f| f.size).sum(),
         });
     }
-    if with_metadata(files, &reads) {
-        reads.retain_mut(|(i, k)| {
-            if folder_name(&files[*i].path) != METADATA_FOLDER {
-                return true;
-            }
-            let log = matches!(k, Kind::Segment(_, SegmentFileKind::Log));
-            if log {
-                *k = Kind::Metadata;
-            }
-            log
-        });
-        reads.extend(
-            files
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.name == "meta.properties" && f.size <= 64 * 1024)
-                .map(|(i, _)| (i, Kind::MetaProperties)),
-        );
-    }
+    route_metadata(files, &mut reads);
     let mut folders: Vec<&str> = reads
         .iter()
         .filter(|(_, k)| matches!(k, Kind::Segment(..)))
