@@ -151,7 +151,8 @@ export function expectedHeight(width, { panels = '', mode = '', lesson = false, 
 
 const POSTER_CSS = `:host{display:block}
 .lt-poster{box-sizing:border-box;display:flex;flex-direction:column;justify-content:center;gap:12px;padding:12px;
-border:1px solid color-mix(in srgb,currentColor 22%,transparent);border-radius:12px;font:15px/1.5 system-ui,sans-serif}
+border:1px solid color-mix(in srgb,currentColor 22%,transparent);border-radius:12px;font:15px/1.5 system-ui,sans-serif;
+background:color-mix(in srgb,currentColor 4%,transparent)}
 .lt-poster img{display:block;max-width:100%;height:auto;margin:0 auto}
 .lt-poster p{margin:0;text-align:center}
 .lt-poster button{align-self:center;display:inline-flex;gap:8px;align-items:center;min-height:44px;padding:8px 18px;
