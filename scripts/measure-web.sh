@@ -8,7 +8,9 @@
 # a scenario parsed, replayed and narrated with no UI at all).
 # Extra arguments go to tests/e2e/measure.mjs (e.g. --enforce: exit 1 when over a budget;
 # --no-10m: skip the ten-million-record figures; --no-segments: the one-record-segment ones;
-# --only-replay10m: only the wasm-versus-native replay; --only-bytes: only the pages' bytes).
+# --only-replay10m: only the wasm-versus-native replay; --only-bytes: only the pages' bytes;
+# --only-docs: only docs-example.html before and after its explorers load: bytes idle, wasm
+# requests before and after scrolling through, each embed's height at 375, 736 and 1280 px).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -36,7 +36,7 @@ fn minify(css: &str) -> String {
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let mut all = String::new();
-    for name in ["style.css", "app.css"] {
+    for name in ["style.css", "app.css", "embed.css"] {
         let path = Path::new("../static").join(name);
         println!("cargo:rerun-if-changed={}", path.display());
         all.push_str(&minify(

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { appRoot, loaded, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { appRoot, engageDocs, loaded, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 const require = createRequire(import.meta.url);
@@ -44,7 +44,7 @@ for (const colorScheme of ['light', 'dark']) {
     const before = await hostStyles(off);
     await context.close();
     await withPage(e2e, { path: '/docs-example.html', colorScheme }, async (page) => {
-      await page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor();
+      await engageDocs(page);
       const after = await hostStyles(page);
       assert.deepEqual(after, before);
       // The explorers follow the page's declared scheme (light dark: the reader's setting).
@@ -109,7 +109,7 @@ test('a hostile host stylesheet (* { … !important }) does not break the explor
 test('panels and menu: embeds show the panels named, and no scenario menu by default', async () => {
   await withPage(e2e, { path: '/docs-example.html' }, async (page) => {
     const lookup = page.locator('#docs-lookup');
-    await lookup.locator('[data-testid=partition]').waitFor();
+    await engageDocs(page);
     assert.equal(await lookup.locator('.lt-app').getAttribute('data-panels'), 'partition lookup log');
     assert.equal(await lookup.locator('.lt-lookup').count(), 1);
     assert.equal(await lookup.locator('.lt-retention').count(), 0);
@@ -199,7 +199,7 @@ test('with JavaScript off the fallback shows; once mounted it is no longer rende
   await screenshot(off, 'docs-js-off');
   await context.close();
   await withPage(e2e, { path: '/docs-example.html' }, async (page) => {
-    await page.locator('#docs-lookup [data-testid=partition]').waitFor();
+    await engageDocs(page);
     assert.equal(await page.locator('#docs-lookup .fallback').isVisible(), false, 'fallback hidden once mounted');
   });
 });
@@ -377,7 +377,7 @@ test('a tampered or truncated link says why inside the explorer; the rest of the
   });
   // In an embed: only that explorer shows the error.
   await withPage(e2e, { path: '/docs-example.html' }, async (page) => {
-    await page.locator('#docs-retention [data-testid=partition]').waitFor();
+    await engageDocs(page);
     await page.locator('#docs-retention').evaluate((el) => el.setAttribute('moment', '1~s~x'));
     const notice = page.locator('#docs-retention [data-testid=moment-error]');
     await notice.waitFor();
@@ -389,8 +389,7 @@ test('a tampered or truncated link says why inside the explorer; the rest of the
 
 /** The docs page's three explorers are shown and their built-in scenarios have arrived. */
 async function docsReady(page) {
-  for (const id of ['docs-lookup', 'docs-rejection', 'docs-retention']) await page.locator(`#${id} [data-testid=partition]`).waitFor();
-  await loaded(page);
+  await engageDocs(page);
 }
 
 test('docs page: three embeds load the wasm once and stay independent', async () => {

@@ -338,6 +338,7 @@ test('nothing is lost without asking: stepping back, replaying and switching sce
 test('an embed with the reader\'s actions asks before the page is left', async () => {
   await withPage(e2e, { path: '/docs-example.html', reducedMotion: 'reduce' }, async (page) => {
     const rej = page.locator('#docs-rejection');
+    await rej.scrollIntoViewIfNeeded();
     await rej.locator('[data-testid=partition]').waitFor();
     await rej.locator('[data-testid=send]').click();
     await rej.locator('[data-testid=produce-ok]').waitFor();

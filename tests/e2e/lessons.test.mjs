@@ -285,6 +285,7 @@ test('modes: URL parameter and embed attribute; a lesson in the explorer; a scen
     await page.route('**/lesson-embeds.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
     await page.goto(new URL('lesson-embeds.html', e2e.server.url).href);
     await page.locator('#d [data-testid=lesson][data-mode=drill]').waitFor();
+    await page.locator('#w').scrollIntoViewIfNeeded(); // loads as it nears the viewport
     await page.locator('#w [data-testid=lesson][data-mode=walkthrough]').waitFor();
     // independent: stepping one leaves the other
     const w = await page.locator('#w [data-testid=lesson-step]').innerText();

@@ -5,6 +5,14 @@
 //                          (index.html?scenario=future-walkthrough: both modules)
 //   docs_page_gzip_bytes_total, docs_page_wasm_loads  the same for docs-example.html (three
 //                          embeds, the host page's own bytes included) and how often it loads the wasm
+//   docs_idle_*            docs-example.html before any explorer is engaged (its first embed loads
+//                          on a click, the two below the fold when they near the viewport):
+//                          docs_idle_gzip_bytes_total (every response: html, loader, posters;
+//                          goal 30 KB), docs_idle_wasm_requests (0), then scrolled to the bottom
+//                          and back, docs_scrolled_wasm_requests (1: the two visible-loaded
+//                          embeds share the module); docs_embed_height_px{embed,viewport} each
+//                          embed's height once live and docs_embed_poster_px{…} its poster's
+//                          (the room it reserved), at 375, 736 and 1280 px wide
 //   first_partition_ms     navigation start → first [data-testid=partition] rendered
 //   frame_p95_ms           p95 rAF frame time while playing ?scenario=million (budget 16.7)
 //   axe_violations         axe-core violations on index.html: count (ids)
@@ -46,14 +54,16 @@
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
 // nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget;
 // `--no-10m` skips the ten-million-record figures, `--no-segments` the one-record-segment ones,
-// `--only-replay10m` measures only replay10m_*.
+// `--only-replay10m` measures only replay10m_*, `--only-docs` only docs_idle_*, docs_scrolled_*
+// and docs_embed_*.
 // Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
-import { DIST, launchBrowser, loaded, startServer, VIEWPORTS } from './harness.mjs';
+import { DIST, engageDocs, launchBrowser, loaded, startServer, VIEWPORTS } from './harness.mjs';
+import { measureDocsHeights, measureDocsIdle } from './measure-docs.mjs';
 
 const require = createRequire(import.meta.url);
 const ENFORCE = process.argv.includes('--enforce');
@@ -565,6 +575,8 @@ async function measureAxe(browser, server) {
 const ONLY_REPLAY = process.argv.includes('--only-replay10m');
 // Only the bytes each page downloads before its first partition (or lesson) shows.
 const ONLY_BYTES = process.argv.includes('--only-bytes');
+// Only docs-example.html's lazy figures (bytes idle, wasm requests, embed heights).
+const ONLY_DOCS = process.argv.includes('--only-docs');
 // Cross-origin isolated, so that the page's clock reads to 5 µs instead of 100 µs: a step of
 // the replay takes well under a millisecond, and its median would otherwise move in tenths.
 const server = await startServer(undefined, process.env.MEASURE_NO_ISOLATION ? {} : {
@@ -574,6 +586,11 @@ const server = await startServer(undefined, process.env.MEASURE_NO_ISOLATION ? {
 const browser = await launchBrowser();
 try {
   if (!ONLY_REPLAY) {
+    const m = { out, fail, short, newPage, WAIT_MS };
+    await measureDocsIdle(m, browser, server);
+    await measureDocsHeights(m, browser, server);
+  }
+  if (!ONLY_REPLAY && !ONLY_DOCS) {
     await measureBytes(browser, server, {
       path: 'index.html',
       name: 'page',
@@ -583,7 +600,7 @@ try {
     await measureBytes(browser, server, {
       path: 'docs-example.html',
       name: 'docs_page',
-      ready: (page) => page.locator('logtime-explorer [data-testid=partition]').nth(2).waitFor({ timeout: WAIT_MS }),
+      ready: (page) => engageDocs(page, { timeout: WAIT_MS }),
     });
     // A lesson, by its built-in name and by `src=` (one module either way).
     await measureBytes(browser, server, {
@@ -602,7 +619,7 @@ try {
       await measureAxe(browser, server);
     }
   }
-  if (!ONLY_BYTES && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
+  if (!ONLY_BYTES && !ONLY_DOCS && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
     writeTenMillion();
     if (!ONLY_REPLAY) {
       await measurePlayTenMillion(browser, server, 64, 'play10m', Number(process.env.MEASURE_PLAY_MS || 10_000));
@@ -610,7 +627,7 @@ try {
     }
     await measureReplayTenMillion(browser, server);
   }
-  if (!ONLY_REPLAY && !ONLY_BYTES && !process.argv.includes('--no-segments')) {
+  if (!ONLY_REPLAY && !ONLY_BYTES && !ONLY_DOCS && !process.argv.includes('--no-segments')) {
     writeSegments(SEGMENTS_1M, 100);
     writeSegments(SEGMENTS_10M, 1000);
     await measureMillionSegments(browser, server);

@@ -38,6 +38,8 @@ test('two <logtime-explorer> on embed-example.html mount independently; the ifra
     const first = page.locator('logtime-explorer#explorer-builtin');
     const second = page.locator('logtime-explorer#explorer-inline');
     const r1 = await appRoot(first);
+    // The second loads as it nears the viewport (load="visible", the default).
+    await second.scrollIntoViewIfNeeded();
     const r2 = await appRoot(second);
     assert.equal(await first.locator('[data-testid=app-root]').count(), 1);
     assert.equal(await second.locator('[data-testid=app-root]').count(), 1);
@@ -78,6 +80,8 @@ test('a bad attribute shows an error box naming it, and the other explorers stil
         el.setAttribute('src', 'javascript:alert(1)');
         document.querySelector('main').append(el);
       });
+      // Appended below the fold: it loads (and says what is wrong) as it nears the viewport.
+      await page.locator('#bad').scrollIntoViewIfNeeded();
       const box = page.locator('#bad [data-testid=logtime-error]');
       await box.waitFor({ timeout: 10_000 });
       assert.match(await box.innerText(), /`src`/);

@@ -47,8 +47,9 @@ pub use options::{Context, Options, Origin};
 /// Inline JSON in a child `<script>`, as error messages name it.
 pub const ATTR_INLINE: &str = "script[type=application/json]";
 
-/// Logtime's stylesheets (static/style.css, the design tokens and themes, and static/app.css,
-/// the components), minified by build.rs. Each shadow root gets them.
+/// Logtime's stylesheets (static/style.css, the design tokens and themes, static/app.css,
+/// the components, and static/embed.css, compact embeds), minified by build.rs. Each shadow
+/// root gets them.
 pub const STYLES: &str = include_str!(concat!(env!("OUT_DIR"), "/logtime.min.css"));
 
 /// Marker set on a host element while an explorer is mounted in it.

@@ -314,8 +314,12 @@ impl Options {
 /// the attributes by these names).
 pub const OPTION_NAMES: &[&str] = &[
     "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "seed", "step", "lookup",
-    "moment", "page",
+    "moment", "page", "load", "poster",
 ];
+
+/// When an embed loads its explorer (`load`): logtime-embed.js acts on it before the module is
+/// there; the module only checks it, so that a mistake gets the error box naming it.
+pub const LOAD_VALUES: &[&str] = &["visible", "click", "eager"];
 
 /// How the page gave the options, which decides how errors name them and what is tolerated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +433,15 @@ fn set_option(o: &mut Options, name: &str, label: &str, value: &str) -> Result<(
         "page" => {
             ScenarioSource::parse_url(label, v)?;
             o.page = Some(v.to_string())
+        }
+        // Used by logtime-embed.js before the explorer loads: only checked here.
+        "load" => {
+            if !LOAD_VALUES.contains(&v) {
+                return Err(bad("expected visible, click or eager".into()));
+            }
+        }
+        "poster" => {
+            ScenarioSource::parse_url(label, v)?;
         }
         _ => return Err(bad("not an option of this explorer".into())),
     }
@@ -569,6 +582,10 @@ mod tests {
             embed(&[("moment", "1~s3")]).unwrap().moment.as_deref(),
             Some("1~s3")
         );
+        // load and poster are the loader's; the explorer accepts them as they are.
+        for load in LOAD_VALUES {
+            assert!(embed(&[("load", load), ("poster", "posters/a.svg")]).is_ok());
+        }
     }
 
     #[test]
@@ -612,6 +629,11 @@ mod tests {
             e(&[("moment", "1~s"), ("step", "2")]).contains("give either moment or step/lookup")
         );
         assert!(e(&[("page", "javascript:alert(1)")]).contains("not allowed"));
+        assert_eq!(
+            e(&[("load", "lazy")]),
+            "invalid `load` value \"lazy\": expected visible, click or eager"
+        );
+        assert!(e(&[("poster", "javascript:alert(1)")]).contains("not allowed"));
         assert!(e(&[("pannels", "log")]).starts_with(
             "invalid `pannels` value \"log\": unknown option (expected one of: scenario, src,"
         ));
