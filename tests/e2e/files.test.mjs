@@ -2,13 +2,11 @@
 // pasted on the import panel is opened (not read as kafka-dump-log output); "Save as a file"
 // downloads it pretty, with RFC 3339 times and human durations, and the saved file opens again
 // by a drop; a page opened from file:// says in one sentence that it needs a web server; the
-// tutorial's drill (docs/scenarios.md) is dropped, played to a score, saved and checked by
-// `logtime check`; a lesson the model disagrees with is refused at its step and field.
+// tutorial's drill (docs/scenarios.md) is dropped and played to a score; a lesson the model
+// disagrees with is refused at its step and field.
 // Run after `trunk build --release --offline`:  node --test tests/e2e/files.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
@@ -118,7 +116,7 @@ function tutorialDrill() {
   return doc.slice(start, doc.indexOf('```', start));
 }
 
-test('the tutorial drill: dropped, played to a score, saved, and the saved file passes logtime check', async () => {
+test('the tutorial drill: dropped and played to a full score', async () => {
   const drill = tutorialDrill();
   await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);
@@ -131,15 +129,6 @@ test('the tutorial drill: dropped, played to a score, saved, and the saved file 
     await waitText(item.locator('[data-testid=feedback]'), /✓ Right/);
     assert.equal(await toItem(page), false);
     assert.equal(await waitText(page.locator('[data-testid=score]'), /\d+ \/ \d+/), '10 / 10');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=save-file]').click()]);
-    assert.equal(download.suggestedFilename(), 'a-replay-into-a-one-day-topic.json');
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'logtime-saved-')), 'drill.json');
-    fs.copyFileSync(await download.path(), file);
-    const bin = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target'), 'debug', 'logtime');
-    const out = fs.existsSync(bin)
-      ? execFileSync(bin, ['check', file], { encoding: 'utf8' })
-      : execFileSync('cargo', ['run', '-q', '--bin', 'logtime', '--', 'check', file], { cwd: ROOT, encoding: 'utf8' });
-    assert.match(out, /: ok: drill "A replay into a one-day topic": 1 question, 0 tasks, 1 stated answer verified/);
   });
 });
 
