@@ -6,4 +6,5 @@
 pub mod compare;
 pub mod gen;
 pub mod oracle;
+pub mod schema;
 pub mod terminal;

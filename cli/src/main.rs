@@ -27,7 +27,9 @@ USAGE:
     logtime check [--seed N] FILE...    check each FILE and print a one-line summary; exit 1 if any fails
     logtime explain [--seed N] FILE     narrate what happened at each step of FILE, and why;
                                         for a lesson, print the trainer's answer sheet
-{inspect}    logtime gen --seed S                print a random scenario (the same for the same seed),
+{inspect}    logtime schema [scenario|lesson]    print the JSON Schema of scenario (default) or lesson files,
+                                        for editors (served with the page as static/schema/*.json)
+    logtime gen --seed S                print a random scenario (the same for the same seed),
                                         for testing against Kafka (scripts/kafka-diff.sh)
     logtime --help                      print this help
 
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
     match command {
         "gen" => return gen(&args[1..]),
         "inspect" => return inspect(&args[1..]),
+        "schema" => return schema(&args[1..]),
         _ => {}
     }
     let (seed, files) = match options(&args[1..]) {
@@ -164,6 +167,21 @@ fn gen(args: &[String]) -> ExitCode {
             )),
         },
         _ => usage("gen takes --seed S"),
+    }
+}
+
+/// `logtime schema [scenario|lesson]`: the JSON Schema editors validate files with.
+fn schema(args: &[String]) -> ExitCode {
+    let which = match args {
+        [] => "scenario",
+        [w] => w.as_str(),
+        _ => return usage("schema takes at most one of scenario or lesson"),
+    };
+    match logtime_cli::schema::text(which) {
+        Some(text) => print_out(|out| out.write_all(text.as_bytes())),
+        None => usage(&format!(
+            "schema: unknown kind {which:?} (expected scenario or lesson)"
+        )),
     }
 }
 

@@ -145,7 +145,7 @@ fn json_syntax_error() {
 fn unknown_keys() {
     assert_eq!(
         fails("unknown_top_level", &format!(r#"{{"kafak": "3.6", {HEAD}, "steps": []}}"#)),
-        "kafak: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log, lesson, variants, stream)"
+        "kafak: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log, $schema, lesson, variants, stream)"
     );
     assert_eq!(
         fails("unknown_record_key", &steps(r#"{"produce": {"records": [{"timestamp": "now", "value_size": 10}]}}"#)),

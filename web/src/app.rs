@@ -71,6 +71,17 @@ pub fn app(props: &AppProps) -> Html {
     hooks::use_walk_timer(d.clone(), revs, state.playback.speed, reduced_motion);
     let (made_link, on_copy) = hooks::use_copy_link(opts, &link);
     let on_import = hooks::use_import(&loads, d.clone());
+    let on_save = {
+        let replay = state.replay.clone();
+        Callback::from(move |()| {
+            // Pretty, with RFC 3339 times and human durations (core's saver); a source it
+            // refuses is offered as it was loaded.
+            let text = logtime_core::scenario::save::save(&replay.source)
+                .unwrap_or_else(|_| replay.source.to_string());
+            let name = crate::model::format::file_name(&replay.title, replay.is_lesson());
+            crate::glue::download(&text, &name);
+        })
+    };
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
@@ -228,7 +239,7 @@ pub fn app(props: &AppProps) -> Html {
                 <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
             }
             if !lesson_on {
-                <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} link={made_link} />
+                <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} />
             }
             <div class={classes!("lt-main", single.then_some("lt-single"))}>
                 if wide {

@@ -239,6 +239,18 @@ function picked(file, path) {
   return { file, name: file.name, path: path || file.webkitRelativePath || file.name, size: file.size, modified: file.lastModified };
 }
 
+/**
+ * The text of a picked or dropped file (a scenario or lesson file), at most `limit` bytes of
+ * UTF-8; errors are sentences.
+ */
+export function fileText(picked, limit) {
+  return readText(picked.file.stream().getReader(), limit, {
+    tooLarge: `it is larger than ${limit} bytes`,
+    failed: 'it could not be read',
+    notText: 'it is not UTF-8 text',
+  });
+}
+
 /** The files an `<input type=file>` holds (a folder picker gives their paths in it). */
 export function filesOfInput(input) {
   return Array.from(input.files || [], (f) => picked(f));

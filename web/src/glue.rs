@@ -42,6 +42,8 @@ mod js {
         pub fn unwatch_size(observer: &JsValue);
         #[wasm_bindgen(js_name = filesOfInput)]
         pub fn files_of_input(input: &JsValue) -> js_sys::Array;
+        #[wasm_bindgen(js_name = fileText)]
+        pub fn file_text(picked: &JsValue, limit: f64) -> js_sys::Promise;
         #[wasm_bindgen(js_name = filesOfDrop)]
         pub fn files_of_drop(event: &JsValue) -> js_sys::Promise;
         #[wasm_bindgen(js_name = importStart)]
@@ -259,6 +261,36 @@ impl Files {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// The one file picked or dropped when it is a `.json` file (a scenario or lesson file,
+    /// which the page opens rather than imports): its name and the file.
+    pub fn json_file(&self) -> Option<(String, wasm_bindgen::JsValue)> {
+        let [one] = &self.0[..] else { return None };
+        let name = js_sys::Reflect::get(one, &"name".into())
+            .ok()
+            .and_then(|n| n.as_string())?;
+        name.to_ascii_lowercase()
+            .ends_with(".json")
+            .then(|| (name, one.clone()))
+    }
+}
+
+/// The text of a picked or dropped file, at most [`MAX_SCENARIO_BYTES`] bytes; the error is a
+/// reason for people.
+///
+/// [`MAX_SCENARIO_BYTES`]: logtime_core::scenario::MAX_SCENARIO_BYTES
+pub async fn file_text(picked: &wasm_bindgen::JsValue) -> Result<String, String> {
+    #[cfg(target_arch = "wasm32")]
+    return text_of(js::file_text(
+        picked,
+        logtime_core::scenario::MAX_SCENARIO_BYTES as f64,
+    ))
+    .await;
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = picked;
+        Err("reading a file needs a browser".into())
     }
 }
 

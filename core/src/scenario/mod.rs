@@ -25,6 +25,7 @@ pub use parse::strict;
 mod report;
 #[cfg(feature = "report")]
 pub use report::Json;
+pub mod save;
 pub mod session;
 
 pub mod time;

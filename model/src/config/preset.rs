@@ -108,6 +108,12 @@ impl KafkaVersion {
             .find(|v| v.key() == s || v.preset().aliases.contains(&s))
     }
 
+    /// The other names [`KafkaVersion::parse`] reads as this preset (`"3.9"`, `"4.x"`, ...): the
+    /// schema of scenario files lists them.
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.preset().aliases
+    }
+
     /// The short key used in scenario files: `"3.6"` or `"4.0"`.
     pub fn key(self) -> &'static str {
         self.preset().key

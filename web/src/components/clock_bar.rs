@@ -38,6 +38,8 @@ pub struct ClockBarProps {
     pub on_advance: Callback<i64>,
     /// "Copy link to this moment".
     pub on_copy: Callback<()>,
+    /// "Save as a file": the loaded scenario or lesson, written for people.
+    pub on_save: Callback<()>,
     /// The last link made, and whether it went to the clipboard.
     #[prop_or_default]
     pub link: Option<(AttrValue, bool)>,
@@ -76,6 +78,10 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     let at_end = c.done >= c.total;
     let on_copy = {
         let cb = p.on_copy.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(()))
+    };
+    let on_save = {
+        let cb = p.on_save.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
     let link_id = super::use_uid("lt-link");
@@ -127,6 +133,10 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
             <div class="lt-moment">
                 <button type="button" class="lt-btn lt-btn-small" onclick={on_copy} disabled={disabled} data-testid="copy-link">
                     { "Copy link to this moment" }
+                </button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={on_save} disabled={disabled} data-testid="save-file"
+                        title="Download the scenario or lesson as a file you can read, edit and drop here again">
+                    { "Save as a file" }
                 </button>
                 if let Some((url, copied)) = &p.link {
                     <label class="lt-visually-hidden" for={link_id.clone()}>{ "Link to this moment" }</label>

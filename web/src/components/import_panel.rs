@@ -5,6 +5,7 @@
 
 use logtime_core::human::{bytes, rfc3339};
 use logtime_core::import::{inspect, words, Imported};
+use logtime_core::scenario::save::save;
 use logtime_model::{KafkaVersion, Timestamp};
 use yew::prelude::*;
 
@@ -174,7 +175,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
             <h2>{ "Import a real partition" }</h2>
             <div class={classes!("lt-dropzone", over.then_some("over"))} ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}
                  data-testid="import-drop">
-                <p>{ "Drop a partition folder (such as clicks-0) or its segment files (.log, .index, .timeindex) here, or kafka-dump-log output." }</p>
+                <p>{ "Drop a partition folder (such as clicks-0) or its segment files (.log, .index, .timeindex) here, or kafka-dump-log output; a scenario or lesson file (.json) is opened." }</p>
                 <div class="lt-import-pick">
                     <label class="lt-btn lt-btn-small lt-btn-primary lt-file">
                         { "Choose files…" }
@@ -197,9 +198,9 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                 <p class="lt-muted lt-private" data-testid="import-private">{ "Files are read here, in your browser: nothing is uploaded and nothing leaves this computer." }</p>
             </div>
             <details class="lt-paste">
-                <summary>{ "Paste kafka-dump-log output" }</summary>
+                <summary>{ "Paste kafka-dump-log output, or a scenario or lesson file" }</summary>
                 <form onsubmit={on_paste}>
-                    <label class="lt-visually-hidden" for={paste_id.clone()}>{ "kafka-dump-log output" }</label>
+                    <label class="lt-visually-hidden" for={paste_id.clone()}>{ "kafka-dump-log output, or a scenario or lesson file" }</label>
                     <textarea id={paste_id} rows="6" value={(*pasted).clone()} oninput={on_paste_input} data-testid="import-paste"
                               placeholder="Dumping /var/lib/kafka/clicks-0/00000000000001843200.log&#10;Starting offset: 1843200&#10;baseOffset: 1843200 lastOffset: …" />
                     <button type="submit" class="lt-btn lt-btn-small" disabled={busy} data-testid="import-paste-go">{ "Import the text" }</button>
@@ -277,7 +278,10 @@ fn inspection(p: &InspectionProps) -> Html {
                 .runner()
                 .map(|r| r.partition().topic_partition().to_string())
                 .unwrap_or_else(|| "partition".into());
-            glue::download(replay.source(), &format!("{name}.scenario.json"));
+            // Pretty, with RFC 3339 times and human durations: a file people can read and drop
+            // here again. A source the saver refuses is offered as it was loaded.
+            let text = save(replay.source()).unwrap_or_else(|_| replay.source().to_string());
+            glue::download(&text, &format!("{name}.scenario.json"));
         })
     };
     let delete = r.delete_records.as_ref().filter(|d| d.refused.is_none()).map(|d| {

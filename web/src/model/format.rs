@@ -141,6 +141,29 @@ fn time_of_day_ms(ms: i64) -> String {
     format!("{}.{:03}", human::time_of_day(ms), ms.rem_euclid(SEC))
 }
 
+/// A file name for a scenario or lesson titled `title`: its words, lowercase, joined by `-`
+/// (`Replay into a 24 h topic` → `replay-into-a-24-h-topic.json`); `scenario.json` untitled.
+pub fn file_name(title: &str, lesson: bool) -> String {
+    let mut out = String::new();
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if out.len() > 60 {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_lowercase());
+    }
+    if out.is_empty() {
+        out.push_str(if lesson { "lesson" } else { "scenario" });
+    }
+    out.push_str(".json");
+    out
+}
+
 /// [`count`] and its noun, singular for exactly one: `1 record`, `1,000,000 records`.
 pub fn count_of(n: i64, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })
@@ -234,6 +257,17 @@ impl AgeClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_from_titles() {
+        assert_eq!(
+            file_name("Replay into a 24 h topic", false),
+            "replay-into-a-24-h-topic.json"
+        );
+        assert_eq!(file_name("KIP-937: windows", true), "kip-937-windows.json");
+        assert_eq!(file_name("  ", true), "lesson.json");
+        assert_eq!(file_name("", false), "scenario.json");
+    }
 
     #[test]
     fn three_decimals_writes_what_format_writes() {

@@ -75,6 +75,18 @@ impl Default for Replay {
     }
 }
 
+/// Why a lesson is refused: each of `logtime check`'s problems, at its step and field, in core's
+/// words.
+fn refused(errors: &[ScenarioError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let n = errors.len();
+    format!(
+        "this lesson is not played: the model disagrees with it ({n} problem{}), as `logtime check` reports:\n{}",
+        if n == 1 { "" } else { "s" },
+        lines.join("\n")
+    )
+}
+
 impl Replay {
     /// Whether a fetched document can be shown: a scenario or a lesson file (an error names what is
     /// wrong).
@@ -167,6 +179,14 @@ impl Replay {
                 Err(e) => r.error = Some(e.to_string()),
             }
             return r;
+        }
+        // As `logtime check` does: a lesson whose stated answers, targets or solutions the model
+        // disagrees with is not played. The built-ins are checked by their own tests.
+        if !matches!(origin, Source::Builtin(_)) {
+            if let Err(errors) = lesson::check(parsed.default_variant()) {
+                r.error = Some(refused(&errors));
+                return r;
+            }
         }
         match LessonRun::start(parsed, seed, open_at) {
             Ok(run) => {

@@ -1003,3 +1003,40 @@ fn a_document_that_is_neither_shows_the_scenario_error() {
     assert!(Replay::check(&builtins::find("future-drill").unwrap().read()).is_ok());
     assert!(Replay::check(&builtins::find(LOOKUP_SCAN).unwrap().read()).is_ok());
 }
+
+/// A lesson opened from a file, a paste or a link is checked as `logtime check` checks it: one
+/// whose stated answer the model disagrees with is refused, naming the step and the field in
+/// core's words; the same lesson with the model's answer plays.
+#[test]
+fn a_lesson_whose_stated_answer_is_wrong_is_refused_at_its_step_and_field() {
+    let drill = |expect: &str| {
+        format!(
+            r#"{{"lesson": {{"kind": "drill"}}, "kafka": "4.0", "topic": {{"retention.ms": "1d", "segment.bytes": "1MiB"}},
+            "start": "2027-03-12T09:00:00Z", "steps": [
+              {{"produce": {{"records": [{{"timestamp": "now-3d", "value_bytes": 600000}}]}}}},
+              {{"produce": {{"records": [{{"timestamp": "now", "value_bytes": 600000}}]}}}},
+              {{"question": {{"ask": "Which segments go?", "strike": "segments", "expect": {expect}}}}}]}}"#
+        )
+    };
+    let wrong = drill("[0, 1]");
+    let r = Replay::load_as(
+        &wrong,
+        Source::Inline(wrong.clone()),
+        Some(true),
+        None,
+        None,
+    );
+    let e = r.error.clone().expect("refused");
+    assert!(e.starts_with("this lesson is not played: the model disagrees with it (1 problem), as `logtime check` reports:\nstep 2: question.expect: the model's answer is segments 0, not segments 0, 1"), "{e}");
+    assert!(!r.is_lesson());
+    let right = drill("[0]");
+    let r = Replay::load_as(
+        &right,
+        Source::Inline(right.clone()),
+        Some(true),
+        None,
+        None,
+    );
+    assert_eq!(r.error, None);
+    assert!(r.is_lesson());
+}

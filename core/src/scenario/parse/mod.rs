@@ -36,6 +36,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "topic_partition",
     "steps",
     "log",
+    "$schema",
 ];
 
 /// A result whose error names the step, the field and the reason.
@@ -415,7 +416,7 @@ mod tests {
         assert_eq!(e("[]"), "a scenario is a JSON object, not an array");
         assert_eq!(
             e(&format!("{{{HEAD}, \"stpes\": []}}")),
-            "stpes: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log)"
+            "stpes: unknown top-level key (expected one of: title, description, kafka, topic, broker, start, seed, topic_partition, steps, log, $schema)"
         );
         assert_eq!(
             e(r#"{"steps": []}"#),
