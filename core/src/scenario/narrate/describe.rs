@@ -24,7 +24,10 @@ pub fn moment(
         human::date(p.clock().0),
         super::count(p.record_count(), "record", "records"),
     ));
-    s.append(end(p));
+    // The narrator's end-of-replay line, without its "at the end:" lead-in: a picture is a
+    // moment, not the end of anything.
+    let segments = end(p).to_string();
+    s.text(segments.trim_start_matches("at the end: "));
     let pinned: Vec<Sentence> = preview
         .verdicts
         .iter()
