@@ -3,7 +3,7 @@
 //! A test holds this table to the files in `static/`.
 
 /// `(name, file text)`: a built-in's name is its file's (an incident's has `incident-` before it).
-pub(crate) const BUILTINS: &[(&str, &str)] = &[
+pub const BUILTINS: &[(&str, &str)] = &[
     (
         "future-pins-retention",
         include_str!("../../static/scenarios/future-pins-retention.json"),
@@ -115,12 +115,12 @@ pub(crate) const BUILTINS: &[(&str, &str)] = &[
 ];
 
 /// A built-in's text by name.
-pub(crate) fn find(name: &str) -> Option<&'static str> {
+pub fn find(name: &str) -> Option<&'static str> {
     BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// Every name, for error messages.
-pub(crate) fn names() -> String {
+pub fn names() -> String {
     BUILTINS
         .iter()
         .map(|(n, _)| *n)

@@ -4,7 +4,7 @@
 //! ([`compare`]); `logtime render`'s arguments, SVG and PNG ([`render`]). None of it is part of
 //! the web build.
 
-mod builtins;
+pub mod builtins;
 pub mod compare;
 pub mod gen;
 pub mod oracle;

@@ -12,7 +12,7 @@ use logtime_render::{Options, PicturePanel, Theme};
 pub struct Args {
     /// A built-in's name or a scenario/lesson file (optional when `--moment` is a whole link).
     pub target: Option<String>,
-    /// `--step N`.
+    /// `--step N` (`--step end`: every step, as `usize::MAX`).
     pub step: Option<usize>,
     /// `--lookup T`.
     pub lookup: Option<LookupTarget>,
@@ -30,7 +30,7 @@ pub struct Args {
 
 /// The usage lines of `render`, for `--help`.
 pub fn usage() -> &'static str {
-    "    logtime render SCENARIO|NAME [--step N] [--lookup T] [--moment M] [--seed N]
+    "    logtime render SCENARIO|NAME [--step N|end] [--lookup T] [--moment M] [--seed N]
                    [--panels LIST] [--width PX] [--theme light|dark] [--page URL] -o FILE.svg|FILE.png
                                         draw the partition at a moment as a picture; NAME is a
                                         built-in, M a saved moment or a whole moment link; LIST
@@ -69,10 +69,13 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
         match arg.as_str() {
             "--step" => {
                 let v = value(&mut it, "--step", "a number of steps")?;
-                a.step = Some(
-                    v.parse()
-                        .map_err(|_| format!("--step takes a whole number of steps, not {v:?}"))?,
-                );
+                a.step = Some(if v == "end" {
+                    usize::MAX
+                } else {
+                    v.parse().map_err(|_| {
+                        format!("--step takes a whole number of steps or end, not {v:?}")
+                    })?
+                });
             }
             "--lookup" => {
                 let v = value(
@@ -234,7 +237,10 @@ fn entries(
         return logtime_core::scenario::Journal::entries_from_compact(m, Some(text))
             .map_err(|e| format!("--moment: {e}"));
     }
-    let n = a.step.unwrap_or(0);
+    let n = match a.step {
+        Some(usize::MAX) => steps,
+        n => n.unwrap_or(0),
+    };
     if n > steps {
         return Err(format!("--step: the scenario has {steps} steps, not {n}"));
     }

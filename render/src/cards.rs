@@ -147,6 +147,15 @@ fn meta_lines(c: &Card<'_>, now: i64, inner: f64) -> Vec<String> {
     lines
 }
 
+/// Time-index entries per line: two when a card is wide enough for two stamps with dates.
+fn ti_cols(inner: f64) -> usize {
+    if inner >= 300.0 {
+        2
+    } else {
+        1
+    }
+}
+
 /// Tiles per row in a card `inner` px wide.
 fn tiles_per_row(inner: f64) -> usize {
     ((inner + 4.0) / (TILE_W + 4.0)).floor().max(1.0) as usize
@@ -167,7 +176,7 @@ fn body_height(c: &Card<'_>, inner: f64) -> f64 {
         30.0
     };
     let entries = c.seg.time_index().len().min(MAX_ENTRIES);
-    tiles + 6.0 + LINE * (1 + entries.div_ceil(2)) as f64
+    tiles + 6.0 + LINE * (1 + entries.div_ceil(ti_cols(inner))) as f64
 }
 
 /// Draws the cards in rows (and the density strip above them for a big log); returns the y
@@ -409,12 +418,13 @@ fn draw_time_index(
             bold: found,
             mono: true,
         };
+        let cols = ti_cols(inner);
         let (cx, cy) = (
-            x + (i % 2) as f64 * inner / 2.0,
-            y + 10.0 + LINE * (1 + i / 2) as f64,
+            x + (i % cols) as f64 * inner / cols as f64,
+            y + 10.0 + LINE * (1 + i / cols) as f64,
         );
         let text = format!("{} → {}", format::stamp(t.0, now), o);
-        s.text(cx, cy, e, &fit(&text, inner / 2.0 - 4.0, 10.0));
+        s.text(cx, cy, e, &fit(&text, inner / cols as f64 - 4.0, 10.0));
     }
 }
 
@@ -461,11 +471,10 @@ fn draw_strip(s: &mut Svg, p: &Partition, (width, y): (f64, f64), pal: &Palette)
             None,
         );
     }
-    for seg in p
-        .segments()
-        .iter()
-        .step_by((p.segments().len() / 200).max(1))
-    {
+    // A boundary every 6 px at most: denser, the strip would be a solid block of lines.
+    let n = p.segments().len();
+    let stride = ((n as f64 * 6.0 / inner).ceil() as usize).max(1);
+    for seg in p.segments().iter().step_by(stride) {
         let bx = PAD + (seg.base_offset().0 - a).max(0) as f64 / span * inner;
         s.line((bx, top - 2.0), (bx, top + 30.0), pal.fg, false);
     }
