@@ -140,6 +140,19 @@ pub fn app(props: &AppProps) -> Html {
     };
     let builtin = current.as_deref().and_then(builtins::find);
     let title = title_of(st, builtin);
+    let picture_page = {
+        let page = opts
+            .page
+            .as_deref()
+            .unwrap_or(if standalone { "" } else { "index.html" });
+        let page = hooks::absolute(page);
+        page.split(['?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (picture_said, on_picture) = hooks::use_picture(&state, &link, &picture_page, &title, dark);
+    let (ondragover, ondrop) = hooks::use_picture_drop(&loads);
     let clock = Clock {
         now: replay.now(),
         done: replay.done,
@@ -194,7 +207,7 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         // One landmark per explorer, named by its scenario (the panels inside are groups, so
         // several explorers on a page do not repeat landmark names).
-        <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} tabindex="-1"
+        <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
              data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
              aria-busy={replay.loading.then_some("true")}>
             <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
@@ -228,7 +241,7 @@ pub fn app(props: &AppProps) -> Html {
                 <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
             }
             if !lesson_on {
-                <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} link={made_link} />
+                <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} link={made_link} {on_picture} picture={picture_said} />
             }
             <div class={classes!("lt-main", single.then_some("lt-single"))}>
                 if wide {
