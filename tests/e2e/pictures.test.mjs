@@ -115,3 +115,26 @@ test('Save picture: the SVG names the moment shown; dropped on an explorer, it r
     });
   });
 });
+
+test('print: the standalone page prints the partition and panels, no controls', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=lookup-scan&step=4' }, async (page) => {
+    await appRoot(page);
+    await loaded(page);
+    await page.emulateMedia({ media: 'print' });
+    const visible = async (sel) => page.locator(sel).first().isVisible();
+    for (const sel of ['[data-testid=step]', '[data-testid=save-svg]', '[data-testid=copy-link]', '.lt-zoom']) {
+      assert.equal(await visible(sel), false, `${sel} is not printed`);
+    }
+    assert.equal(await visible('[data-testid=partition]'), true, 'the partition is printed');
+    assert.equal(await visible('.lt-seg'), true, 'its segments too');
+    const text = await page.locator('.lt-app').innerText();
+    for (const word of ['Step ▶', 'Save picture', 'Copy link to this moment', 'Copy picture']) {
+      assert.ok(!text.includes(word), `no "${word}" in print`);
+    }
+    await screenshot(page, 'pictures-print-standalone');
+    const pdf = await page.pdf({ format: 'A4' });
+    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+    assert.ok(pages >= 1 && pages <= 6, `${pages} pages`);
+    console.log(`standalone page prints on ${pages} A4 pages`);
+  });
+});
