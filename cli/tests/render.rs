@@ -327,3 +327,30 @@ fn every_static_file_is_a_builtin() {
     }
     assert_eq!(files, BUILTINS.len());
 }
+
+/// The command itself: writes the file; a bad flag is a usage error (exit 2) naming the flag.
+#[test]
+fn the_command_writes_the_file_and_names_bad_flags() {
+    let dir = std::env::temp_dir().join(format!("logtime-render-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("p.svg");
+    let run = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_logtime"))
+            .arg("render")
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&["landing", "--step", "2", "-o", out.to_str().unwrap()]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("data-logtime-moment=\"?scenario=landing&amp;step=2\""));
+    let bad = run(&["landing", "--theme", "sepia", "-o", out.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--theme: \"sepia\" is not a theme"), "{err}");
+}
