@@ -94,7 +94,10 @@ test('Save picture: the SVG names the moment shown; dropped on an explorer, it r
     await png.saveAs(file);
     const head = fs.readFileSync(file).subarray(0, 8);
     assert.deepEqual([...head], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await screenshot(page, 'pictures-save-buttons');
+    await screenshot(page, 'pictures-save-buttons-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.locator('[data-testid=save-svg]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'pictures-save-buttons-375.png') });
   });
   await withPage(e2e, { path: '/index.html?scenario=landing' }, async (page) => {
     const root = await appRoot(page);
