@@ -27,7 +27,7 @@ USAGE:
     logtime check [--seed N] FILE...    check each FILE and print a one-line summary; exit 1 if any fails
     logtime explain [--seed N] FILE     narrate what happened at each step of FILE, and why;
                                         for a lesson, print the trainer's answer sheet
-{inspect}    logtime schema [scenario|lesson]    print the JSON Schema of scenario (default) or lesson files,
+{inspect}{render}    logtime schema [scenario|lesson]    print the JSON Schema of scenario (default) or lesson files,
                                         for editors (served with the page as static/schema/*.json)
     logtime gen --seed S                print a random scenario (the same for the same seed),
                                         for testing against Kafka (scripts/kafka-diff.sh)
@@ -52,6 +52,7 @@ naming the step, the field and the reason.
 ",
         KafkaVersion::keys_for_people(),
         inspect = inspect::usage(),
+        render = logtime_cli::render::usage(),
     )
 }
 
@@ -92,6 +93,7 @@ fn main() -> ExitCode {
         "gen" => return gen(&args[1..]),
         "inspect" => return inspect(&args[1..]),
         "schema" => return schema(&args[1..]),
+        "render" => return render(&args[1..]),
         _ => {}
     }
     let (seed, files) = match options(&args[1..]) {
@@ -182,6 +184,36 @@ fn schema(args: &[String]) -> ExitCode {
         None => usage(&format!(
             "schema: unknown kind {which:?} (expected scenario or lesson)"
         )),
+    }
+}
+
+/// `logtime render ...`: the picture of a moment, written to `-o FILE`.
+fn render(args: &[String]) -> ExitCode {
+    use logtime_cli::render;
+    let a = match render::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => return usage(&e),
+    };
+    let made = render::svg(&a, &read_text).and_then(|svg| {
+        if a.out.ends_with(".png") {
+            render::png(&svg)
+        } else {
+            Ok(svg.into_bytes())
+        }
+    });
+    let written = made.and_then(|bytes| {
+        std::fs::write(&a.out, bytes)
+            .map_err(|e| format!("{}: cannot write the picture: {e}", a.out))
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!(
+                "{}",
+                escape(&format!("logtime: render: {e}").replace('\n', " "))
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -180,6 +180,7 @@ fn usage_errors_and_help() {
         "logtime explain [--seed N] FILE",
         "logtime inspect DIR|FILE...",
         "logtime gen --seed S",
+        "logtime render SCENARIO|NAME",
     ] {
         assert!(help.contains(cmd), "{help}");
     }

@@ -151,6 +151,19 @@ pub fn app(props: &AppProps) -> Html {
     };
     let builtin = current.as_deref().and_then(builtins::find);
     let title = title_of(st, builtin);
+    let picture_page = {
+        let page = opts
+            .page
+            .as_deref()
+            .unwrap_or(if standalone { "" } else { "index.html" });
+        let page = hooks::absolute(page);
+        page.split(['?', '#'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (picture_said, on_picture) = hooks::use_picture(&state, &link, &picture_page, &title, dark);
+    let (ondragover, ondrop) = hooks::use_picture_drop(&loads);
     let clock = Clock {
         now: replay.now(),
         done: replay.done,
@@ -203,105 +216,105 @@ pub fn app(props: &AppProps) -> Html {
         "Fix the scenario and reload the page."
     };
     html! {
-        // One landmark per explorer, named by its scenario (the panels inside are groups, so
-        // several explorers on a page do not repeat landmark names).
-        <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} tabindex="-1"
-             data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
-             aria-busy={replay.loading.then_some("true")}>
-            <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
-                          describe={standalone} />
-            if replay.loading && matches!(&*loads.source, ScenarioSource::Url(_)) {
-                <p class="lt-loading-line lt-muted" role="status" data-testid="loading">
-                    { "Fetching the scenario… " }
-                    <button type="button" class="lt-btn lt-btn-small" onclick={on_cancel_load} data-testid="cancel-load">{ "Cancel" }</button>
-                </p>
-            }
-            if let Some(e) = &replay.error {
-                <ErrorBox title="This scenario could not be shown" detail={e.clone()} hint={Some(AttrValue::from(hint))} />
-            }
-            if let Some(n) = &replay.notice {
-                <div class="lt-notice" role="alert" data-testid="moment-error">
-                    <p><strong>{ "This link's moment could not be rebuilt. " }</strong>{ n.clone() }</p>
-                </div>
-            }
-            if let Some(r) = &st.rebuild {
-                { rebuild_bar(RebuildProgress {
-                    done: replay.done,
-                    steps: r.steps,
-                    partial: replay.step_in_progress().map(|(_, sent, of)| (sent, of)),
-                    stopping: r.stopping,
-                }, &on_cancel_rebuild) }
-            }
-            if let Some(p) = &st.pending {
-                <ConfirmBar pending={p.clone()} {standalone} {on_confirm} {on_dismiss} />
-            }
-            if show(Panel::Import) {
-                <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
-            }
-            if !lesson_on {
-                <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} />
-            }
-            <div class={classes!("lt-main", single.then_some("lt-single"))}>
-                if wide {
-                <div class="lt-col-wide">
-                    if show(Panel::Partition) {
-                        <ContextProvider<LiveDensity> context={density}>
-                        <PartitionView replay={ReplayView::of(&text.replay)} marks={text.marks.clone()} lookup={lookup_shown.clone()}
-                                       retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
-                                       lesson={overlay.as_ref().map(|o| o.marks.clone())} on_inspect={on_inspect.clone()} on_pick={on_pick_answer} />
-                        </ContextProvider<LiveDensity>>
-                        if replay.stream.is_some() {
-                            <StreamLane replay={ReplayView::of(&view.replay)} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
-                        }
-                    }
-                    if let Some(i) = st.inspect {
-                        <DetailsPanel inspect={i} replay={ReplayView::of(&text.replay)} lookup={lookup_shown.clone()} on_close={on_close_details} />
-                    }
-                    if show(Panel::Retention) || show(Panel::Lookup) {
-                    <div class="lt-grid-2">
-                        if show(Panel::Retention) {
-                            <RetentionPanel replay={ReplayView::of(&text.replay)} state={retention_shown.clone()} {reduced_motion} on_command={on_command.clone()}
-                                            remedies={!hidden.contains(Affordance::Remedies)} />
-                        }
-                        if show(Panel::Lookup) {
-                            <LookupPanel replay={ReplayView::of(&text.replay)} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
-                        }
-                    </div>
-                    }
-                    if show(Panel::Chart) || show(Panel::Disk) {
-                    <div class="lt-grid-2">
-                        if show(Panel::Chart) {
-                            <TimestampChart replay={ReplayView::of(&view.replay)} lookup={lookup_live} {dark} />
-                        }
-                        if show(Panel::Disk) {
-                            <DiskChart disk={view.disk.clone()} {dark} />
-                        }
-                    </div>
-                    }
-                </div>
+            // One landmark per explorer, named by its scenario (the panels inside are groups, so
+            // several explorers on a page do not repeat landmark names).
+            <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
+                 data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
+                 aria-busy={replay.loading.then_some("true")}>
+                <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
+                              describe={standalone} />
+                if replay.loading && matches!(&*loads.source, ScenarioSource::Url(_)) {
+                    <p class="lt-loading-line lt-muted" role="status" data-testid="loading">
+                        { "Fetching the scenario… " }
+                        <button type="button" class="lt-btn lt-btn-small" onclick={on_cancel_load} data-testid="cancel-load">{ "Cancel" }</button>
+                    </p>
                 }
-                if side {
-                <div class="lt-col-side" role="group" aria-label="Narration and controls">
-                    if lesson_on {
-                        <LessonPane view={st.lesson.clone()} now={clock.now} playing={st.playback.playing} {progress_key}
-                                    {on_lesson} on_transport={on_transport.clone()} />
+                if let Some(e) = &replay.error {
+                    <ErrorBox title="This scenario could not be shown" detail={e.clone()} hint={Some(AttrValue::from(hint))} />
+                }
+                if let Some(n) = &replay.notice {
+                    <div class="lt-notice" role="alert" data-testid="moment-error">
+                        <p><strong>{ "This link's moment could not be rebuilt. " }</strong>{ n.clone() }</p>
+                    </div>
+                }
+                if let Some(r) = &st.rebuild {
+                    { rebuild_bar(RebuildProgress {
+                        done: replay.done,
+                        steps: r.steps,
+                        partial: replay.step_in_progress().map(|(_, sent, of)| (sent, of)),
+                        stopping: r.stopping,
+                    }, &on_cancel_rebuild) }
+                }
+                if let Some(p) = &st.pending {
+                    <ConfirmBar pending={p.clone()} {standalone} {on_confirm} {on_dismiss} />
+                }
+                if show(Panel::Import) {
+                    <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
+                }
+                if !lesson_on {
+    <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} {on_picture} picture={picture_said} />
+                }
+                <div class={classes!("lt-main", single.then_some("lt-single"))}>
+                    if wide {
+                    <div class="lt-col-wide">
+                        if show(Panel::Partition) {
+                            <ContextProvider<LiveDensity> context={density}>
+                            <PartitionView replay={ReplayView::of(&text.replay)} marks={text.marks.clone()} lookup={lookup_shown.clone()}
+                                           retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
+                                           lesson={overlay.as_ref().map(|o| o.marks.clone())} on_inspect={on_inspect.clone()} on_pick={on_pick_answer} />
+                            </ContextProvider<LiveDensity>>
+                            if replay.stream.is_some() {
+                                <StreamLane replay={ReplayView::of(&view.replay)} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
+                            }
+                        }
+                        if let Some(i) = st.inspect {
+                            <DetailsPanel inspect={i} replay={ReplayView::of(&text.replay)} lookup={lookup_shown.clone()} on_close={on_close_details} />
+                        }
+                        if show(Panel::Retention) || show(Panel::Lookup) {
+                        <div class="lt-grid-2">
+                            if show(Panel::Retention) {
+                                <RetentionPanel replay={ReplayView::of(&text.replay)} state={retention_shown.clone()} {reduced_motion} on_command={on_command.clone()}
+                                                remedies={!hidden.contains(Affordance::Remedies)} />
+                            }
+                            if show(Panel::Lookup) {
+                                <LookupPanel replay={ReplayView::of(&text.replay)} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />
+                            }
+                        </div>
+                        }
+                        if show(Panel::Chart) || show(Panel::Disk) {
+                        <div class="lt-grid-2">
+                            if show(Panel::Chart) {
+                                <TimestampChart replay={ReplayView::of(&view.replay)} lookup={lookup_live} {dark} />
+                            }
+                            if show(Panel::Disk) {
+                                <DiskChart disk={view.disk.clone()} {dark} />
+                            }
+                        </div>
+                        }
+                    </div>
                     }
-                    if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
-                    if show(Panel::Producer) {
-                        <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
-                    }
-                    if show(Panel::Config) {
-                        <ConfigPanel {config} state={st.config.clone()} {on_version} {on_config}
-                                     highlight={overlay.as_ref().map(|o| o.configs.clone()).unwrap_or_default()} />
+                    if side {
+                    <div class="lt-col-side" role="group" aria-label="Narration and controls">
+                        if lesson_on {
+                            <LessonPane view={st.lesson.clone()} now={clock.now} playing={st.playback.playing} {progress_key}
+                                        {on_lesson} on_transport={on_transport.clone()} />
+                        }
+                        if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
+                        if show(Panel::Producer) {
+                            <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
+                        }
+                        if show(Panel::Config) {
+                            <ConfigPanel {config} state={st.config.clone()} {on_version} {on_config}
+                                         highlight={overlay.as_ref().map(|o| o.configs.clone()).unwrap_or_default()} />
+                        }
+                    </div>
                     }
                 </div>
+                if standalone && lesson_on {
+                    <p class="lt-keys lt-muted">{ "Keys: → next · ← back · space play/pause · Tab to a record or segment, Enter for its details (and to pick it in a question)" }</p>
+                } else if standalone {
+                    <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed · Enter on a record or segment for its details" }</p>
                 }
             </div>
-            if standalone && lesson_on {
-                <p class="lt-keys lt-muted">{ "Keys: → next · ← back · space play/pause · Tab to a record or segment, Enter for its details (and to pick it in a question)" }</p>
-            } else if standalone {
-                <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed · Enter on a record or segment for its details" }</p>
-            }
-        </div>
-    }
+        }
 }

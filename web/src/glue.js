@@ -165,6 +165,82 @@ export async function fetchTextBounded(url, limit, timeoutMs, signal) {
   }
 }
 
+/** A PNG of an SVG document, drawn by the browser to a canvas at twice its size. */
+async function pngOf(svg) {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth * 2;
+    canvas.height = img.naturalHeight * 2;
+    const ctx = canvas.getContext('2d');
+    ctx.scale(2, 2);
+    ctx.drawImage(img, 0, 0);
+    return await new Promise((ok, fail) =>
+      canvas.toBlob((b) => (b ? ok(b) : fail(new Error('the canvas made no PNG'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/**
+ * Saves a picture of the moment as `name` (a download): the SVG itself, or a PNG of it. Resolves
+ * to a sentence for the status line.
+ */
+export async function savePicture(svg, name, png) {
+  try {
+    const blob = png ? await pngOf(svg) : new Blob([svg], { type: 'image/svg+xml' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    a.style.display = 'none';
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+    return `Saved ${name}.`;
+  } catch (e) {
+    return `The picture could not be saved: ${e && e.message ? e.message : e}.`;
+  }
+}
+
+/**
+ * Puts a picture of the moment on the clipboard: a PNG where the browser takes images, else the
+ * SVG's text. Resolves to a sentence for the status line, saying so when the clipboard refused.
+ */
+export async function copyPicture(svg) {
+  try {
+    if (window.ClipboardItem && navigator.clipboard && navigator.clipboard.write) {
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': pngOf(svg) })]);
+      return 'Copied the picture (PNG).';
+    }
+  } catch {
+    // refused, or images not taken: try the SVG as text below
+  }
+  try {
+    await navigator.clipboard.writeText(svg);
+    return 'Copied the picture as SVG text.';
+  } catch {
+    return 'The browser refused the clipboard: use Save picture instead.';
+  }
+}
+
+/** Whether a drag carries an SVG file (its type is known before the drop, its name is not). */
+export function dragHasSvg(event) {
+  const items = event.dataTransfer ? Array.from(event.dataTransfer.items || []) : [];
+  return items.some((i) => i.kind === 'file' && i.type === 'image/svg+xml');
+}
+
+/** The text of the first SVG file dropped (at most 4 MiB), or null. */
+export async function droppedText(event) {
+  const files = event.dataTransfer ? Array.from(event.dataTransfer.files || []) : [];
+  const f = files.find((f) => f.type === 'image/svg+xml' || f.name.endsWith('.svg'));
+  if (!f || f.size > 4 * 1024 * 1024) return null;
+  return await f.text();
+}
+
 /** Copies text to the clipboard; resolves to whether it could. */
 export async function copyText(text) {
   try {

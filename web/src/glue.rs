@@ -26,6 +26,14 @@ mod js {
         pub fn unpack(z: &str, limit: f64) -> js_sys::Promise;
         #[wasm_bindgen(js_name = copyText)]
         pub fn copy_text(text: &str) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = savePicture)]
+        pub fn save_picture(svg: &str, name: &str, png: bool) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = copyPicture)]
+        pub fn copy_picture(svg: &str) -> js_sys::Promise;
+        #[wasm_bindgen(js_name = dragHasSvg)]
+        pub fn drag_has_svg(event: &JsValue) -> bool;
+        #[wasm_bindgen(js_name = droppedText)]
+        pub fn dropped_text(event: &JsValue) -> js_sys::Promise;
         #[wasm_bindgen(js_name = fetchTextBounded)]
         pub fn fetch_text_bounded(
             url: &str,
@@ -162,6 +170,65 @@ pub async fn fetch_text(
     {
         let _ = (url, signal);
         Err(crate::embed::FetchFailure::Network)
+    }
+}
+
+/// Saves the picture `svg` as `name` (SVG, or a PNG the browser draws); a sentence saying how
+/// it went.
+pub async fn save_picture(svg: &str, name: &str, png: bool) -> String {
+    #[cfg(target_arch = "wasm32")]
+    return text_of(js::save_picture(svg, name, png))
+        .await
+        .unwrap_or_else(|e| e);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (svg, name, png);
+        "saving needs a browser".into()
+    }
+}
+
+/// Puts the picture `svg` on the clipboard; a sentence saying how it went (or that the browser
+/// refused).
+pub async fn copy_picture(svg: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    return text_of(js::copy_picture(svg)).await.unwrap_or_else(|e| e);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = svg;
+        "copying needs a browser".into()
+    }
+}
+
+/// Whether a drag carries an SVG file.
+pub fn drag_has_svg(e: &web_sys::DragEvent) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return js::drag_has_svg(e.as_ref());
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// The text of the SVG file a drop carries, once read.
+pub fn dropped_text(e: &web_sys::DragEvent) -> impl std::future::Future<Output = Option<String>> {
+    #[cfg(target_arch = "wasm32")]
+    let p = Some(js::dropped_text(e.as_ref()));
+    #[cfg(not(target_arch = "wasm32"))]
+    let p: Option<()> = {
+        let _ = e;
+        None
+    };
+    async move {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(p) = p {
+            return wasm_bindgen_futures::JsFuture::from(p)
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+        }
+        let _ = p;
+        None
     }
 }
 

@@ -21,8 +21,6 @@
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
 pub use logtime_core::scenario::narrate::Panel;
-use logtime_core::scenario::{parse_time, TimeSpec};
-use logtime_model::OffsetSpec;
 
 use crate::embed::{EmbedError, ScenarioSource};
 
@@ -227,37 +225,8 @@ pub fn default_embed_panels(scenario: &logtime_core::scenario::Scenario) -> Pane
     Panels::of(&panels)
 }
 
-/// A lookup to run once the explorer has loaded: a time (relative to the clock then) or one of
-/// the special offsets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LookupTarget {
-    /// A time, resolved against the broker clock when it runs.
-    Time(TimeSpec),
-    /// `earliest`, `latest` or `max-timestamp`.
-    Special(OffsetSpec),
-}
-
-impl LookupTarget {
-    /// Reads `earliest`, `latest`, `max-timestamp` or a time in the scenario grammar.
-    pub fn parse(v: &str) -> Result<LookupTarget, String> {
-        match v.trim() {
-            "earliest" => Ok(LookupTarget::Special(OffsetSpec::Earliest)),
-            "latest" => Ok(LookupTarget::Special(OffsetSpec::Latest)),
-            "max-timestamp" => Ok(LookupTarget::Special(OffsetSpec::MaxTimestamp)),
-            t => parse_time(t).map(LookupTarget::Time),
-        }
-    }
-
-    /// The spec at broker time `now`; `None` on overflow.
-    pub fn resolve(self, now: i64) -> Option<OffsetSpec> {
-        match self {
-            LookupTarget::Special(s) => Some(s),
-            LookupTarget::Time(t) => t
-                .resolve(now)
-                .map(|t| OffsetSpec::Timestamp(logtime_model::Timestamp(t))),
-        }
-    }
-}
+/// A lookup to run once the explorer has loaded (moment links read it the same way).
+pub use logtime_render::link::LookupTarget;
 
 /// Everything an explorer was told, checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -567,7 +536,9 @@ mod tests {
         }
         assert_eq!(
             o.lookup,
-            Some(LookupTarget::Time(TimeSpec::Now(-3_600_000)))
+            Some(LookupTarget::Time(logtime_core::scenario::TimeSpec::Now(
+                -3_600_000
+            )))
         );
         assert_eq!(
             embed(&[("panels", "all")]).unwrap().panels,
@@ -576,7 +547,9 @@ mod tests {
         assert!(!embed(&[("menu", "false")]).unwrap().menu);
         assert_eq!(
             embed(&[("lookup", "max-timestamp")]).unwrap().lookup,
-            Some(LookupTarget::Special(OffsetSpec::MaxTimestamp))
+            Some(LookupTarget::Special(
+                logtime_model::OffsetSpec::MaxTimestamp
+            ))
         );
         assert_eq!(
             embed(&[("moment", "1~s3")]).unwrap().moment.as_deref(),

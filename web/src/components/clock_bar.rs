@@ -4,6 +4,8 @@ use logtime_core::human;
 use logtime_model::Timestamp;
 use yew::prelude::*;
 
+use crate::hooks::PictureAction;
+
 use super::input_value;
 use crate::model::{format, timeline};
 use crate::state::TransportAction;
@@ -43,6 +45,12 @@ pub struct ClockBarProps {
     /// The last link made, and whether it went to the clipboard.
     #[prop_or_default]
     pub link: Option<(AttrValue, bool)>,
+    /// "Save picture" (SVG, PNG) and "Copy picture".
+    #[prop_or_default]
+    pub on_picture: Callback<PictureAction>,
+    /// How the last picture went.
+    #[prop_or_default]
+    pub picture: Option<AttrValue>,
 }
 
 /// The broker clock, playback controls and the scrubber over the scenario's steps.
@@ -57,6 +65,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let advance = |ms: i64| p.on_advance.reform(move |_: MouseEvent| ms);
+    let picture = |a: PictureAction| p.on_picture.reform(move |_: MouseEvent| a);
     let on_speed = {
         let cb = p.on_transport.clone();
         Callback::from(move |e: Event| {
@@ -138,6 +147,15 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                         title="Download the scenario or lesson as a file you can read, edit and drop here again">
                     { "Save as a file" }
                 </button>
+                <span class="lt-picture" role="group" aria-label="Picture of this moment">
+                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SaveSvg)} disabled={disabled} data-testid="save-svg"
+                            title="Save a picture of this moment (SVG: text stays text, and it carries the link)">{ "Save picture (SVG)" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SavePng)} disabled={disabled} data-testid="save-png">{ "PNG" }</button>
+                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::Copy)} disabled={disabled} data-testid="copy-picture">{ "Copy picture" }</button>
+                </span>
+                if let Some(said) = &p.picture {
+                    <span class="lt-muted" role="status" data-testid="picture-status">{ said.clone() }</span>
+                }
                 if let Some((url, copied)) = &p.link {
                     <label class="lt-visually-hidden" for={link_id.clone()}>{ "Link to this moment" }</label>
                     <input id={link_id} readonly=true value={url.clone()} data-testid="moment-link" />

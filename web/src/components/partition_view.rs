@@ -464,25 +464,8 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     }
 }
 
-/// "offsets 0–5", "offsets 40,000–40,099 (open)" for the active segment, "offsets from 40,100
-/// (empty)" for an empty one.
-fn offset_range(base: i64, next: i64, active: bool) -> String {
-    if next <= base {
-        format!("offsets from {} (empty)", format::count(base))
-    } else if active {
-        format!(
-            "offsets {}–{} (open)",
-            format::count(base),
-            format::count(next - 1)
-        )
-    } else {
-        format!(
-            "offsets {}–{}",
-            format::count(base),
-            format::count(next - 1)
-        )
-    }
-}
+// The card's offsets line is the picture's (`logtime render`): one wording.
+use logtime_render::offset_range;
 
 /// A tile's time with a line break allowed before its milliseconds: a narrow tile shows
 /// `05:54:56` over `.400` rather than breaking inside the number.

@@ -5,17 +5,18 @@
 //! verdicts and traces.
 
 pub mod chart;
-pub mod density;
 pub mod disk;
-pub mod format;
 pub mod import;
-pub mod marks;
-pub mod moment;
 pub mod producer;
 pub mod scene;
 pub mod stamps;
 pub mod timeline;
 pub mod viewport;
+
+// The view model the explorer shares with `logtime render` (one reading of the numbers, one
+// set of marks, one link codec), re-exported under the names the explorer always used.
+pub use logtime_render::link as moment;
+pub use logtime_render::{density, format, marks};
 
 /// `v` limited to `[lo, hi]`, like `f64::clamp` for `lo <= hi` (NaN stays NaN), but without
 /// `f64::clamp`'s assertion: its message formats the bounds with `{:?}`, which links the whole

@@ -10,11 +10,13 @@
 //! * [`step`]: what one step (or one command between steps) did, as clauses;
 //! * [`produce`], [`retention`], [`lookup`]: the sentences for batches, rolls, verdicts and
 //!   lookups that panels show on their own;
+//! * [`describe`]: what a picture of a moment shows, in one paragraph;
 //! * [`Panel`]: the explorer's panels, which authored narration may mention.
 //!
 //! Lessons (`logtime-lesson`) build their feedback and their stream processor's sentences on this
 //! module; nothing here knows about lessons.
 
+pub mod describe;
 mod lookup;
 mod panel;
 mod produce;

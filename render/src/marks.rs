@@ -157,7 +157,7 @@ mod tests {
 
     /// Seed 004: T = 10:00:05 returns offset 3; offset 5 is after it but stamped before T.
     fn lookup_scan() -> Runner {
-        let json = crate::builtins::find("lookup-scan").unwrap().read();
+        let json = crate::tests::builtin("scenarios/lookup-scan.json");
         let mut r = Runner::new(parse(&json).unwrap());
         while r.step(&mut |_| {}).is_some() {}
         r

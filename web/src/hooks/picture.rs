@@ -1,0 +1,182 @@
+//! "Save picture" and "Copy picture": the moment shown, drawn by `logtime-render` (the same
+//! picture as `logtime render`) and saved as SVG or PNG (the browser draws the SVG to a canvas:
+//! no rasteriser ships in the wasm) or put on the clipboard; and an SVG made so, dropped on the
+//! explorer, reopening its moment live.
+
+use yew::prelude::*;
+
+use super::loads::Loads;
+use super::moment::MomentLink;
+use crate::embed::ScenarioSource;
+use crate::state::{Explorer, Restore};
+use logtime_render::link::{self, SourceParam};
+
+/// What the picture buttons ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PictureAction {
+    /// Download the SVG.
+    SaveSvg,
+    /// Download a PNG of it.
+    SavePng,
+    /// Put it on the clipboard.
+    Copy,
+}
+
+/// The picture of what `state` shows, with `query` as its moment link opening `page`.
+pub fn picture_of(
+    state: &Explorer,
+    query: &str,
+    page: &str,
+    title: &str,
+    dark: bool,
+) -> Option<String> {
+    let runner = state.replay.runner()?;
+    let lookup = state.lookup.result.as_deref();
+    let options = logtime_render::Options {
+        width: 960.0,
+        theme: if dark {
+            logtime_render::Theme::Dark
+        } else {
+            logtime_render::Theme::Light
+        },
+        panels: Vec::new(),
+    };
+    let m = logtime_render::Moment {
+        title,
+        partition: runner.partition(),
+        lookup,
+        happened: &[],
+        query,
+        page,
+    };
+    logtime_render::picture(&m, &options).ok()
+}
+
+/// A file name for the picture: the scenario's name, or `logtime-moment`.
+fn file_name(query: &str, ext: &str) -> String {
+    let name = match link::parse_link(query).map(|m| m.source) {
+        Ok(SourceParam::Builtin(n)) if n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
+            n
+        }
+        _ => "logtime-moment".to_string(),
+    };
+    format!("{name}.{ext}")
+}
+
+/// The picture buttons' callback and the last outcome, for a status line.
+#[hook]
+pub fn use_picture(
+    state: &UseReducerHandle<Explorer>,
+    link: &MomentLink,
+    page: &str,
+    title: &AttrValue,
+    dark: bool,
+) -> (Option<AttrValue>, Callback<PictureAction>) {
+    let status = use_state(|| None::<AttrValue>);
+    let on = {
+        let (status, state, link) = (status.clone(), state.clone(), link.clone());
+        let (page, title) = (page.to_string(), title.to_string());
+        Callback::from(move |a: PictureAction| {
+            let query = link.query.clone().unwrap_or_default();
+            let Some(svg) = picture_of(&state, &query, &page, &title, dark) else {
+                status.set(Some("There is no partition to draw yet.".into()));
+                return;
+            };
+            let status = status.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let said = match a {
+                    PictureAction::SaveSvg => {
+                        crate::glue::save_picture(&svg, &file_name(&query, "svg"), false).await
+                    }
+                    PictureAction::SavePng => {
+                        crate::glue::save_picture(&svg, &file_name(&query, "png"), true).await
+                    }
+                    PictureAction::Copy => crate::glue::copy_picture(&svg).await,
+                };
+                status.set(Some(said.into()));
+            });
+        })
+    };
+    ((*status).clone(), on)
+}
+
+/// The moment an SVG made by `logtime render` or "Save picture" names (its
+/// `data-logtime-moment`), as a source and what to rebuild; `None` for any other SVG.
+pub fn moment_of_svg(text: &str) -> Option<Result<(ScenarioSource, Restore), String>> {
+    // The root element's start tag (after any XML declaration or comment).
+    let start = text.find("<svg")?;
+    let head = &text[start..start + text[start..].find('>')?];
+    let at = head.find("data-logtime-moment=\"")? + "data-logtime-moment=\"".len();
+    let raw = &head[at..at + head[at..].find('"')?];
+    let query = raw
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    Some(moment_of_query(&query))
+}
+
+fn moment_of_query(query: &str) -> Result<(ScenarioSource, Restore), String> {
+    let m = link::parse_link(query)?;
+    let label = |n: &str| n.to_string();
+    let source = match m.source {
+        SourceParam::Builtin(n) => ScenarioSource::parse_attr(&label("scenario"), &n),
+        SourceParam::Url(u) => ScenarioSource::parse_url(&label("src"), &u),
+        SourceParam::Packed(z) => ScenarioSource::parse_packed(&label("z"), &z),
+    }
+    .map_err(|e| e.to_string())?;
+    let restore = Restore {
+        moment: m.moment,
+        step: m.step,
+        lookup: m.lookup,
+    };
+    Ok((source, restore))
+}
+
+/// Drops on the explorer: an SVG picture of a moment reopens that moment; anything else is left
+/// to the panels that take drops (the import panel).
+#[hook]
+pub fn use_picture_drop(loads: &Loads) -> (Callback<DragEvent>, Callback<DragEvent>) {
+    let loads = loads.clone();
+    let over = Callback::from(|e: DragEvent| {
+        if crate::glue::drag_has_svg(&e) {
+            e.prevent_default();
+        }
+    });
+    let drop = Callback::from(move |e: DragEvent| {
+        if !crate::glue::drag_has_svg(&e) {
+            return;
+        }
+        e.prevent_default();
+        let loads = loads.clone();
+        let read = crate::glue::dropped_text(&e);
+        wasm_bindgen_futures::spawn_local(async move {
+            let Some(text) = read.await else { return };
+            if let Some(Ok((source, restore))) = moment_of_svg(&text) {
+                loads.go(source, Some(restore));
+            }
+        });
+    });
+    (over, drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rendered_svg_names_its_moment() {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" data-logtime-moment=\"?scenario=lookup-scan&amp;step=4&amp;lookup=2025-11-04T10%3A00%3A05Z\"><title>x</title></svg>";
+        let (source, restore) = moment_of_svg(svg).unwrap().unwrap();
+        assert_eq!(source, ScenarioSource::Builtin("lookup-scan".into()));
+        assert_eq!(restore.step, Some(4));
+        assert!(restore.lookup.is_some());
+        assert!(moment_of_svg("<svg><rect/></svg>").is_none());
+        assert!(moment_of_svg("<html data-logtime-moment=\"?scenario=x\">").is_none());
+        let prolog = format!("<?xml version=\"1.0\"?>{svg}");
+        assert!(moment_of_svg(&prolog).is_some());
+        assert_eq!(file_name("?scenario=landing&step=2", "png"), "landing.png");
+        assert_eq!(file_name("?z=abc", "svg"), "logtime-moment.svg");
+    }
+}
