@@ -129,6 +129,30 @@ fn claimed_record_counts_are_bounded() {
     assert!(log.timestamps.len() as i64 <= MAX_UNREAD_RECORDS);
 }
 
+/// Compaction gaps are bounded across batches: each batch may skip up to the per-batch bound,
+/// but a file of many such batches would hold 8 bytes for every offset skipped.
+#[test]
+fn compaction_gaps_are_bounded_across_batches() {
+    // One record: attributes, timestamp and offset deltas 0, null key and value, no headers.
+    let record = [0x0c, 0, 0, 0, 1, 1, 0];
+    let b = batch(0, 1, &record, 0);
+    let mut r = SegmentReader::new(Offset(0));
+    for i in 0..10i64 {
+        let mut one = b.clone();
+        one[..8].copy_from_slice(&(i * 10_000_000).to_be_bytes());
+        r.feed(&one);
+    }
+    let log = r.finish();
+    let p = log.problem.expect("refused");
+    assert!(
+        p.contains(&format!(
+            "this segment's offsets removed by compaction count 39999996 by now; logtime holds at most {MAX_UNREAD_RECORDS} such offsets"
+        )),
+        "{p}"
+    );
+    assert!(log.timestamps.len() as i64 <= MAX_UNREAD_RECORDS);
+}
+
 /// Finding 5: one batch declared 2 GiB long is read in linear time (it was copied whole for
 /// every chunk).
 #[test]
