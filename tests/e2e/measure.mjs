@@ -46,7 +46,8 @@
 // A metric that cannot be measured prints `name: FAIL (reason)` and makes the exit code 1;
 // nothing waits longer than its timeout. `--enforce` also exits 1 when over a budget;
 // `--no-10m` skips the ten-million-record figures, `--no-segments` the one-record-segment ones,
-// `--only-replay10m` measures only replay10m_*.
+// `--only-replay10m` measures only replay10m_*; `--only-hostile` only hostile_* (the heap and the
+// wasm memory after hostile links and attributes: measure-hostile.mjs), which `--hostile` adds.
 // Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -54,6 +55,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import { DIST, launchBrowser, loaded, startServer, VIEWPORTS } from './harness.mjs';
+import { measureHostile } from './measure-hostile.mjs';
 
 const require = createRequire(import.meta.url);
 const ENFORCE = process.argv.includes('--enforce');
@@ -562,7 +564,8 @@ async function measureAxe(browser, server) {
   }
 }
 
-const ONLY_REPLAY = process.argv.includes('--only-replay10m');
+const ONLY_HOSTILE = process.argv.includes('--only-hostile');
+const ONLY_REPLAY = process.argv.includes('--only-replay10m') || ONLY_HOSTILE;
 // Only the bytes each page downloads before its first partition (or lesson) shows.
 const ONLY_BYTES = process.argv.includes('--only-bytes');
 // Cross-origin isolated, so that the page's clock reads to 5 µs instead of 100 µs: a step of
@@ -602,7 +605,8 @@ try {
       await measureAxe(browser, server);
     }
   }
-  if (!ONLY_BYTES && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
+  if (ONLY_HOSTILE || process.argv.includes('--hostile')) await measureHostile(browser, server, out, fail);
+  if (!ONLY_HOSTILE && !ONLY_BYTES && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
     writeTenMillion();
     if (!ONLY_REPLAY) {
       await measurePlayTenMillion(browser, server, 64, 'play10m', Number(process.env.MEASURE_PLAY_MS || 10_000));
