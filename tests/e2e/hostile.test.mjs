@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DIST, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { DIST, screenshot, useE2E, VIEWPORTS, waitText, withPage } from './harness.mjs';
 import { deflateBombZ, momentBomb, retentionZ, variantBombZ } from './hostile-inputs.mjs';
 
 const e2e = useE2E();
@@ -26,7 +26,10 @@ test('a variant-bomb lesson link says its variables add too much text; the explo
     const text = await box.innerText();
     assert.match(text, /add more than 16777216 bytes \(16 MiB\) of text/);
     assert.doesNotMatch(text, /RefCell|unreachable|RuntimeError/);
-    await screenshot(page, 'hostile-variant-bomb');
+    await screenshot(page, 'hostile-variant-bomb-1280');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'hostile-variant-bomb-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
     await menuStillWorks(page);
   });
 });
@@ -61,7 +64,10 @@ test('a 48 KB moment of 2,000 batches of 100,000 records shows the damaged-momen
     assert.match(text, /damaged \(truncated or edited\): entry 10: the batches hold 1100000 records by this entry; a saved moment holds at most 1000000/);
     assert.match(text, /Showing the scenario from its start/);
     assert.equal(await page.locator('[data-testid=logtime-stopped]').count(), 0);
-    await screenshot(page, 'hostile-moment-bomb');
+    await screenshot(page, 'hostile-moment-bomb-1280');
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await screenshot(page, 'hostile-moment-bomb-375');
+    await page.setViewportSize(VIEWPORTS.desktop);
     // The scenario is at its start and steps on.
     await page.locator('[data-testid=step]').click();
     await waitText(page.locator('.lt-scrub'), /Step 1 of 4/);
