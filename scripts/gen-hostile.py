@@ -77,6 +77,30 @@ def main():
         p = os.path.join(d, "scenario.json")
         json.dump(s, open(p, "w"))
         print(p)
+    elif case == "retention-checks":
+        # 100,000 one-record segments under retention.bytes, then 1,000 rounds of one more batch
+        # and five minutes: every scheduled check deletes the oldest segment and lists all
+        # 100,000 verdicts (10 GB of report in all); each step is far under any per-step
+        # limit, the replay is not.
+        one = {"records": [{"timestamp": "now"}]}
+        s = {"kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+             "topic": {"segment.bytes": 170, "retention.bytes": 17_000_000},
+             "steps": [{"produce": {"batches": 100_000, "every": "1ms", **one}}]
+                      + [{"produce": one}, {"advance": "5m"}] * 1_000}
+        p = os.path.join(d, "scenario.json")
+        json.dump(s, open(p, "w"))
+        print(p)
+    elif case == "retention-steps":
+        # 1,000 retention steps over 1,000 segments rolled by time (segment.ms), which the
+        # parser cannot count: the replay counts what they list in all.
+        one = {"records": [{"timestamp": "now"}]}
+        s = {"kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+             "topic": {"segment.ms": 1, "retention.ms": -1},
+             "steps": [{"produce": {"batches": 1_000, "every": "2ms", **one}}]
+                      + [{"retention": {}}] * 1_000}
+        p = os.path.join(d, "scenario.json")
+        json.dump(s, open(p, "w"))
+        print(p)
     elif case == "header-counts":
         # 16 batches of 61 bytes, an unknown codec (7), each claiming 38 million records.
         n = (256 << 20) // 7

@@ -28,6 +28,10 @@
 #   h1-variant-bomb     a 1 MB lesson whose note references a 1 MB choice 1,000 times (check)
 #   h1-variants         1,000 variants each adding 16 MB to a note (check stops at 256 MiB)
 #   h2-retention-1m     1,000,000 one-record segments under retention.ms -1, then a retention step
+#   h2-retention-checks 100,000 one-record segments, then 1,000 scheduled checks each deleting
+#                       one and listing 100,000 verdicts (over the replay's verdict budget)
+#   h2-retention-steps  1,000 retention steps over 1,000 segments rolled by time (over the
+#                       retention steps' budget, which the parser cannot see)
 #   h3-header-counts    976 bytes: 16 v2 batches, unknown codec, each claiming 38M records
 #   h4-gzip-bomb        26 MB: 400 gzip batches inflating to 64 MiB each
 #   h5-huge-declared    a header declaring 2 GiB - 1 over 512 MiB of zeros (sparse)
@@ -114,7 +118,7 @@ hostile() { # hostile CASE: generates scripts/gen-hostile.py's case and measures
   arg=$(python3 scripts/gen-hostile.py "$c" "$out/hostile" | tail -1)
   case "$c" in
     variant-bomb | variants) measure "$1" check "$arg" ;;
-    retention-1m) measure "$1" run "$arg"; measure "$1" check "$arg" ;;
+    retention-*) measure "$1" run "$arg"; measure "$1" check "$arg" ;;
     segments-100k)
       measure "$1" inspect "$arg"
       measure "$1" inspect "$arg" --json ;;
@@ -128,7 +132,8 @@ hostile() { # hostile CASE: generates scripts/gen-hostile.py's case and measures
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(lookups snapshots snapshots-5k tiny-10m tiny-1m play-10m churn
-  lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h1-variants h2-retention-1m h3-header-counts
+  lookup-past-1m lookup-unindexed dev-zero h1-variant-bomb h1-variants h2-retention-1m h2-retention-checks
+  h2-retention-steps h3-header-counts
   h4-gzip-bomb h5-huge-declared h6-dev-zero-log h6-fifo-log h6-sparse-damaged h6-dev-zero
   h7-timeindex-2g h8-segments-100k h8-dump-200k h9-export-1m)
 echo "load: $(uptime | sed 's/.*load average: //')"

@@ -311,5 +311,39 @@ fn a_metadata_log_kafka_wrote_reads_as_ours() {
         out.contains("\nbroker: cluster Lt9ClusterId00000000AA, node 3; topic configs from the kraft metadata log (10 records: 2 topics, 1 deleted)\n"),
         "{out}"
     );
+}
+
+/// `meta.properties` is read only as a small regular file, and a metadata log past its limit
+/// is refused before it is read (issue 41).
+#[test]
+fn broker_files_are_bounded() {
+    let refused = |d: &Path| {
+        let out = common::logtime(&[OsStr::new("inspect"), d.join("clicks-0").as_os_str()]);
+        assert!(!out.status.success());
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let d = broker_dir("huge-props", false);
+    std::fs::write(d.join("meta.properties"), vec![b'#'; 100_000]).unwrap();
+    let e = refused(&d);
+    assert!(
+        e.contains(
+            "meta.properties: 100000 bytes, more than the 65536 bytes a meta.properties may be"
+        ),
+        "{e}"
+    );
+    std::fs::remove_file(d.join("meta.properties")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("meta.properties")).unwrap();
+    let e = refused(&d);
+    assert!(e.contains("meta.properties: not a regular file"), "{e}");
+    std::fs::remove_file(d.join("meta.properties")).unwrap();
+    // A sparse segment of 300 MiB after the first (477 bytes): refused by its size, not read.
+    let f = std::fs::File::create(d.join("__cluster_metadata-0/00000000000000000100.log")).unwrap();
+    f.set_len(300 << 20).unwrap();
+    let e = refused(&d);
+    assert!(
+        e.contains("the kraft metadata log could not be read: its segments hold 314573277 bytes"),
+        "{e}"
+    );
+    assert!(e.contains("at most 268435456 bytes of metadata log"), "{e}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -5,7 +5,9 @@
 use logtime_core::import::{
     scenario_text, LogReader, PartitionImport, SegmentReader, MAX_UNREAD_RECORDS,
 };
-use logtime_core::scenario::{parse, MAX_RETENTION_LISTING, MAX_SCENARIO_BYTES};
+use logtime_core::scenario::{
+    parse, Runner, MAX_REPLAY_VERDICTS, MAX_RETENTION_LISTING, MAX_SCENARIO_BYTES,
+};
 use logtime_model::{Config, KafkaVersion, Offset, Timestamp};
 use serde_json::json;
 use std::time::Instant;
@@ -51,6 +53,65 @@ fn retention_listing_is_bounded() {
     );
 }
 
+/// Replays `doc` step by step, keeping no report, to its first error.
+fn replay_error(doc: &serde_json::Value) -> logtime_core::scenario::ScenarioError {
+    let mut r = Runner::new(parse(&doc.to_string()).expect("parses"));
+    while let Some(step) = r.step_summary() {
+        if let Err(e) = step {
+            return e;
+        }
+    }
+    panic!("the replay finished");
+}
+
+/// Finding 2: scheduled checks over many segments, each step far under any per-step limit,
+/// are bounded over the whole replay, naming the step and the limit.
+#[test]
+fn scheduled_checks_are_bounded_over_the_replay() {
+    let one = json!({"records": [{"timestamp": "now"}]});
+    let mut steps = vec![json!({"produce": {"batches": 100_000, "every": "1ms",
+        "records": [{"timestamp": "now"}]}})];
+    for _ in 0..60 {
+        steps.push(json!({"produce": one}));
+        steps.push(json!({"advance": "5m"}));
+    }
+    let doc = json!({"kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+        "topic": {"segment.bytes": 170, "retention.bytes": 17_000_000}, "steps": steps});
+    let e = replay_error(&doc);
+    let text = e.to_string();
+    assert_eq!(e.field, "advance", "{text}");
+    // About 100,000 verdicts a check: the 50th check (step 100) passes five million.
+    assert_eq!(e.step, Some(100), "{text}");
+    assert!(
+        text.contains(&format!(
+            "a replay may list at most {MAX_REPLAY_VERDICTS} in all"
+        )),
+        "{text}"
+    );
+}
+
+/// Finding 2: retention steps over segments rolled by time (which the parser cannot count)
+/// are counted together in the replay.
+#[test]
+fn retention_steps_are_bounded_over_the_replay() {
+    let mut steps = vec![json!({"produce": {"batches": 1_000, "every": "2ms",
+        "records": [{"timestamp": "now"}]}})];
+    steps.extend(std::iter::repeat_n(json!({"retention": {}}), 1_000));
+    let doc = json!({"kafka": "3.6", "start": "2027-03-12T09:00:00Z",
+        "topic": {"segment.ms": 1, "retention.ms": -1}, "steps": steps});
+    let e = replay_error(&doc);
+    let text = e.to_string();
+    assert_eq!(e.field, "retention", "{text}");
+    assert!(
+        text.contains(&format!(
+            "a scenario's retention steps may list at most {MAX_RETENTION_LISTING}"
+        )),
+        "{text}"
+    );
+    // 1,000 segments a step: the 201st step passes 200,000.
+    assert_eq!(e.step, Some(201), "{text}");
+}
+
 /// Finding 3: headers that claim millions of records each are bounded per segment.
 #[test]
 fn claimed_record_counts_are_bounded() {
@@ -65,6 +126,30 @@ fn claimed_record_counts_are_bounded() {
     let log = r.finish();
     let p = log.problem.expect("refused");
     assert!(p.contains(&format!("at most {MAX_UNREAD_RECORDS}")), "{p}");
+    assert!(log.timestamps.len() as i64 <= MAX_UNREAD_RECORDS);
+}
+
+/// Compaction gaps are bounded across batches: each batch may skip up to the per-batch bound,
+/// but a file of many such batches would hold 8 bytes for every offset skipped.
+#[test]
+fn compaction_gaps_are_bounded_across_batches() {
+    // One record: attributes, timestamp and offset deltas 0, null key and value, no headers.
+    let record = [0x0c, 0, 0, 0, 1, 1, 0];
+    let b = batch(0, 1, &record, 0);
+    let mut r = SegmentReader::new(Offset(0));
+    for i in 0..10i64 {
+        let mut one = b.clone();
+        one[..8].copy_from_slice(&(i * 10_000_000).to_be_bytes());
+        r.feed(&one);
+    }
+    let log = r.finish();
+    let p = log.problem.expect("refused");
+    assert!(
+        p.contains(&format!(
+            "this segment's offsets removed by compaction count 39999996 by now; logtime holds at most {MAX_UNREAD_RECORDS} such offsets"
+        )),
+        "{p}"
+    );
     assert!(log.timestamps.len() as i64 <= MAX_UNREAD_RECORDS);
 }
 
@@ -122,7 +207,7 @@ fn exports_fit_a_scenario_or_are_refused() {
     let doc = json!({"start": "2027-03-12T09:00:00Z", "steps": [
         {"produce": {"batches": 2_000, "every": "1ms", "records": [{"timestamp": "now"}]}}]});
     let s = parse(&doc.to_string()).unwrap();
-    let mut runner = logtime_core::scenario::Runner::new(s);
+    let mut runner = Runner::new(s);
     while let Some(step) = runner.step(&mut |_| {}) {
         step.unwrap();
     }

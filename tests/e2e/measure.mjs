@@ -56,6 +56,8 @@
 // `--no-10m` skips the ten-million-record figures, `--no-segments` the one-record-segment ones,
 // `--only-replay10m` measures only replay10m_*, `--only-docs` only docs_idle_*, docs_scrolled_*
 // and docs_embed_*.
+// `--only-replay10m` measures only replay10m_*; `--only-hostile` only hostile_* (the heap and the
+// wasm memory after hostile links and attributes: measure-hostile.mjs), which `--hostile` adds.
 // Run: scripts/measure-web.sh   (or: node tests/e2e/measure.mjs after a release build)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -64,6 +66,7 @@ import { createRequire } from 'node:module';
 import zlib from 'node:zlib';
 import { DIST, engageDocs, launchBrowser, loaded, startServer, VIEWPORTS } from './harness.mjs';
 import { measureDocsHeights, measureDocsIdle } from './measure-docs.mjs';
+import { measureHostile } from './measure-hostile.mjs';
 
 const require = createRequire(import.meta.url);
 const ENFORCE = process.argv.includes('--enforce');
@@ -572,7 +575,8 @@ async function measureAxe(browser, server) {
   }
 }
 
-const ONLY_REPLAY = process.argv.includes('--only-replay10m');
+const ONLY_HOSTILE = process.argv.includes('--only-hostile');
+const ONLY_REPLAY = process.argv.includes('--only-replay10m') || ONLY_HOSTILE;
 // Only the bytes each page downloads before its first partition (or lesson) shows.
 const ONLY_BYTES = process.argv.includes('--only-bytes');
 // Only docs-example.html's lazy figures (bytes idle, wasm requests, embed heights).
@@ -619,7 +623,8 @@ try {
       await measureAxe(browser, server);
     }
   }
-  if (!ONLY_BYTES && !ONLY_DOCS && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
+  if (ONLY_HOSTILE || process.argv.includes('--hostile')) await measureHostile(browser, server, out, fail);
+  if (!ONLY_HOSTILE && !ONLY_BYTES && !ONLY_DOCS && (ONLY_REPLAY || !process.argv.includes('--no-10m'))) {
     writeTenMillion();
     if (!ONLY_REPLAY) {
       await measurePlayTenMillion(browser, server, 64, 'play10m', Number(process.env.MEASURE_PLAY_MS || 10_000));

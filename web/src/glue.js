@@ -86,7 +86,21 @@ export async function unpack(z, limit) {
   } catch {
     throw new Error('it is not base64url text');
   }
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  // The input goes in 16 KiB at a time, each once the last is inflated: a stream fed whole
+  // inflates each of its chunks (a megabyte or more) at once, a gigabyte for a deflate bomb
+  // before the limit below can be checked. 16 KiB inflate to at most 16.5 MiB.
+  const inflate = new DecompressionStream('deflate-raw');
+  const writer = inflate.writable.getWriter();
+  const reader = inflate.readable.getReader();
+  (async () => {
+    for (let i = 0; i < bytes.length; i += 16384) {
+      await writer.ready;
+      await writer.write(bytes.subarray(i, i + 16384));
+    }
+    await writer.close();
+  })().catch(() => {
+    // Cancelled by readText (over the limit) or not deflate: the reader reports it.
+  });
   return readText(reader, limit, {
     tooLarge: `it unpacks to more than ${limit} bytes`,
     failed: 'it does not unpack',

@@ -3,8 +3,11 @@
 //! configs the broker really had (read by core's `import::MetadataConfigs`).
 
 use super::read::{io_err, regular_file};
-use super::{Fail, Options};
-use logtime_core::import::{meta_properties, segment_file, MetadataConfigs, SegmentFileKind};
+use super::{fail, Fail, Options};
+use logtime_core::import::{
+    meta_properties, segment_file, MetadataConfigs, SegmentFileKind, MAX_META_PROPERTIES_BYTES,
+};
+use std::io::Read as _;
 use std::path::Path;
 
 /// What a log directory says about its broker.
@@ -18,7 +21,7 @@ pub(crate) struct Broker {
 /// Reads `meta.properties` and `__cluster_metadata-0/*.log` of `dir`, when there.
 pub(super) fn broker(dir: &Path) -> Result<Option<Broker>, Fail> {
     let meta = dir.join("__cluster_metadata-0");
-    let props = std::fs::read_to_string(dir.join("meta.properties")).ok();
+    let props = properties(&dir.join("meta.properties"))?;
     if !meta.is_dir() && props.is_none() {
         return Ok(None);
     }
@@ -38,15 +41,22 @@ pub(super) fn broker(dir: &Path) -> Result<Option<Broker>, Fail> {
         logs.sort();
         let mut configs = MetadataConfigs::default();
         for (_, path) in logs {
-            // As for a partition's segment files: a device or a FIFO never ends.
-            regular_file(&path)?;
-            let bytes = std::fs::read(&path).map_err(|e| io_err(&path, e))?;
-            configs.read_log(&bytes).map_err(|e| {
+            let refused = |e| {
                 Fail(format!(
                     "{}: the kraft metadata log could not be read: {e}",
                     path.display()
                 ))
-            })?;
+            };
+            // As for a partition's segment files: a device or a FIFO never ends. The size is
+            // checked before the file is read whole, and the read stops there whatever the
+            // size said.
+            let len = regular_file(&path)?;
+            configs.will_read(len).map_err(refused)?;
+            let mut bytes = Vec::new();
+            std::fs::File::open(&path)
+                .and_then(|f| f.take(len.saturating_add(1)).read_to_end(&mut bytes))
+                .map_err(|e| io_err(&path, e))?;
+            configs.read_log(&bytes).map_err(refused)?;
         }
         Some(configs)
     } else {
@@ -57,6 +67,33 @@ pub(super) fn broker(dir: &Path) -> Result<Option<Broker>, Fail> {
         node_id,
         metadata,
     }))
+}
+
+/// `meta.properties` as text, when there: a regular file of at most
+/// [`MAX_META_PROPERTIES_BYTES`] (a device or a huge file is refused, naming the limit).
+fn properties(path: &Path) -> Result<Option<String>, Fail> {
+    let Ok(m) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    let len = m.len();
+    if !m.is_file() {
+        return fail(format!(
+            "{}: not a regular file (a device, a FIFO or a socket), so not a meta.properties",
+            path.display()
+        ));
+    }
+    if len > MAX_META_PROPERTIES_BYTES {
+        return fail(format!(
+            "{}: {len} bytes, more than the {MAX_META_PROPERTIES_BYTES} bytes a meta.properties may be",
+            path.display()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_META_PROPERTIES_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| io_err(path, e))?;
+    // As before: a file that is not text gives no ids.
+    Ok(String::from_utf8(bytes).ok())
 }
 
 impl Options {

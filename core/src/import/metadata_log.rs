@@ -5,11 +5,26 @@
 //! resource name, config name, value; a null value deletes the config) and `RemoveTopicRecord`
 //! (9: topic id), replayed in offset order, so a later record overrides an earlier one. Control
 //! batches (snapshot and KRaft markers) are skipped; compressed batches are refused by name.
+//!
+//! The log is untrusted input read whole: its bytes ([`MAX_METADATA_LOG_BYTES`] for all its
+//! segments), its records ([`MAX_METADATA_RECORDS`]) and `meta.properties`
+//! ([`MAX_META_PROPERTIES_BYTES`]) are bounded, and every record costs logarithmic time (a
+//! removal finds its topic by id, not by a walk over every topic).
 
 use super::wire::{Cursor, WireError};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
+
+/// The most bytes the metadata log's `.log` segments may hold in all (each is read whole). A
+/// cluster's metadata is a few MB; Kafka snapshots it and deletes older segments.
+pub const MAX_METADATA_LOG_BYTES: u64 = 256 << 20;
+
+/// The most records a metadata log may replay.
+pub const MAX_METADATA_RECORDS: u64 = 10_000_000;
+
+/// The largest `meta.properties` read (Kafka writes a few hundred bytes).
+pub const MAX_META_PROPERTIES_BYTES: u64 = 64 << 10;
 
 /// `ConfigResource.Type.TOPIC`.
 const TOPIC: i8 = 2;
@@ -32,6 +47,16 @@ pub enum MetadataError {
         /// Byte position of the batch.
         position: u64,
     },
+    /// More bytes than [`MAX_METADATA_LOG_BYTES`] in all (refused before they are read).
+    TooLarge {
+        /// The bytes the segments hold by the one that passed the limit.
+        bytes: u64,
+    },
+    /// More records than [`MAX_METADATA_RECORDS`].
+    TooManyRecords {
+        /// Byte position of the batch that passed the limit.
+        position: u64,
+    },
 }
 
 impl fmt::Display for MetadataError {
@@ -43,6 +68,14 @@ impl fmt::Display for MetadataError {
             MetadataError::Compressed { position } => write!(
                 f,
                 "byte {position}: a compressed metadata batch, which logtime does not read"
+            ),
+            MetadataError::TooLarge { bytes } => write!(
+                f,
+                "its segments hold {bytes} bytes; logtime reads at most {MAX_METADATA_LOG_BYTES} bytes of metadata log"
+            ),
+            MetadataError::TooManyRecords { position } => write!(
+                f,
+                "byte {position}: more than {MAX_METADATA_RECORDS} records; logtime replays at most {MAX_METADATA_RECORDS} of a metadata log"
             ),
         }
     }
@@ -75,10 +108,16 @@ pub struct MetadataConfigs {
     pub topics: BTreeMap<String, MetadataTopic>,
     /// Dynamic broker configs by resource name (`""`: the cluster-wide default, else a node id).
     pub brokers: BTreeMap<String, BTreeMap<String, String>>,
-    /// Topics a `RemoveTopicRecord` deleted.
-    pub removed: Vec<String>,
+    /// Topics a `RemoveTopicRecord` deleted (and not made again since).
+    pub removed: BTreeSet<String>,
     /// Records replayed.
     pub records: u64,
+    /// Bytes of segments read so far ([`MetadataConfigs::read_log`]).
+    #[serde(skip)]
+    bytes: u64,
+    /// Live topics' names by id, for `RemoveTopicRecord`.
+    #[serde(skip)]
+    by_id: HashMap<String, String>,
 }
 
 /// The broker config that sets a topic config's default (`LogConfig`'s synonyms).
@@ -140,8 +179,20 @@ impl MetadataConfigs {
         self.topic_configs(topic, node)
     }
 
+    /// Counts a segment of `len` bytes against [`MAX_METADATA_LOG_BYTES`], before it is read
+    /// ([`MetadataConfigs::read_log`] counts it again, so a caller may skip this).
+    pub fn will_read(&self, len: u64) -> Result<(), MetadataError> {
+        let bytes = self.bytes.saturating_add(len);
+        if bytes > MAX_METADATA_LOG_BYTES {
+            return Err(MetadataError::TooLarge { bytes });
+        }
+        Ok(())
+    }
+
     /// Replays the records of one `.log` of the metadata log (segments in offset order).
     pub fn read_log(&mut self, bytes: &[u8]) -> Result<(), MetadataError> {
+        self.will_read(bytes.len() as u64)?;
+        self.bytes += bytes.len() as u64;
         let mut at = 0usize;
         while bytes.len() - at >= 61 {
             let mut c = Cursor::new(&bytes[at..], at as u64);
@@ -170,6 +221,11 @@ impl MetadataConfigs {
                 });
             }
             if attributes & 0x20 == 0 {
+                if self.records.saturating_add(count.max(0) as u64) > MAX_METADATA_RECORDS {
+                    return Err(MetadataError::TooManyRecords {
+                        position: at as u64,
+                    });
+                }
                 let mut r = Cursor::new(&bytes[at + 61..at + total], at as u64 + 61);
                 for _ in 0..count.max(0) {
                     self.record(&mut r)?;
@@ -219,14 +275,21 @@ impl MetadataConfigs {
             2 => {
                 let name = string(&mut c, true)?.unwrap_or_default();
                 let id = hex(c.bytes(16, "topic id")?);
-                self.removed.retain(|r| *r != name);
-                self.topics.insert(
-                    name,
+                self.removed.remove(&name);
+                let old = self.topics.insert(
+                    name.clone(),
                     MetadataTopic {
-                        id,
+                        id: id.clone(),
                         configs: BTreeMap::new(),
                     },
                 );
+                // A name made again with another id: its old id names nothing any more.
+                if let Some(old) = old.filter(|o| o.id != id) {
+                    if self.by_id.get(&old.id) == Some(&name) {
+                        self.by_id.remove(&old.id);
+                    }
+                }
+                self.by_id.insert(id, name);
             }
             4 => {
                 let kind = c.i8("resource type")?;
@@ -248,14 +311,9 @@ impl MetadataConfigs {
             }
             9 => {
                 let id = hex(c.bytes(16, "topic id")?);
-                if let Some(name) = self
-                    .topics
-                    .iter()
-                    .find(|(_, t)| t.id == id)
-                    .map(|(n, _)| n.clone())
-                {
+                if let Some(name) = self.by_id.remove(&id) {
                     self.topics.remove(&name);
-                    self.removed.push(name);
+                    self.removed.insert(name);
                 }
             }
             _ => {}
@@ -314,7 +372,7 @@ mod tests {
         // Ten records: the control batch's LeaderChange is not one of them.
         assert_eq!(m.records, 10);
         assert_eq!(m.topics.keys().collect::<Vec<_>>(), ["clicks", "views"]);
-        assert_eq!(m.removed, ["gone"]);
+        assert_eq!(m.removed.iter().collect::<Vec<_>>(), ["gone"]);
         // Uuid.fromString("Y2xpY2tzQ2xpY2tzQ2xpYw"): the id's 16 bytes, as the record holds them.
         assert_eq!(m.topics["clicks"].id, hex(b"clicksClicksClic"));
         // The later retention.ms wins, and the null value deleted segment.ms.
@@ -345,5 +403,105 @@ mod tests {
         assert!(m
             .partition_configs("__cluster_metadata-0", Some("1"))
             .is_empty());
+    }
+
+    /// A v2 batch header of `count` records over `records` (the reader checks no CRC).
+    fn batch(count: i32, records: &[u8]) -> Vec<u8> {
+        let mut b = vec![0u8; 8];
+        b.extend((49 + records.len() as i32).to_be_bytes());
+        b.extend([0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0]);
+        b.extend([0u8; 4 + 8 + 8 + 8 + 2 + 4]);
+        b.extend(count.to_be_bytes());
+        b.extend(records);
+        assert_eq!(b.len(), 61 + records.len());
+        b
+    }
+
+    fn uvarint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    /// One record (no key, no headers) whose value is `message` under `api_key`.
+    fn record(api_key: u64, message: &[u8]) -> Vec<u8> {
+        let mut value = vec![1];
+        uvarint(&mut value, api_key);
+        value.push(0);
+        value.extend(message);
+        let mut r = vec![0, 0, 0, 1]; // attributes, deltas 0, key length -1
+        uvarint(&mut r, (value.len() as u64) << 1);
+        r.extend(value);
+        r.push(0); // no headers
+        let mut out = vec![];
+        uvarint(&mut out, (r.len() as u64) << 1);
+        out.extend(r);
+        out
+    }
+
+    fn topic(name: &str, id: u32) -> Vec<u8> {
+        let mut m = vec![];
+        uvarint(&mut m, name.len() as u64 + 1);
+        m.extend(name.as_bytes());
+        m.extend([0u8; 12]);
+        m.extend(id.to_be_bytes());
+        record(2, &m)
+    }
+
+    fn remove(id: u32) -> Vec<u8> {
+        let mut m = vec![0u8; 12];
+        m.extend(id.to_be_bytes());
+        record(9, &m)
+    }
+
+    #[test]
+    fn a_batch_claiming_too_many_records_is_refused_before_reading() {
+        let mut m = MetadataConfigs::default();
+        let e = m.read_log(&batch(i32::MAX, &[])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "byte 0: more than 10000000 records; logtime replays at most 10000000 of a metadata log"
+        );
+    }
+
+    #[test]
+    fn the_segments_bytes_are_bounded_in_all() {
+        let mut m = MetadataConfigs::default();
+        assert!(m.will_read(MAX_METADATA_LOG_BYTES).is_ok());
+        m.read_log(&batch(0, &[])).unwrap();
+        assert_eq!(
+            m.will_read(MAX_METADATA_LOG_BYTES).unwrap_err().to_string(),
+            "its segments hold 268435517 bytes; logtime reads at most 268435456 bytes of metadata log"
+        );
+    }
+
+    /// 20,000 topics made, then removed in the reverse order: each removal finds its topic by
+    /// id (a walk over every topic made this quadratic), and a name made again is live.
+    #[test]
+    fn removals_find_topics_by_id() {
+        let n = 20_000u32;
+        let mut records = vec![];
+        for i in 0..n {
+            records.extend(topic(&format!("t{i}"), i));
+        }
+        for i in (0..n).rev() {
+            records.extend(remove(i));
+        }
+        records.extend(topic("t7", n + 7));
+        let mut m = MetadataConfigs::default();
+        let start = std::time::Instant::now();
+        m.read_log(&batch(2 * n as i32 + 1, &records)).unwrap();
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        assert_eq!(m.records, 2 * n as u64 + 1);
+        assert_eq!(m.topics.len(), 1);
+        assert_eq!(m.removed.len(), n as usize - 1);
+        assert!(!m.removed.contains("t7"));
+        // The old id of t7 no longer removes it.
+        m.read_log(&batch(1, &remove(7))).unwrap();
+        assert_eq!(m.topics.len(), 1);
+        m.read_log(&batch(1, &remove(n + 7))).unwrap();
+        assert!(m.topics.is_empty());
     }
 }

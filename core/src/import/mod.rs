@@ -75,7 +75,10 @@ pub use log_file::{
     batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
     LogReader, NotExpanded, RecordInfo, Records, TimestampKind, MAX_EXPANDED_RECORDS,
 };
-pub use metadata_log::{meta_properties, MetadataConfigs, MetadataError, MetadataTopic};
+pub use metadata_log::{
+    meta_properties, MetadataConfigs, MetadataError, MetadataTopic, MAX_METADATA_LOG_BYTES,
+    MAX_METADATA_RECORDS, MAX_META_PROPERTIES_BYTES,
+};
 pub use rebuild::{
     BatchFormats, Compacted, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
     SegmentReader, SegmentReport, UnexpandedBatch, MAX_UNREAD_RECORDS,

@@ -119,6 +119,12 @@ fn unread_records(log: &SegmentLog) -> i64 {
         .fold(0i64, i64::saturating_add)
 }
 
+fn missing_refusal(total: u64, whose: &str) -> String {
+    format!(
+        "{whose} offsets removed by compaction count {total} by now; logtime holds at most {MAX_UNREAD_RECORDS} such offsets (each is held as a record without a timestamp)"
+    )
+}
+
 fn unread_refusal(total: i64, whose: &str) -> String {
     format!(
         "{whose} batches whose records are not read count {total} records by now; logtime holds at most {MAX_UNREAD_RECORDS} such records (the decompression cap over the 7-byte smallest record)"
@@ -189,8 +195,8 @@ impl SegmentLogBuilder {
         // stamp: Kafka's read of such an offset lands in this batch too (its last offset is the
         // first at or after the one asked for).
         let gap = b.base_offset.0 - self.next.0;
-        if gap > 0 {
-            self.missing(b.position, gap);
+        if gap > 0 && !self.missing(b.position, gap) {
+            return;
         }
         let first = self.next;
         let n = b.last_offset.0.wrapping_sub(first.0).wrapping_add(1);
@@ -213,8 +219,8 @@ impl SegmentLogBuilder {
                     ));
                 }
                 let inside = (b.last_offset.0 - b.base_offset.0 + 1) - records.len() as i64;
-                if inside > 0 {
-                    self.missing(b.position, inside);
+                if inside > 0 && !self.missing(b.position, inside) {
+                    return;
                 }
                 let mut at = first.0;
                 for r in &records {
@@ -233,8 +239,8 @@ impl SegmentLogBuilder {
                 if let Some(c) = b.count {
                     // Which of the batch's offsets are gone is unknown: its records stand at
                     // its max timestamp, as any unread batch's do.
-                    if (c as usize) < own {
-                        self.missing(b.position, (own - c as usize) as i64);
+                    if (c as usize) < own && !self.missing(b.position, (own - c as usize) as i64) {
+                        return;
                     }
                 }
                 self.unread = self.unread.saturating_add(n);
@@ -270,12 +276,25 @@ impl SegmentLogBuilder {
         self.next = b.last_offset.plus(1);
     }
 
-    fn missing(&mut self, position: u64, n: i64) {
+    /// Counts `n` offsets removed by compaction before or in the batch at `position`; false
+    /// (and the segment's problem) once the segment's gaps pass [`MAX_UNREAD_RECORDS`]: each
+    /// batch's gap is bounded by it, but a crafted file of many batches each skipping millions
+    /// of offsets would otherwise hold 8 bytes for every offset skipped.
+    fn missing(&mut self, position: u64, n: i64) -> bool {
         let c = &mut self.log.compacted;
-        c.missing_offsets += n as u64;
+        c.missing_offsets = c.missing_offsets.saturating_add(n as u64);
         if c.first.is_none() {
             c.first = Some((position, self.next));
         }
+        if c.missing_offsets > MAX_UNREAD_RECORDS as u64 {
+            let total = c.missing_offsets;
+            self.problem(format!(
+                "at the batch at byte {position}: {}",
+                missing_refusal(total, "this segment's")
+            ));
+            return false;
+        }
+        true
     }
 
     /// The log, with how the reading ended.
@@ -439,6 +458,8 @@ pub struct PartitionImport {
     slots: std::collections::HashMap<Offset, usize>,
     /// Records of unread batches held so far, across segments (see [`MAX_UNREAD_RECORDS`]).
     unread: i64,
+    /// Offsets removed by compaction held so far, across segments (the same bound).
+    missing: u64,
     policy_known: bool,
 }
 
@@ -460,6 +481,7 @@ impl PartitionImport {
             segments: Vec::new(),
             slots: std::collections::HashMap::new(),
             unread: 0,
+            missing: 0,
             policy_known: false,
         }
     }
@@ -497,6 +519,11 @@ impl PartitionImport {
             // are all held until `finish`.
             log.timestamps = Vec::new();
             log.problem = Some(unread_refusal(self.unread, "the partition's segments"));
+        }
+        self.missing = self.missing.saturating_add(log.compacted.missing_offsets);
+        if self.missing > MAX_UNREAD_RECORDS as u64 && log.problem.is_none() {
+            log.timestamps = Vec::new();
+            log.problem = Some(missing_refusal(self.missing, "the partition's segments'"));
         }
         let s = self.slot(base);
         s.log = Some(log);

@@ -139,6 +139,12 @@ pub const MAX_ENTRIES: usize = 100_000;
 /// The most records one batch entry of a compact journal may hold.
 pub const MAX_BATCH_RECORDS: usize = 100_000;
 
+/// The most records all the batch entries of a compact journal may hold together. A record is
+/// a few characters of a link (`x100000` repeats one) but tens of bytes in memory and a step of
+/// the replay, so 2,000 batches of 100,000 records in a 48 KB link would ask the browser for
+/// gigabytes; a million is far more than anyone sends by hand in the explorer.
+pub const MAX_MOMENT_RECORDS: usize = 1_000_000;
+
 /// Why a journal could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JournalError {
@@ -295,12 +301,27 @@ impl Journal {
             }
         }
         let mut entries = Vec::new();
+        let mut records = 0usize;
         for (i, part) in parts.enumerate() {
             let bad = |reason: String| JournalError::Malformed {
                 entry: Some(i),
                 reason,
             };
             parse_entry(part, MAX_ENTRIES - entries.len(), &mut entries).map_err(bad)?;
+            // Checked as each batch is read, so that memory never holds more than the limit
+            // and one batch, before anything is replayed.
+            if let Some(Entry::Command {
+                command: Command::Produce { records: batch },
+                ..
+            }) = entries.last()
+            {
+                records += batch.len();
+                if records > MAX_MOMENT_RECORDS {
+                    return Err(bad(format!(
+                        "the batches hold {records} records by this entry; a saved moment holds at most {MAX_MOMENT_RECORDS}"
+                    )));
+                }
+            }
         }
         Ok(entries)
     }
@@ -873,6 +894,14 @@ mod tests {
         );
         assert!(err("1~p5_0x100001").contains("the repeat count 100001 is out of range"));
         assert!(err("1~p5_0x100000*0").contains("the repeat count 1 is out of range"));
+        // 2,000 batches of 100,000 records (a 48 KB link): refused at the eleventh batch.
+        let bomb = format!("1{}", "~p5_0x100000".repeat(2_000));
+        assert_eq!(err(&bomb), "the saved moment is damaged (truncated or edited): entry 10: the batches hold 1100000 records by this entry; a saved moment holds at most 1000000");
+        assert!(Journal::entries_from_compact(
+            &"~p5_0x100000".repeat(10).replacen('~', "1~", 1),
+            None
+        )
+        .is_ok());
         // Well-formed but not replayable: the clock would go backwards, or too many steps.
         let journal = Journal {
             source: Source::Builtin("t".into()),

@@ -12,8 +12,9 @@
 //! broker packs them; time rolls and retention only add segments), and the segments a lookup or
 //! a snapshot walks are every segment rolled so far (retention may have deleted some). What the
 //! parser cannot foresee, segments rolled by time and the verdicts listed by the retention
-//! checks of one step, the replay checks as it goes ([`check_segments`],
-//! [`check_step_verdicts`]) and stops with the same kind of error.
+//! checks (scheduled ones and `retention` steps, over the whole replay), the replay checks as it
+//! goes ([`check_segments`], [`check_replay_verdicts`], [`check_retention_listing`]) and stops
+//! with the same kind of error.
 
 use crate::batch::{batch_size, Record};
 use crate::units::Timestamp;
@@ -34,11 +35,13 @@ pub const MAX_LOOKUP_WALK: u64 = 10_000_000;
 /// snapshot lists the whole partition).
 pub const MAX_SNAPSHOT_VOLUME: u64 = 10_000_000;
 
-/// The most segment verdicts the retention checks of one step may list in its report (each
-/// check that deletes something lists every segment's verdict; a long `advance` or a long run
-/// of generated traffic over many small segments makes many such checks). About 60 bytes each
-/// in memory, a few hundred in the JSON report.
-pub const MAX_STEP_VERDICTS: u64 = 5_000_000;
+/// The most segment verdicts the retention checks of a whole replay may list in its reports
+/// (each check that deletes something lists every segment's verdict, and so does every
+/// `retention` step; a long `advance` or a long run of generated traffic over many small
+/// segments makes many such checks). About 60 bytes each in memory, about a hundred in the JSON
+/// report: counted over the replay, not per step, so that a thousand steps each under a per-step
+/// limit cannot write hundreds of gigabytes of report between them.
+pub const MAX_REPLAY_VERDICTS: u64 = 5_000_000;
 
 /// The most segment verdicts all the `retention` steps of a scenario may list in all (each
 /// lists every segment; its report holds a few KB a verdict on the way to the JSON report, so
@@ -239,22 +242,24 @@ pub(crate) fn check_segments(rolled: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// The replay's check of one `retention` step's verdicts (time rolls, which the parser cannot
-/// count, may have made more segments than it foresaw).
-pub(crate) fn check_retention_listing(listed: u64) -> Result<(), String> {
+/// The replay's check of the verdicts the `retention` steps so far list in all, `before` by the
+/// earlier ones and `this` by this one (time rolls, which the parser cannot count, may have
+/// made more segments than it foresaw).
+pub(crate) fn check_retention_listing(before: u64, this: u64) -> Result<(), String> {
+    let listed = before.saturating_add(this);
     if listed > MAX_RETENTION_LISTING {
         return Err(format!(
-            "the retention check lists {listed} segment verdicts; a scenario's retention steps may list at most {MAX_RETENTION_LISTING} (fewer, larger segments)"
+            "the retention steps by this one list {listed} segment verdicts in all (this one {this}); a scenario's retention steps may list at most {MAX_RETENTION_LISTING} (fewer, larger segments or fewer retention steps)"
         ));
     }
     Ok(())
 }
 
-/// The replay's check of the verdicts one step's retention checks list.
-pub(crate) fn check_step_verdicts(listed: u64) -> Result<(), String> {
-    if listed > MAX_STEP_VERDICTS {
+/// The replay's check of the verdicts its retention checks list in all by now.
+pub(crate) fn check_replay_verdicts(listed: u64) -> Result<(), String> {
+    if listed > MAX_REPLAY_VERDICTS {
         return Err(format!(
-            "the retention checks of this step that deleted segments list {listed} segment verdicts by now (every segment at each check); a step may list at most {MAX_STEP_VERDICTS} (fewer, larger segments or a shorter step)"
+            "the retention checks that deleted segments and the retention steps list {listed} segment verdicts by now (every segment at each check); a replay may list at most {MAX_REPLAY_VERDICTS} in all (fewer, larger segments, a shorter replay or a longer retention.check.interval.ms)"
         ));
     }
     Ok(())
@@ -265,11 +270,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_step_may_list_five_million_verdicts() {
-        assert!(check_step_verdicts(MAX_STEP_VERDICTS).is_ok());
+    fn a_replay_may_list_five_million_verdicts() {
+        assert!(check_replay_verdicts(MAX_REPLAY_VERDICTS).is_ok());
         assert_eq!(
-            check_step_verdicts(MAX_STEP_VERDICTS + 1).unwrap_err(),
-            "the retention checks of this step that deleted segments list 5000001 segment verdicts by now (every segment at each check); a step may list at most 5000000 (fewer, larger segments or a shorter step)"
+            check_replay_verdicts(MAX_REPLAY_VERDICTS + 1).unwrap_err(),
+            "the retention checks that deleted segments and the retention steps list 5000001 segment verdicts by now (every segment at each check); a replay may list at most 5000000 in all (fewer, larger segments, a shorter replay or a longer retention.check.interval.ms)"
+        );
+    }
+
+    #[test]
+    fn retention_steps_are_counted_together() {
+        assert!(check_retention_listing(100_000, 100_000).is_ok());
+        assert_eq!(
+            check_retention_listing(150_000, 60_000).unwrap_err(),
+            "the retention steps by this one list 210000 segment verdicts in all (this one 60000); a scenario's retention steps may list at most 200000 (fewer, larger segments or fewer retention steps)"
         );
     }
 

@@ -28,8 +28,8 @@ mod spec;
 mod summary;
 
 pub use budget::{
-    MAX_LOOKUP_WALK, MAX_RECORDS, MAX_RETENTION_LISTING, MAX_SCENARIO_BYTES, MAX_SEGMENTS,
-    MAX_SNAPSHOT_VOLUME, MAX_STEP_VERDICTS,
+    MAX_LOOKUP_WALK, MAX_RECORDS, MAX_REPLAY_VERDICTS, MAX_RETENTION_LISTING, MAX_SCENARIO_BYTES,
+    MAX_SEGMENTS, MAX_SNAPSHOT_VOLUME,
 };
 pub use outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,

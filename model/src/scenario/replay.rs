@@ -9,7 +9,7 @@
 //! emits the same events and ends in the same state and report; until its last slice it is not
 //! finished ([`Runner::next_step`] still names it and no command may run).
 
-use super::budget::MAX_STEP_VERDICTS;
+use super::budget::MAX_REPLAY_VERDICTS;
 use super::outcome::{
     ClockMoved, ConfigChange, ProduceOutcome, StepOutcome, StepReport, Traffic, TrafficRejection,
     VersionChange,
@@ -55,6 +55,18 @@ pub struct Runner {
     partition: Partition,
     next: usize,
     sliced: Option<Box<Sliced>>,
+    /// What the reports of the steps finished so far list (the replay's budget).
+    listed: Listed,
+}
+
+/// Segment verdicts listed by a replay's reports so far, against its budget
+/// ([`MAX_REPLAY_VERDICTS`], [`super::budget::MAX_RETENTION_LISTING`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Listed {
+    /// By retention checks that deleted segments and by `retention` steps.
+    verdicts: u64,
+    /// By `retention` steps.
+    retention: u64,
 }
 
 /// What [`Runner::step_slice`] did.
@@ -93,6 +105,7 @@ impl Runner {
             partition,
             next: 0,
             sliced: None,
+            listed: Listed::default(),
         }
     }
 
@@ -208,6 +221,7 @@ impl Runner {
         let index = self.next;
         let step = self.scenario.steps.get(index)?;
         let mut ctx = Ctx::new(index, &mut self.partition, on_event, marks);
+        ctx.before = self.listed;
         let resume = self.sliced.take().map(|s| {
             ctx.collected = s.collected;
             s.traffic
@@ -229,7 +243,12 @@ impl Runner {
             Err(e) => Err(e),
         };
         self.next += 1;
-        let outcome = outcome.and_then(|o| ctx.within_budget().map(|()| o));
+        let outcome = outcome.and_then(|o| {
+            let listed = ctx.listed(Some(&o));
+            ctx.within_budget(step.kind(), listed)?;
+            self.listed = listed;
+            Ok(o)
+        });
         Some(Ran::Done(outcome.map(|outcome| ctx.finish(outcome))))
     }
 
@@ -353,6 +372,8 @@ struct StepSink<'c, 'f> {
     retention: &'c mut Vec<RetentionReport>,
     /// Verdicts listed by the reports in `retention` (and by those left out once over budget).
     verdicts: &'c mut u64,
+    /// Verdicts listed by the replay's earlier steps.
+    before: u64,
     summary: &'c mut StepSummary,
     /// What the outcome needs, when the caller reads it ([`Ctx::with_sink`]); `None` on the
     /// common path ([`Ctx::with_sink_unseen`]), which then neither builds nor drops one a batch.
@@ -393,7 +414,7 @@ impl Sink for StepSink<'_, '_> {
                     // Past the budget the step fails (Ctx::within_budget): what it would have
                     // kept is left out so that memory stays bounded until then.
                     *self.verdicts += r.verdicts.len() as u64;
-                    if *self.verdicts <= MAX_STEP_VERDICTS {
+                    if self.before.saturating_add(*self.verdicts) <= MAX_REPLAY_VERDICTS {
                         self.retention.push(r.clone());
                     }
                 }
@@ -468,6 +489,9 @@ struct Ctx<'a, 'f> {
     collected: Collected,
     /// The records of the batch being produced, reused from batch to batch.
     buffer: Vec<Record>,
+    /// What the replay's earlier steps listed (nothing for a command between steps, which is
+    /// outside a replay's budget: a person acting, one command at a time).
+    before: Listed,
 }
 
 impl<'a, 'f> Ctx<'a, 'f> {
@@ -484,6 +508,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             marks,
             collected: Collected::default(),
             buffer: Vec::new(),
+            before: Listed::default(),
         }
     }
 
@@ -507,13 +532,29 @@ impl<'a, 'f> Ctx<'a, 'f> {
         }
     }
 
+    /// What the replay's reports list by now, with this step's `outcome` once it has one.
+    fn listed(&self, outcome: Option<&StepOutcome>) -> Listed {
+        let retention = match outcome {
+            Some(StepOutcome::Retention(r)) => r.verdicts.len() as u64,
+            _ => 0,
+        };
+        Listed {
+            verdicts: self
+                .before
+                .verdicts
+                .saturating_add(self.collected.verdicts)
+                .saturating_add(retention),
+            retention: self.before.retention.saturating_add(retention),
+        }
+    }
+
     /// What the parser could not foresee against the scenario's budget: the segments rolled so
-    /// far (the parser counts size rolls; time rolls only show here) and the verdicts this
-    /// step's retention checks list.
-    fn within_budget(&self) -> Result<(), ScenarioError> {
+    /// far (the parser counts size rolls; time rolls only show here) and the verdicts the
+    /// replay's retention checks list by the end of this step (of kind `field`).
+    fn within_budget(&self, field: &str, listed: Listed) -> Result<(), ScenarioError> {
         super::budget::check_segments(self.partition.segments_rolled())
-            .and_then(|()| super::budget::check_step_verdicts(self.collected.verdicts))
-            .map_err(|reason| self.err("", reason))
+            .and_then(|()| super::budget::check_replay_verdicts(listed.verdicts))
+            .map_err(|reason| self.err(field, reason))
     }
 
     /// Runs `f` against the partition with a sink over this step's collections.
@@ -556,6 +597,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
             rolls: &mut self.collected.rolls,
             retention: &mut self.collected.retention,
             verdicts: &mut self.collected.verdicts,
+            before: self.before.verdicts,
             summary: &mut self.collected.summary,
             seen,
             marks: self.marks.as_deref_mut(),
@@ -685,8 +727,11 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 let report = self
                     .retention(now)
                     .map_err(|e| self.err("retention", e.to_string()))?;
-                super::budget::check_retention_listing(report.verdicts.len() as u64)
-                    .map_err(|e| self.err("retention", e))?;
+                super::budget::check_retention_listing(
+                    self.before.retention,
+                    report.verdicts.len() as u64,
+                )
+                .map_err(|e| self.err("retention", e))?;
                 StepOutcome::Retention(report)
             }
             Step::Lookup(spec) => StepOutcome::Lookup {
@@ -930,7 +975,7 @@ impl<'a, 'f> Ctx<'a, 'f> {
                 }
                 ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
             }
-            self.within_budget()?;
+            self.within_budget("produce", self.listed(None))?;
             run.budget_checked = true;
         }
         Ok(true)

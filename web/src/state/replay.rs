@@ -147,8 +147,14 @@ impl Replay {
         let parsed = match lesson::parse(json) {
             Ok(l) => l,
             Err(e) => {
+                // A lesson file's own error says what is wrong with it; the plain parser's
+                // would only call its lesson keys unknown.
+                let plain = plain.filter(|_| !lesson::is_lesson_file(json));
                 let mut r = match plain {
                     Some(p) => Replay::parsed(json, origin, Err(p)),
+                    None if lesson_mode != Some(true) => {
+                        Replay::parsed(json, origin, Err(e.clone()))
+                    }
                     None => Replay::load(json, origin),
                 };
                 if r.error.is_none() {
@@ -434,5 +440,29 @@ impl Replay {
             self.done = e.step.map_or(self.done, |s| s + 1);
         }
         Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lesson that the lesson parser refuses shows the lesson's own error, not the plain
+    /// parser's "unknown top-level key" for its lesson keys (issue 41: the variant bomb).
+    #[test]
+    fn a_refused_lesson_says_why_as_a_lesson() {
+        let big = "x".repeat(1_000_000);
+        let json = serde_json::json!({
+            "title": "hostile", "start": "2027-03-12T09:00:00Z",
+            "variants": {"big": {"choices": [big]}},
+            "steps": [{"note": "${big}".repeat(1000)}],
+        })
+        .to_string();
+        let r = Replay::load_as(&json, Source::Inline(String::new()), None, None, None);
+        let e = r.error.expect("refused");
+        assert!(
+            e.contains("add more than 16777216 bytes (16 MiB) of text"),
+            "{e}"
+        );
     }
 }
