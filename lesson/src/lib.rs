@@ -58,10 +58,13 @@
 
 mod action;
 mod check;
+pub mod errors;
 pub mod feedback;
 mod goal;
+mod grade;
 mod link;
 mod markup;
+pub mod misconception;
 mod parse;
 mod play;
 mod question;
@@ -71,11 +74,14 @@ pub mod stream;
 mod target;
 mod task;
 mod variant;
+mod wrong;
 
 pub use action::{Action, Batch, ACTION_KINDS};
 pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
+pub use errors::{error_name, parse_error_code, KAFKA_ERRORS};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
+pub use misconception::Misconception;
 pub use parse::{
     is_lesson_file, ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS,
     POSTMORTEM_KEYS,
