@@ -72,6 +72,7 @@ pub fn app(props: &AppProps) -> Html {
     let (made_link, on_copy) = hooks::use_copy_link(opts, &link);
     let on_import = hooks::use_import(&loads, d.clone());
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
+    hooks::use_page_keys(standalone, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
 

@@ -230,6 +230,7 @@ impl Explorer {
             points,
             feedback: None,
             revealed: None,
+            explanation: Vec::new(),
             goal: l.play.goal(),
             outcome: result.outcome,
         })
@@ -295,8 +296,9 @@ impl Explorer {
                 }
             };
             self.absorb(marks, &report);
-            // Numbered as the step counter and the lesson pane count: the first step is step 1.
-            let heading = narrate::heading(report.index + 1, report.now, previous);
+            // Numbered by the lesson file's steps, as the pane's "Step N of M" counts them (notes
+            // and questions included), not by the scenario's model steps.
+            let heading = narrate::heading(step + 1, report.now, previous);
             if !self.lesson.hidden.is_empty() {
                 // The log would give a hidden verdict away: the pane's narration (which core
                 // words with what is hidden) is the record.
@@ -425,6 +427,7 @@ impl Explorer {
                 if let Some(item) = v.item.as_mut() {
                     if g.correct {
                         item.outcome = Outcome::Done;
+                        item.explanation = g.explanation;
                     }
                     item.feedback = Some((g.correct, g.feedback));
                 }

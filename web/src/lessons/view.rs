@@ -133,6 +133,8 @@ pub struct ItemView {
     pub feedback: Option<(bool, Vec<Sentence>)>,
     /// The revealed answer and its explanation.
     pub revealed: Option<Vec<Sentence>>,
+    /// The author's explanation, once a right answer settles the question.
+    pub explanation: Vec<Sentence>,
     /// A task's goal on the live partition.
     pub goal: Option<GoalStatus>,
     /// Done, revealed, or still open.
