@@ -19,6 +19,7 @@
 
 pub mod app;
 pub mod builtins;
+pub mod class_page;
 pub mod components;
 pub mod draw;
 pub mod embed;
@@ -378,6 +379,23 @@ pub fn page_options() -> Result<Options, EmbedError> {
         }
     }
     options::parse(Context::Standalone, Origin::Url, &pairs, None)
+}
+
+/// Mounts the class page (`class.html`) into `element`: the lesson named by the page's
+/// `?lesson=`, results pasted, dropped or picked, re-scored in the browser.
+#[wasm_bindgen]
+pub fn mount_class(element: Element) {
+    install_panic_hook();
+    let lesson = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+        .and_then(|p| p.get("lesson"));
+    element.set_inner_html("");
+    yew::Renderer::<class_page::ClassPage>::with_root_and_props(
+        element,
+        class_page::ClassProps { lesson },
+    )
+    .render();
 }
 
 /// Module entry point: panic hook and guard, then auto-mount into `#app` if the page asks.

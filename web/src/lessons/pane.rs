@@ -9,6 +9,7 @@ use logtime_model::{Offset, Timestamp};
 use yew::prelude::*;
 
 use super::progress::use_progress;
+use super::send::SendResults;
 use super::{ItemView, LessonView, Takes};
 use crate::components::sentence;
 use crate::model::format;
@@ -401,6 +402,9 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
             </nav>
             if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { <ScoreCard view={p.view.clone()} progress_key={p.progress_key.clone()} on_lesson={p.on_lesson.clone()} /> }
             else if v.finished { <p class="lt-done" data-testid="lesson-finished">{ "✓ End of the walkthrough." }</p> }
+            if v.card.as_ref().is_some_and(|c| !c.items.is_empty()) {
+                <SendResults results={v.results.clone()} open={v.finished} />
+            }
         </section>
     }
 }

@@ -178,6 +178,8 @@ pub struct LessonView {
     pub selection: Vec<Offset>,
     /// The score so far.
     pub card: Option<Scorecard>,
+    /// The learner's results so far, without a name (the pane adds the one typed).
+    pub results: Option<logtime_lesson::Results>,
     /// Every step reached and nothing open.
     pub finished: bool,
     /// The work kept when the learner went back: their operations, to return to.
