@@ -109,6 +109,40 @@ fn reach(play: &mut Play, item: Option<usize>, step: usize) -> Result<(), String
     }
 }
 
+/// Applies one move to `play`, counting it in `items`; the reason when the engine refuses it.
+fn apply(play: &mut Play, items: &mut [ItemRecord], m: &Move) -> Result<(), String> {
+    let (item, step) = match m {
+        Move::Act { step, .. } => (None, *step),
+        Move::Answer { item, .. } | Move::Hint { item } | Move::Reveal { item } => (Some(*item), 0),
+    };
+    if let Some(k) = item.filter(|k| *k >= items.len()) {
+        return Err(format!("the lesson has no item {k}"));
+    }
+    reach(play, item, step)?;
+    match m {
+        Move::Act { at, command, .. } => {
+            play.act(*at, command.clone(), &mut |_| {})
+                .map_err(|e| e.to_string())?;
+        }
+        Move::Answer { item, answer } => {
+            let g = play.answer(answer).map_err(|e| e.to_string())?;
+            let rec = &mut items[*item];
+            rec.tries += 1;
+            if !g.correct {
+                rec.wrong.push((answer.to_string(), g.misconception));
+            }
+        }
+        Move::Hint { item } => match play.hint().map_err(|e| e.to_string())? {
+            Some(_) => items[*item].hints += 1,
+            None => return Err("no hint left".into()),
+        },
+        Move::Reveal { .. } => {
+            play.reveal(&mut |_| {}).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 /// Replays `r` through `lesson`: the score comes from the engine, never from the results.
 pub fn rescore(lesson: &Lesson, r: &Results) -> Graded {
     let mut flags = Vec::new();
@@ -150,49 +184,8 @@ pub fn rescore(lesson: &Lesson, r: &Results) -> Graded {
     ];
     let mut last_settled = 0;
     for (index, e) in r.entries.iter().enumerate() {
-        let item = match &e.play {
-            Move::Act { .. } => None,
-            Move::Answer { item, .. } | Move::Hint { item } | Move::Reveal { item } => Some(*item),
-        };
-        let step = match &e.play {
-            Move::Act { step, .. } => *step,
-            _ => 0,
-        };
-        let refused = |reason: String| Flag::Refused { index, reason };
-        if let Some(k) = item.filter(|k| *k >= n) {
-            flags.push(refused(format!("the lesson has no item {k}")));
-            continue;
-        }
-        if let Err(reason) = reach(&mut play, item, step) {
-            flags.push(refused(reason));
-            continue;
-        }
-        match &e.play {
-            Move::Act { at, command, .. } => {
-                if let Err(err) = play.act(*at, command.clone(), &mut |_| {}) {
-                    flags.push(refused(err.to_string()));
-                }
-            }
-            Move::Answer { item, answer } => match play.answer(answer) {
-                Ok(g) => {
-                    let rec = &mut items[*item];
-                    rec.tries += 1;
-                    if !g.correct {
-                        rec.wrong.push((answer.to_string(), g.misconception));
-                    }
-                }
-                Err(err) => flags.push(refused(err.to_string())),
-            },
-            Move::Hint { item } => match play.hint() {
-                Ok(Some(_)) => items[*item].hints += 1,
-                Ok(None) => flags.push(refused("no hint left".into())),
-                Err(err) => flags.push(refused(err.to_string())),
-            },
-            Move::Reveal { .. } => {
-                if let Err(err) = play.reveal(&mut |_| {}) {
-                    flags.push(refused(err.to_string()));
-                }
-            }
+        if let Err(reason) = apply(&mut play, &mut items, &e.play) {
+            flags.push(Flag::Refused { index, reason });
         }
         // A task settles by the learner's acts: look at every item after each move.
         let card = play.scorecard();
