@@ -293,7 +293,12 @@ impl ClassTable {
                 g.seed.map_or(String::new(), |s| s.to_string()),
                 format!("{}/{}", g.score.0, g.score.1),
             ];
-            row.extend(g.items.iter().map(|i| csv_field(&i.cell())));
+            // An unreadable result has no items: its row keeps the columns aligned.
+            row.extend((0..self.titles.len()).map(|k| {
+                g.items
+                    .get(k)
+                    .map_or(String::new(), |i| csv_field(&i.cell()))
+            }));
             row.push(csv_field(
                 &g.flags
                     .iter()

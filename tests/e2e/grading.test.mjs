@@ -134,6 +134,8 @@ test('three learners send results; the class page re-scores them, flags the edit
       await page.locator('[data-testid=scorecard]').waitFor();
       await screenshot(page, `grading-scorecard-${l.name}-${viewport === 'mobile' ? 375 : 1280}`);
       l.code = await send(page, l.name);
+      const link = await page.locator('[data-testid=results-link]').inputValue();
+      assert.ok(link.endsWith(`/class.html#${l.code}`), link);
       if (l.name === 'Ada') assert.deepEqual(await axe(page), []);
     });
   }
@@ -145,6 +147,10 @@ test('three learners send results; the class page re-scores them, flags the edit
   const edited = pack({ ...unpack(learners[1].code), learner: 'Bob the forger' });
   const other = pack(resigned({ ...ada, learner: 'Ada (old version)', fingerprint: '0123456789abcdef' }));
 
+  // The learner's link opens the class page on their lesson with their row.
+  await withPage(e2e, { path: `/class.html#${learners[0].code}` }, async (page) => {
+    await waitText(page.locator('[data-testid=class-row]'), /^Ada/, { timeout: 20_000 });
+  });
   for (const viewport of ['desktop', 'mobile']) {
     await withPage(e2e, { path: '/class.html?lesson=future-drill', viewport }, async (page) => {
       await page.locator('[data-testid=class-paste]').waitFor({ timeout: 20_000 });
@@ -165,7 +171,7 @@ test('three learners send results; the class page re-scores them, flags the edit
       assert.match(e.at(-1), /the results were edited/);
       assert.equal(o[0], 'Ada (old version)');
       assert.match(o.at(-1), /another version of the lesson \(fingerprint 0123456789abcdef\)/);
-      for (const r of [a, b, c]) assert.equal(r.at(-1), '', `no flag for ${r[0]}`);
+      for (const r of [a, b, c]) assert.equal(r.at(-1), '', `no flag for ${r[0]}: ${JSON.stringify(rows)}`);
       // Bob's score is lower than Ada's: a wrong answer costs points, recomputed here.
       const score = (r) => Number(r[1].split('/')[0]);
       assert.ok(score(b) < score(a) && score(c) < score(a), `${a[1]} ${b[1]} ${c[1]}`);
@@ -182,6 +188,8 @@ test('three learners send results; the class page re-scores them, flags the edit
         assert.equal(cells[0].replace(/"/g, ''), r[0]);
         assert.equal(cells[2], r[1]);
         assert.equal(cells[3], r[2]);
+        assert.equal(cells.length, r.length + 1, 'one column more: the seed');
+        assert.equal(cells.at(-1), r.at(-1));
       }
       assert.ok(csv[6].startsWith('right first time,,,2/4'), csv[6]);
       await screenshot(page, `grading-class-${viewport === 'mobile' ? 375 : 1280}`);

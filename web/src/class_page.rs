@@ -20,6 +20,18 @@ const MAX_FILE_BYTES: usize = 1 << 20;
 pub struct ClassProps {
     /// A built-in lesson's name (`future-drill`).
     pub lesson: Option<String>,
+    /// A results code after the page's `#` (a learner's "Open in a class page"): added at once,
+    /// and naming the lesson when `lesson` does not.
+    pub code: Option<String>,
+}
+
+/// The name of the built-in lesson whose title `code`'s results carry.
+async fn lesson_of_code(code: &str) -> Option<String> {
+    let z = code.trim().strip_prefix(CODE_PREFIX)?;
+    let r = Results::from_json(&glue::unpack(z).await.ok()?).ok()?;
+    crate::builtins::all()
+        .find(|b| b.is_lesson() && b.title == r.lesson)
+        .map(|b| b.name.to_string())
 }
 
 /// One results code (or JSON) from `from`, unpacked and re-scored against `l`.
@@ -65,7 +77,7 @@ fn codes(texts: Vec<(String, String)>) -> Vec<(String, String)> {
 
 fn table(t: &lesson::ClassTable) -> Html {
     html! {
-        <div class="class-scroll">
+        <div class="class-scroll" tabindex="0" role="region" aria-label="Class table (scrolls sideways)">
         <table class="class-table" data-testid="class-table">
             <caption>{ format!("{}: {} learner{}", t.lesson, t.rows.len(), if t.rows.len() == 1 { "" } else { "s" }) }</caption>
             <thead><tr>
@@ -111,17 +123,23 @@ fn common_wrong(t: &lesson::ClassTable) -> Html {
     }
 }
 
-/// The class page.
-#[function_component(ClassPage)]
-pub fn class_page(p: &ClassProps) -> Html {
+/// The built-in lesson `name`, fetched and parsed (an error in words when it cannot be).
+#[hook]
+fn use_lesson(
+    name: Option<String>,
+    code: Option<String>,
+) -> UseStateHandle<Option<Result<Rc<Lesson>, String>>> {
     let lesson = use_state(|| None::<Result<Rc<Lesson>, String>>);
-    let rows = use_state(Vec::<Graded>::new);
-    let paste = use_state(String::new);
     {
         let lesson = lesson.clone();
-        use_effect_with(p.lesson.clone(), move |name| {
-            let name = name.clone();
+        use_effect_with((name, code), move |(name, code)| {
+            let (name, code) = (name.clone(), code.clone());
             wasm_bindgen_futures::spawn_local(async move {
+                let name = match (name, code) {
+                    (Some(n), _) => Some(n),
+                    (None, Some(c)) => lesson_of_code(&c).await,
+                    (None, None) => None,
+                };
                 let Some(name) = name else {
                     lesson.set(Some(Err("no lesson: open this page as class.html?lesson=NAME (a built-in lesson, like future-drill)".into())));
                     return;
@@ -138,6 +156,43 @@ pub fn class_page(p: &ClassProps) -> Html {
             });
         });
     }
+    lesson
+}
+
+/// The table, the common wrong answers and the CSV of `rows` re-scored against `l`.
+fn results_view(l: &Lesson, rows: &UseStateHandle<Vec<Graded>>) -> Html {
+    if rows.is_empty() {
+        return html! {};
+    }
+    let t = class_table(l, (**rows).clone());
+    let csv = t.to_csv();
+    let export = {
+        let csv = csv.clone();
+        Callback::from(move |_: MouseEvent| glue::download(&csv, "class-results.csv"))
+    };
+    let clear = {
+        let rows = rows.clone();
+        Callback::from(move |_: MouseEvent| rows.set(Vec::new()))
+    };
+    html! {
+        <>
+            { table(&t) }
+            { common_wrong(&t) }
+            <div class="row">
+                <button type="button" onclick={export} data-testid="class-export">{ "Export CSV" }</button>
+                <button type="button" onclick={clear} data-testid="class-clear">{ "Clear" }</button>
+            </div>
+            <details><summary>{ "CSV" }</summary><pre data-testid="class-csv">{ csv }</pre></details>
+        </>
+    }
+}
+
+/// The class page.
+#[function_component(ClassPage)]
+pub fn class_page(p: &ClassProps) -> Html {
+    let lesson = use_lesson(p.lesson.clone(), p.code.clone());
+    let rows = use_state(Vec::<Graded>::new);
+    let paste = use_state(String::new);
     let add = {
         let (lesson, rows) = (lesson.clone(), rows.clone());
         Callback::from(move |texts: Vec<(String, String)>| {
@@ -154,6 +209,15 @@ pub fn class_page(p: &ClassProps) -> Html {
             });
         })
     };
+    {
+        let (add, code) = (add.clone(), p.code.clone());
+        let ready = matches!(&*lesson, Some(Ok(_)));
+        use_effect_with(ready, move |ready| {
+            if let (true, Some(c)) = (*ready, code) {
+                add.emit(vec![("link".into(), c)]);
+            }
+        });
+    }
     let on_paste_input = {
         let paste = paste.clone();
         Callback::from(move |e: InputEvent| {
@@ -214,16 +278,6 @@ pub fn class_page(p: &ClassProps) -> Html {
             html! { <p class="error" role="alert" data-testid="class-error">{ e.clone() }</p> }
         }
         Some(Ok(l)) => {
-            let t = class_table(l, (*rows).clone());
-            let csv = t.to_csv();
-            let export = {
-                let csv = csv.clone();
-                Callback::from(move |_: MouseEvent| glue::download(&csv, "class-results.csv"))
-            };
-            let clear = {
-                let rows = rows.clone();
-                Callback::from(move |_: MouseEvent| rows.set(Vec::new()))
-            };
             html! {
                 <>
                 <p class="muted">{ format!("Lesson fingerprint {}. Each result is re-scored here by replaying its answers through the lesson; nothing leaves this browser.", l.fingerprint()) }</p>
@@ -237,15 +291,7 @@ pub fn class_page(p: &ClassProps) -> Html {
                     </div>
                     <p class="muted">{ "Or drop files or a folder here." }</p>
                 </section>
-                if !rows.is_empty() {
-                    { table(&t) }
-                    { common_wrong(&t) }
-                    <div class="row">
-                        <button type="button" onclick={export} data-testid="class-export">{ "Export CSV" }</button>
-                        <button type="button" onclick={clear} data-testid="class-clear">{ "Clear" }</button>
-                    </div>
-                    <details><summary>{ "CSV" }</summary><pre data-testid="class-csv">{ csv }</pre></details>
-                }
+                { results_view(l, &rows) }
                 </>
             }
         }

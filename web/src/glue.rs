@@ -461,8 +461,9 @@ pub async fn texts_of(picked: Files, limit: usize) -> Vec<(String, Result<String
         else {
             return Vec::new();
         };
-        let get =
-            |o: &wasm_bindgen::JsValue, k: &str| Reflect::get(o, &k.into()).ok().and_then(|v| v.as_string());
+        let get = |o: &wasm_bindgen::JsValue, k: &str| {
+            Reflect::get(o, &k.into()).ok().and_then(|v| v.as_string())
+        };
         js_sys::Array::from(&arr)
             .iter()
             .map(|o| {

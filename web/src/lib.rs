@@ -386,14 +386,20 @@ pub fn page_options() -> Result<Options, EmbedError> {
 #[wasm_bindgen]
 pub fn mount_class(element: Element) {
     install_panic_hook();
-    let lesson = web_sys::window()
-        .and_then(|w| w.location().search().ok())
+    let location = web_sys::window().map(|w| w.location());
+    let lesson = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
         .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
         .and_then(|p| p.get("lesson"));
+    let code = location
+        .and_then(|l| l.hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .filter(|h| !h.is_empty());
     element.set_inner_html("");
     yew::Renderer::<class_page::ClassPage>::with_root_and_props(
         element,
-        class_page::ClassProps { lesson },
+        class_page::ClassProps { lesson, code },
     )
     .render();
 }
