@@ -58,20 +58,31 @@ pub struct ItemRecord {
 }
 
 impl ItemRecord {
-    /// `✓` first try, `✓ after 3` tries, `revealed`, `–` not done; hints appended.
+    /// `✓ 7 s` (right first try), `✓ after 3 tries, 40 s`, `revealed, 1 hint, 2 s`, `–` (not
+    /// done).
     pub fn cell(&self) -> String {
-        let mut s = match self.outcome {
+        let mut parts = vec![match self.outcome {
             Outcome::Done if self.tries <= 1 => "✓".to_string(),
-            Outcome::Done => format!("✓ after {}", self.tries),
+            Outcome::Done => format!("✓ after {} tries", self.tries),
             Outcome::Revealed => "revealed".to_string(),
             Outcome::Skipped => "skipped".to_string(),
             Outcome::Open => "–".to_string(),
-        };
+        }];
         if self.hints > 0 {
-            s.push_str(&format!(" +{}h", self.hints));
+            parts.push(format!(
+                "{} hint{}",
+                self.hints,
+                if self.hints == 1 { "" } else { "s" }
+            ));
         }
+        let mut s = parts.join(", ");
         if let Some(ms) = self.ms {
-            s.push_str(&format!(" {}s", (ms + 500) / 1000));
+            let sep = if parts.len() == 1 && self.outcome == Outcome::Done && self.tries <= 1 {
+                " "
+            } else {
+                ", "
+            };
+            s.push_str(&format!("{sep}{} s", (ms + 500) / 1000));
         }
         s
     }

@@ -100,10 +100,10 @@ fn rescoring_replays_the_moves_and_flags_what_does_not_count() {
     let g = rescore(&l, &ada);
     assert!(g.flags.is_empty(), "{:?}", g.flags);
     assert_eq!(g.items[0].outcome, Outcome::Done);
-    assert_eq!(g.items[0].cell(), "✓ 7s");
+    assert_eq!(g.items[0].cell(), "✓ 7 s");
     let b = rescore(&l, &bob);
     assert_eq!(b.items[0].tries, 2);
-    assert_eq!(b.items[0].cell(), "✓ after 2 14s");
+    assert_eq!(b.items[0].cell(), "✓ after 2 tries, 14 s");
     assert!(b.score.0 < g.score.0);
     // A forged answer the engine refuses, and results for another version of the lesson.
     let mut forged = ada.clone();

@@ -16,6 +16,13 @@ import { ROOT, appRoot, screenshot, waitText, useE2E, withPage } from './harness
 import { answerKey, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
+
+/** A PNG of one element (the lesson pane, the class table) in tests/e2e/screenshots/. */
+async function shotOf(locator, name) {
+  const dir = path.join(ROOT, 'tests', 'e2e', 'screenshots');
+  fs.mkdirSync(dir, { recursive: true });
+  await locator.screenshot({ path: path.join(dir, `${name}.png`) });
+}
 const require = createRequire(import.meta.url);
 const FILE = path.join(ROOT, 'static', 'lessons', 'future-drill.json');
 
@@ -66,7 +73,7 @@ async function play(page, seed, first, shots) {
         await item.locator('[data-testid=answer-value]').fill('0');
         await item.locator('[data-testid=answer-check]').click();
         feedback = await waitText(item.locator('[data-testid=feedback]'), /Not quite/);
-        if (shots) await screenshot(page, `grading-feedback-${shots}`);
+        if (shots) await shotOf(page.locator('[data-testid=lesson]'), `grading-pane-feedback-${shots}`);
       }
       await give(page, right);
       await waitText(item.locator('[data-testid=feedback]'), /✓ Right/);
@@ -84,6 +91,22 @@ async function send(page, name) {
   const code = await box.locator('[data-testid=results-code]').inputValue({ timeout: 15_000 });
   assert.match(code, /^LTR1\.[A-Za-z0-9_-]+$/);
   return code;
+}
+
+/** One CSV line's fields (RFC 4180 quoting). */
+function csvFields(line) {
+  const out = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted && ch === '"' && line[i + 1] === '"') { cur += '"'; i++; }
+    else if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) { out.push(cur); cur = ''; }
+    else cur += ch;
+  }
+  out.push(cur);
+  return out;
 }
 
 // ------------------------------------------------------------ codes edited outside the page
@@ -132,8 +155,9 @@ test('three learners send results; the class page re-scores them, flags the edit
         l.feedback = feedback;
       }
       await page.locator('[data-testid=scorecard]').waitFor();
-      await screenshot(page, `grading-scorecard-${l.name}-${viewport === 'mobile' ? 375 : 1280}`);
+      await shotOf(page.locator('[data-testid=lesson]'), `grading-pane-scorecard-${l.name}-${viewport === 'mobile' ? 375 : 1280}`);
       l.code = await send(page, l.name);
+      await shotOf(page.locator('[data-testid=send-results]'), `grading-send-${l.name}`);
       const link = await page.locator('[data-testid=results-link]').inputValue();
       assert.ok(link.endsWith(`/class.html#${l.code}`), link);
       if (l.name === 'Ada') assert.deepEqual(await axe(page), []);
@@ -163,9 +187,9 @@ test('three learners send results; the class page re-scores them, flags the edit
       assert.equal(rows.length, 5);
       const [a, b, c, e, o] = rows;
       assert.equal(a[0], 'Ada');
-      assert.match(a[2], /^✓ \d+s$/, `Ada right first time: ${a}`);
+      assert.match(a[2], /^✓ \d+ s$/, `Ada right first time: ${a}`);
       assert.equal(b[0], 'Bob');
-      assert.match(b[2], /^✓ after 2 \d+s$/, `Bob after a wrong answer: ${b}`);
+      assert.match(b[2], /^✓ after 2 tries, \d+ s$/, `Bob after a wrong answer: ${b}`);
       assert.equal(c[0], 'Cy');
       assert.match(c[2], /^revealed/, `Cy revealed: ${c}`);
       assert.match(e.at(-1), /the results were edited/);
@@ -184,15 +208,15 @@ test('three learners send results; the class page re-scores them, flags the edit
       assert.equal(csv.length, 7);
       assert.equal(csv[0].split(',')[0], 'learner');
       for (const [i, r] of rows.entries()) {
-        const cells = csv[i + 1].split(',');
-        assert.equal(cells[0].replace(/"/g, ''), r[0]);
+        const cells = csvFields(csv[i + 1]);
+        assert.equal(cells[0], r[0]);
         assert.equal(cells[2], r[1]);
-        assert.equal(cells[3], r[2]);
+        assert.deepEqual(cells.slice(3), r.slice(2), 'every question cell and the flags');
         assert.equal(cells.length, r.length + 1, 'one column more: the seed');
-        assert.equal(cells.at(-1), r.at(-1));
       }
       assert.ok(csv[6].startsWith('right first time,,,2/4'), csv[6]);
       await screenshot(page, `grading-class-${viewport === 'mobile' ? 375 : 1280}`);
+      await shotOf(page.locator('main'), `grading-class-main-${viewport === 'mobile' ? 375 : 1280}`);
       assert.deepEqual(await axe(page), []);
     });
   }
@@ -229,6 +253,12 @@ test('error codes by name, and a drill run by keyboard only', async () => {
       if (on === 'answer-value') break;
       await page.keyboard.press('Tab');
     }
+    // A wrong answer first: its feedback, at 1280 px.
+    await page.keyboard.type('0');
+    await page.keyboard.press('Enter');
+    await waitText(page.locator('[data-testid=feedback]'), /Not quite/);
+    await shotOf(page.locator('[data-testid=lesson]'), 'grading-pane-feedback-1280');
+    await page.keyboard.press('Control+A');
     await page.keyboard.type(String(right.segment));
     await page.keyboard.press('Enter');
     await waitText(page.locator('[data-testid=feedback]'), /✓ Right/);

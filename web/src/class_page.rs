@@ -77,9 +77,11 @@ fn codes(texts: Vec<(String, String)>) -> Vec<(String, String)> {
 
 fn table(t: &lesson::ClassTable) -> Html {
     html! {
+        <>
+        <h2>{ format!("{}: {} learner{}", t.lesson, t.rows.len(), if t.rows.len() == 1 { "" } else { "s" }) }</h2>
         <div class="class-scroll" tabindex="0" role="region" aria-label="Class table (scrolls sideways)">
         <table class="class-table" data-testid="class-table">
-            <caption>{ format!("{}: {} learner{}", t.lesson, t.rows.len(), if t.rows.len() == 1 { "" } else { "s" }) }</caption>
+            <caption>{ "Learners by question" }</caption>
             <thead><tr>
                 <th scope="col">{ "Learner" }</th><th scope="col">{ "Score" }</th>
                 { for t.titles.iter().map(|q| html!{ <th scope="col">{ q.clone() }</th> }) }
@@ -102,6 +104,7 @@ fn table(t: &lesson::ClassTable) -> Html {
             </tr></tfoot>
         </table>
         </div>
+        </>
     }
 }
 

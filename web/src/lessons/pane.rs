@@ -194,7 +194,12 @@ fn item_card(
                 if let Some((ok, words)) = &item.feedback {
                     <div class={classes!("lt-feedback", if *ok {"right"} else {"wrong"})} data-testid="feedback">
                         <strong>{ if *ok { "✓ Right: " } else { "✗ Not quite: " } }</strong>
-                        { for words.iter().map(|s| html!{ <span>{ sentence(s) }{ ". " }</span> }) }
+                        { for words.iter().enumerate().map(|(i, s)| {
+                            // each sentence after the first starts one of its own
+                            let mut s = s.clone();
+                            if i > 0 { s.capitalize(); }
+                            html!{ <span>{ sentence(&s) }{ ". " }</span> }
+                        }) }
                     </div>
                 }
                 { status }
