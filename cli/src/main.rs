@@ -2,6 +2,7 @@
 //! `docs/scenarios.md`).
 
 mod explain;
+mod grade;
 mod inspect;
 mod output;
 
@@ -31,6 +32,10 @@ USAGE:
                                         for editors (served with the page as static/schema/*.json)
     logtime gen --seed S                print a random scenario (the same for the same seed),
                                         for testing against Kafka (scripts/kafka-diff.sh)
+    logtime grade --lesson FILE [--csv] RESULT...
+                                        re-score learners' results (codes, or files of codes)
+                                        by replaying them through the lesson; print the class
+                                        table (--csv: as CSV)
     logtime --help                      print this help
 
 FILE may be - to read the scenario or lesson from standard input.
@@ -94,6 +99,7 @@ fn main() -> ExitCode {
         "inspect" => return inspect(&args[1..]),
         "schema" => return schema(&args[1..]),
         "render" => return render(&args[1..]),
+        "grade" => return grade(&args[1..]),
         _ => {}
     }
     let (seed, files) = match options(&args[1..]) {
@@ -154,6 +160,42 @@ fn main() -> ExitCode {
         }
         other => usage(&format!("unknown command {other:?}")),
     }
+}
+
+/// `logtime grade --lesson FILE [--csv] RESULT...`.
+fn grade(args: &[String]) -> ExitCode {
+    let mut csv = false;
+    let mut lesson_file = None;
+    let mut results = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--csv" => csv = true,
+            "--lesson" => match it.next() {
+                Some(f) => lesson_file = Some(f.clone()),
+                None => return usage("--lesson needs a lesson FILE"),
+            },
+            _ => results.push(a.clone()),
+        }
+    }
+    let Some(file) = lesson_file else {
+        return usage("grade needs --lesson FILE: the lesson the results were made with");
+    };
+    if results.is_empty() {
+        return usage("grade takes at least one RESULT (a code, or a file of codes)");
+    }
+    let lesson = match read(&file) {
+        Ok(l) => l,
+        Err(f) => {
+            eprintln!(
+                "{}",
+                escape(&format!("logtime: grade: {file}: {}", f.reason()))
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = grade::run(&lesson, &results, csv);
+    print_out(|out| out.write_all(escape_lines(&text).as_bytes()))
 }
 
 /// `logtime gen --seed S`: a random scenario for kafka-diff.

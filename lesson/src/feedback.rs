@@ -4,9 +4,8 @@
 
 use logtime_core::human::{approx_duration, duration};
 use logtime_core::scenario::narrate::{self, list, Sentence};
-use logtime_model::lookup::{Lookup, OffsetSpec};
 use logtime_model::retention::{RetentionPass, RetentionReport, SegmentVerdict, Verdict};
-use logtime_model::units::{Offset, Timestamp};
+use logtime_model::units::Timestamp;
 use logtime_model::validation::ProduceError;
 
 /// `its largest timestamp 28 Feb 2027 23:58` (or the last-modified fallback).
@@ -126,60 +125,6 @@ pub fn pinning(blocker: &SegmentVerdict, r: &RetentionReport) -> Sentence {
     s
 }
 
-/// Why `given` is not what the lookup `l` returns, using the stamp stored at `given`.
-pub fn lookup_miss(l: &Lookup, given: Offset, given_stamp: Option<Timestamp>) -> Sentence {
-    let mut s = Sentence::new();
-    let target = match l.spec {
-        OffsetSpec::Timestamp(t) => Some(t),
-        _ => None,
-    };
-    if given.0 < 0 {
-        s.text("the lookup does find a record: offset ")
-            .offset(l.offset)
-            .text(" is the first, in offset order, stamped at or after the target");
-        return s;
-    }
-    if l.offset.0 < 0 {
-        s.text("no record at or after the target is found (the answer is -1): ");
-        s.text("the broker searches only the first segment whose largest timestamp is at or after the target, and returns nothing when that segment holds no such record or no segment qualifies");
-        return s;
-    }
-    s.text("offset ").offset(given);
-    match (given_stamp, target) {
-        (Some(ts), Some(t)) if given < l.offset && ts < t => {
-            s.text(" is stamped ")
-                .time(ts)
-                .text(", before the target ")
-                .time(t)
-                .text(", so the scan reads past it");
-        }
-        (Some(ts), Some(_)) if given > l.offset => {
-            s.text(" (stamped ")
-                .time(ts)
-                .text(") comes after offset ")
-                .offset(l.offset)
-                .text(", which is stamped ")
-                .time(l.timestamp)
-                .text(": the broker returns the first offset in offset order stamped at or after the target, not the closest stamp");
-        }
-        (Some(ts), Some(_)) => {
-            s.text(" is stamped ")
-                .time(ts)
-                .text(", but the broker never reads it: it searches only the segment it chose and returns offset ")
-                .offset(l.offset);
-        }
-        (None, _) => {
-            s.text(" holds no record the broker can return");
-        }
-        (Some(_), None) => {
-            s.text(" is not what ")
-                .text(l.spec.to_string())
-                .text(" returns");
-        }
-    }
-    s
-}
-
 /// What the broker answers to a batch: `appended` or `rejected with error 32 INVALID_TIMESTAMP:
 /// "Timestamp ... is out of range. ..."`, with what the broker logs for a size error (10, 18).
 pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
@@ -212,6 +157,7 @@ pub fn batch_answer(outcome: &Result<(), ProduceError>) -> Sentence {
 mod tests {
     use super::*;
     use logtime_core::human::parse_rfc3339;
+    use logtime_model::units::Offset;
 
     /// A size error's answer says what the broker logs: the producer gets only `Errors`' default
     /// message.

@@ -58,30 +58,40 @@
 
 mod action;
 mod check;
+pub mod errors;
 pub mod feedback;
 mod goal;
+mod grade;
 mod link;
 mod markup;
+pub mod misconception;
 mod parse;
 mod play;
 mod question;
+pub mod rescore;
+pub mod results;
 mod score;
 mod sheet;
 pub mod stream;
 mod target;
 mod task;
 mod variant;
+mod wrong;
 
 pub use action::{Action, Batch, ACTION_KINDS};
 pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
+pub use errors::{error_name, parse_error_code, KAFKA_ERRORS};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
+pub use misconception::Misconception;
 pub use parse::{
     is_lesson_file, ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS,
     POSTMORTEM_KEYS,
 };
 pub use play::{Acted, Play, PlayError, Reached, Reveal};
 pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
+pub use rescore::{class_table, rescore, ClassTable, Flag, Graded, ItemRecord};
+pub use results::{seed_for, Entry, Move, Results, ResultsError, RESULTS_VERSION};
 pub use score::{ItemResult, Outcome, Scorecard, Scoring};
 pub use sheet::{answer_key, answer_sheet, KeyAnswer, KeyEntry, Line, LineKind};
 pub use stream::section::STREAM_KEYS;
@@ -215,6 +225,7 @@ pub struct Narration {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lesson {
     raw: Value,
+    fingerprint: String,
     variants: Variants,
     default: Concrete,
 }
@@ -240,6 +251,7 @@ pub struct Concrete {
 /// error up front; errors name the step index of the file and the field.
 pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
     let raw = parse::root(json)?;
+    let fingerprint = results::fingerprint_of(&raw);
     let variants = match raw.get("variants") {
         None => Variants::default(),
         Some(v) => Variants::parse(v)?,
@@ -249,6 +261,7 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
         let default = parse::instantiate_owned(raw, &variants, Pick::Default)?;
         return Ok(Lesson {
             raw: Value::Null,
+            fingerprint,
             variants,
             default,
         });
@@ -256,6 +269,7 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
     let default = parse::instantiate(&raw, &variants, Pick::Default)?;
     Ok(Lesson {
         raw,
+        fingerprint,
         variants,
         default,
     })

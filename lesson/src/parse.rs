@@ -13,6 +13,7 @@ use super::target::{Affordance, Affordances, Target};
 use super::task::{self, Task, TASK_KEYS};
 use super::variant::{Pick, Variants};
 use super::{Concrete, Item, LessonKind, LessonStep, Level, Meta, Postmortem};
+use crate::misconception::Misconception;
 use crate::stream::StreamConfig;
 use logtime_core::scenario::{self, kind_of, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
 use logtime_model::config::KafkaVersion;
@@ -193,6 +194,11 @@ fn question(
             .get("reveal")
             .map(|r| sub("reveal", markup(r, true)))
             .transpose()?,
+        wrong: m
+            .get("wrong")
+            .map(|w| wrong(w, &kind))
+            .transpose()?
+            .unwrap_or_default(),
         expect,
         points: m
             .get("points")
@@ -206,6 +212,38 @@ fn question(
             .unwrap_or_else(|| kind.default_hide()),
         kind,
     })
+}
+
+/// A question's `wrong` object: the author's words for classes of wrong answer this kind of
+/// question can name.
+fn wrong(v: &Value, kind: &Ask) -> Result<Vec<(Misconception, Markup)>, FieldError> {
+    let Value::Object(o) = v else {
+        return Err((
+            "wrong".into(),
+            "expected an object from a class of wrong answer to its text, like {\"behind_pinning\": \"...\"}".into(),
+        ));
+    };
+    let classes = crate::grade::classes_of(kind);
+    let mut out = Vec::with_capacity(o.len());
+    for (k, text) in o {
+        let at = format!("wrong.{k}");
+        let c = Misconception::parse(k).map_err(|r| (at.clone(), r))?;
+        if !classes.contains(&c) {
+            return Err((
+                at,
+                format!(
+                    "this kind of question never gives a {k} answer (it can give: {})",
+                    classes
+                        .iter()
+                        .map(|c| c.key())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        out.push((c, sub(&at, markup(text, true))?));
+    }
+    Ok(out)
 }
 
 fn task(v: &Value, scoring: &Scoring, stream: Option<&StreamConfig>) -> Result<Task, FieldError> {

@@ -403,19 +403,13 @@ impl Play {
         match self.open_entry().cloned() {
             Some(Item::Question(q)) => {
                 let p = self.runner.partition();
-                let authored = q.reveal.as_ref().map(|m| render(m, p)).unwrap_or_default();
+                let authored = q.explanation(p);
                 let out = match &self.items[k].solved {
-                    Some(Ok(s)) => {
-                        let example = match s.answer {
-                            Answer::Values { min, .. } => Answer::Value(min),
-                            ref a => a.clone(),
-                        };
-                        Reveal::Question {
-                            answer: s.answer.clone(),
-                            feedback: q.grade(s, &example, p).feedback,
-                            authored,
-                        }
-                    }
+                    Some(Ok(s)) => Reveal::Question {
+                        answer: s.answer.clone(),
+                        feedback: q.explain(s, p),
+                        authored,
+                    },
                     Some(Err(r)) => return Err(PlayError::Unanswerable(r.clone())),
                     None => return Err(PlayError::NothingOpen),
                 };

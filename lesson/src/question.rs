@@ -18,16 +18,16 @@ use super::action::{Action, Batch, FieldError};
 use super::goal::{lookup_spec, resolve_spec, Probe};
 use super::markup::Markup;
 use super::target::{Affordance, Affordances};
-use crate::feedback;
+use crate::misconception::Misconception;
 use crate::stream::{self, StreamConfig, StreamReport, Window};
-use logtime_core::scenario::narrate::{self, Sentence};
+use logtime_core::scenario::narrate::Sentence;
 use logtime_core::scenario::{ProduceOutcome, Runner, StepOutcome, StepReport, TimeSpec};
 use logtime_model::config::{Config, ConfigKey, ConfigValue, KafkaVersion};
 use logtime_model::lookup::{Lookup, OffsetSpec};
 use logtime_model::partition::{Command, Partition};
 use logtime_model::retention::{RetentionReport, Verdict};
 use logtime_model::units::{Offset, Timestamp};
-use logtime_model::validation::{validate, ErrorCode};
+use logtime_model::validation::validate;
 use serde_json::Value;
 use std::fmt;
 
@@ -106,26 +106,6 @@ impl Answer {
     }
 }
 
-fn error_name(code: i16) -> &'static str {
-    match code {
-        0 => "NONE",
-        35 => "UNSUPPORTED_VERSION",
-        _ => ERROR_CODES
-            .iter()
-            .find(|e| e.code() == code)
-            .map_or("UNKNOWN", |e| e.name()),
-    }
-}
-
-const ERROR_CODES: [ErrorCode; 6] = [
-    ErrorCode::OffsetOutOfRange,
-    ErrorCode::MessageTooLarge,
-    ErrorCode::RecordListTooLarge,
-    ErrorCode::InvalidTimestamp,
-    ErrorCode::PolicyViolation,
-    ErrorCode::InvalidRecord,
-];
-
 impl fmt::Display for Answer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -156,7 +136,11 @@ impl fmt::Display for Answer {
             Answer::Value(v) => write!(f, "{v}"),
             Answer::Values { min, max } if min == max => write!(f, "exactly {min}"),
             Answer::Values { min, max } => write!(f, "any value from {min} to {max}"),
-            Answer::ErrorCode(c) => write!(f, "error {c} {}", error_name(*c)),
+            Answer::ErrorCode(c) => write!(
+                f,
+                "error {c} {}",
+                crate::errors::error_name(*c).unwrap_or("UNKNOWN")
+            ),
         }
     }
 }
@@ -212,8 +196,13 @@ pub enum Evidence {
 pub struct Grade {
     /// Whether it is right.
     pub correct: bool,
-    /// Why, from the model's reports.
+    /// Why, from the model's reports: for a wrong answer, about the learner's own choice only
+    /// (never naming the right one), then the rule it misses.
     pub feedback: Vec<Sentence>,
+    /// The rule a wrong answer misses.
+    pub misconception: Option<Misconception>,
+    /// The author's explanation (`reveal`), once a right answer settles the question.
+    pub explanation: Vec<Sentence>,
 }
 
 /// One question.
@@ -229,8 +218,11 @@ pub struct Question {
     pub kafka: Option<KafkaVersion>,
     /// Ordered hints.
     pub hints: Vec<Markup>,
-    /// Shown with the answer, after the model's explanation.
+    /// The author's explanation: shown once the question is settled (answered right, at once or
+    /// after tries, or revealed).
     pub reveal: Option<Markup>,
+    /// The author's words for classes of wrong answer, replacing core's teaching text.
+    pub wrong: Vec<(Misconception, Markup)>,
     /// The answer the author states, verified by `logtime check`.
     pub expect: Option<Answer>,
     /// Points for a right answer.
@@ -245,7 +237,7 @@ pub const QUESTION_KINDS: &str = "strike, lookup, pinning, choose, error, late, 
 /// Every key of a question.
 pub const QUESTION_KEYS: &[&str] = &[
     "title", "ask", "strike", "lookup", "pinning", "choose", "error", "late", "closes", "stream",
-    "kafka", "hints", "reveal", "expect", "points", "hide",
+    "kafka", "hints", "reveal", "wrong", "expect", "points", "hide",
 ];
 
 /// Configs whose larger values accept more batches, so that "accept one, reject the other" is a
@@ -526,17 +518,7 @@ impl Ask {
                     .and_then(|c| i16::try_from(c).ok())
                     .map(Answer::ErrorCode)
                     .ok_or_else(|| format!("{n} is not an error code")),
-                Value::String(s) => {
-                    let code = if s == "NONE" {
-                        Some(0)
-                    } else if s == "UNSUPPORTED_VERSION" {
-                        Some(35)
-                    } else {
-                        ERROR_CODES.iter().find(|e| e.name() == s).map(|e| e.code())
-                    };
-                    code.map(Answer::ErrorCode)
-                        .ok_or_else(|| format!("unknown error name {s:?} (expected NONE or one of Kafka's, like INVALID_TIMESTAMP)"))
-                }
+                Value::String(s) => crate::errors::parse_error_code(s).map(Answer::ErrorCode),
                 _ => Err("expected an error code (32) or name (\"INVALID_TIMESTAMP\"; 0 or \"NONE\": accepted)".into()),
             },
         }
@@ -545,7 +527,9 @@ impl Ask {
 
 /// The first segment a retention check keeps, when it pins: stamped in the future, or keeping
 /// expired segments behind it.
-fn pinning_segment(r: &RetentionReport) -> Option<&logtime_model::retention::SegmentVerdict> {
+pub(crate) fn pinning_segment(
+    r: &RetentionReport,
+) -> Option<&logtime_model::retention::SegmentVerdict> {
     let v = r
         .verdicts
         .iter()
@@ -560,7 +544,7 @@ fn pinning_segment(r: &RetentionReport) -> Option<&logtime_model::retention::Seg
 }
 
 /// Whether the broker accepts `batch` with `config` set to `value`.
-fn accepts(
+pub(crate) fn accepts(
     p: &Partition,
     config: &str,
     value: i64,
@@ -574,7 +558,13 @@ fn accepts(
 
 /// The least valid value of `config` at which the broker accepts `probe`, by bisection (larger
 /// values accept more), or `None` when no valid value does.
-fn least_accepting(p: &Partition, config: &str, lo: i64, hi: i64, probe: &Probe) -> Option<i64> {
+pub(crate) fn least_accepting(
+    p: &Partition,
+    config: &str,
+    lo: i64,
+    hi: i64,
+    probe: &Probe,
+) -> Option<i64> {
     if accepts(p, config, hi, probe)?.is_err() {
         return None;
     }
@@ -590,7 +580,7 @@ fn least_accepting(p: &Partition, config: &str, lo: i64, hi: i64, probe: &Probe)
     Some(lo)
 }
 
-fn label(p: &Probe, now: Timestamp) -> Sentence {
+pub(crate) fn label(p: &Probe, now: Timestamp) -> Sentence {
     match &p.label {
         Some(l) => Sentence::plain(l),
         None => {
@@ -758,189 +748,4 @@ impl Question {
             Ask::Error(_) => unreachable!("answered above"),
         }
     }
-
-    /// Whether `given` is right, with feedback drawn from `solved`'s report. `p` is the partition
-    /// the question was asked on (for the stamps of offsets a learner picked).
-    pub fn grade(&self, solved: &Solved, given: &Answer, p: &Partition) -> Grade {
-        let correct = match (&solved.answer, given) {
-            (Answer::Values { min, max }, Answer::Value(v)) => (min..=max).contains(&v),
-            (right, given) => right == given,
-        };
-        let mut feedback = Vec::new();
-        match &solved.evidence {
-            Evidence::Retention(r) => {
-                let deleted: Vec<Offset> = r.deleted.iter().map(|d| d.base_offset).collect();
-                if matches!(self.kind, Ask::StrikeSegments | Ask::StrikeRecords) {
-                    // A compacted topic's scheduled passes are the log cleaner's.
-                    let mut s = Sentence::plain(format!(
-                        "the {} runs at ",
-                        narrate::next_pass_label(p.config())
-                    ));
-                    s.time(r.at);
-                    feedback.push(s);
-                }
-                match given {
-                    Answer::Segments(g) => {
-                        for v in &r.verdicts {
-                            let wrong =
-                                g.contains(&v.base_offset) != deleted.contains(&v.base_offset);
-                            if wrong || correct {
-                                feedback.push(feedback::segment_fate(v, r));
-                            }
-                            if correct && !matches!(v.verdict, Verdict::Deleted { .. }) {
-                                break;
-                            }
-                        }
-                    }
-                    Answer::Records(_) => {
-                        let Answer::Records(right) = &solved.answer else {
-                            unreachable!("records")
-                        };
-                        let mut s = Sentence::plain(if correct {
-                            "right: "
-                        } else {
-                            "the check deletes "
-                        });
-                        s.text(Answer::Records(right.clone()).to_string());
-                        feedback.push(s);
-                        for v in &r.verdicts {
-                            feedback.push(feedback::segment_fate(v, r));
-                            if !matches!(v.verdict, Verdict::Deleted { .. }) {
-                                break;
-                            }
-                        }
-                    }
-                    Answer::Segment(g) => {
-                        if let Some(b) = pinning_segment(r) {
-                            if !correct {
-                                if let Some(v) = r.verdicts.iter().find(|v| v.base_offset == *g) {
-                                    feedback.push(feedback::segment_fate(v, r));
-                                }
-                            }
-                            feedback.push(feedback::pinning(b, r));
-                        }
-                    }
-                    _ => feedback.push(Sentence::plain(format!("the answer is {}", solved.answer))),
-                }
-            }
-            Evidence::Lookup(l) => {
-                if !correct {
-                    if let Answer::Offset(o) = given {
-                        feedback.push(feedback::lookup_miss(l, *o, p.timestamp_at(*o)));
-                    }
-                }
-                feedback.push(narrate::lookup(l.spec, &Ok(l.clone())));
-            }
-            Evidence::Choose {
-                config,
-                accept_below,
-                reject_at_max,
-                reject_above,
-            } => {
-                let Ask::Choose { accept, reject, .. } = &self.kind else {
-                    unreachable!("choose")
-                };
-                let Answer::Values { min, max } = solved.answer else {
-                    unreachable!("values")
-                };
-                let now = p.clock();
-                let mut s = Sentence::new();
-                s.text(format!("every value from {min} to {max} works: "))
-                    .config(config)
-                    .text(format!(" = {min} accepts "))
-                    .append(label(accept, now))
-                    .text(", and ")
-                    .append(label(reject, now))
-                    .text(format!(" is rejected up to {max}"));
-                feedback.push(s);
-                if let (Answer::Value(v), false) = (given, correct) {
-                    let mut w = Sentence::new();
-                    w.config(config).text(format!(" = {v}: "));
-                    if *v < min {
-                        w.append(label(accept, now)).text(": ");
-                        match accept_below {
-                            Some(o) => w.append(feedback::batch_answer(o)),
-                            None => w.text("too small"),
-                        };
-                    } else {
-                        w.append(label(reject, now)).text(": ");
-                        match reject_above {
-                            Some(o) => w.append(feedback::batch_answer(o)),
-                            None => w.text("too large"),
-                        };
-                    }
-                    feedback.push(w);
-                }
-                let mut r = label(reject, now);
-                r.text(format!(" at {max}: "))
-                    .append(feedback::batch_answer(reject_at_max));
-                feedback.push(r);
-            }
-            Evidence::Stream { report, window } => {
-                feedback.extend(stream_feedback(
-                    report,
-                    *window,
-                    &solved.answer,
-                    given,
-                    correct,
-                ));
-            }
-            Evidence::Outcome { report, config } => {
-                if !correct {
-                    feedback.push(Sentence::plain(format!(
-                        "the broker answers {}",
-                        solved.answer
-                    )));
-                }
-                feedback.push(Sentence::join(narrate::step(report, config), "; "));
-            }
-        }
-        Grade { correct, feedback }
-    }
-}
-
-/// Feedback on a stream question from the processor's run: for `late`, the right set and the
-/// fate of every record the learner got wrong (at most five); for `closes`, when the window closes
-/// and what reading the picked record did.
-fn stream_feedback(
-    report: &StreamReport,
-    window: Option<Window>,
-    right: &Answer,
-    given: &Answer,
-    correct: bool,
-) -> Vec<Sentence> {
-    use crate::stream::narrate as ns;
-    let mut out = Vec::new();
-    match (window, given) {
-        (None, Answer::Records(g)) => {
-            let mut s = Sentence::plain(if correct { "right: " } else { "" });
-            s.append(ns::late_records(report));
-            out.push(s);
-            let struck = |o: Offset| g.iter().any(|(a, b)| *a <= o && o <= *b);
-            let wrong = report
-                .reads
-                .iter()
-                .filter(|r| struck(r.offset) != r.fate.is_late())
-                .take(5);
-            out.extend(wrong.map(|r| ns::fate(r, report)));
-            if correct {
-                out.extend(report.late().take(3).map(|r| ns::fate(r, report)));
-            }
-        }
-        (Some(w), Answer::Offset(o)) => {
-            if !correct {
-                out.push(Sentence::plain(format!("the answer is {right}")));
-                if let Some(r) = report.read_of(*o) {
-                    let mut s = Sentence::plain("after record ");
-                    s.offset(r.offset)
-                        .text(": ")
-                        .append(ns::progress(report.config(), r.after));
-                    out.push(s);
-                }
-            }
-            out.push(ns::window_closing(w, report));
-        }
-        _ => out.push(Sentence::plain(format!("the answer is {right}"))),
-    }
-    out
 }

@@ -23,7 +23,7 @@ pub enum Affordance {
     Remedies,
     /// Retention verdicts: per-segment "deleted", "kept", and the generated narration of a check.
     Verdicts,
-    /// The "pinned" badges on segment cards.
+    /// The badges on segment cards that name a pinning segment: "pinned", "behind" and "future".
     PinnedBadges,
     /// The lookup's step-by-step trace and its answer.
     LookupTrace,

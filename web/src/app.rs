@@ -83,6 +83,7 @@ pub fn app(props: &AppProps) -> Html {
         })
     };
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
+    hooks::use_page_keys(standalone, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
 

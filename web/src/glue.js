@@ -516,3 +516,16 @@ export function replayClock(begin, stepDone) {
   if (Array.isArray(globalThis.__logtimeReplaySteps)) globalThis.__logtimeReplaySteps.push(replayStepMs);
   replayStepMs = 0;
 }
+
+/**
+ * The text of each picked file (`filesOfInput`, `filesOfDrop`), for the class page: `{name,
+ * text}`, or `{name, error}` for a file over `limit` bytes or one that cannot be read.
+ */
+export async function textsOf(picked, limit) {
+  const out = [];
+  for (const p of picked) {
+    if (p.size > limit) { out.push({ name: p.path, error: `it is larger than ${limit} bytes` }); continue; }
+    try { out.push({ name: p.path, text: await p.file.text() }); } catch { out.push({ name: p.path, error: 'it cannot be read' }); }
+  }
+  return out;
+}

@@ -66,6 +66,8 @@ mod js {
         pub fn import_stop(worker: &JsValue);
         #[wasm_bindgen(js_name = download)]
         pub fn download(text: &str, name: &str);
+        #[wasm_bindgen(js_name = textsOf)]
+        pub fn texts_of(picked: &JsValue, limit: f64) -> js_sys::Promise;
         #[wasm_bindgen(js_name = progressGet)]
         pub fn progress_get(key: &str) -> Option<String>;
         #[wasm_bindgen(js_name = progressSet)]
@@ -546,4 +548,36 @@ pub fn asset_url(path: &str) -> String {
     return js::asset_url(path);
     #[cfg(not(target_arch = "wasm32"))]
     path.to_string()
+}
+
+/// The texts of picked files (`files_of_input`, `files_of_drop`): `(name, text or why not)`.
+pub async fn texts_of(picked: Files, limit: usize) -> Vec<(String, Result<String, String>)> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use js_sys::Reflect;
+        let picked: js_sys::Array = picked.0.into_iter().collect();
+        let Ok(arr) =
+            wasm_bindgen_futures::JsFuture::from(js::texts_of(&picked, limit as f64)).await
+        else {
+            return Vec::new();
+        };
+        let get = |o: &wasm_bindgen::JsValue, k: &str| {
+            Reflect::get(o, &k.into()).ok().and_then(|v| v.as_string())
+        };
+        js_sys::Array::from(&arr)
+            .iter()
+            .map(|o| {
+                let name = get(&o, "name").unwrap_or_default();
+                match get(&o, "text") {
+                    Some(t) => (name, Ok(t)),
+                    None => (name, Err(get(&o, "error").unwrap_or_default())),
+                }
+            })
+            .collect()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (picked, limit);
+        Vec::new()
+    }
 }

@@ -19,6 +19,7 @@
 
 pub mod app;
 pub mod builtins;
+pub mod class_page;
 pub mod components;
 pub mod draw;
 pub mod embed;
@@ -379,6 +380,29 @@ pub fn page_options() -> Result<Options, EmbedError> {
         }
     }
     options::parse(Context::Standalone, Origin::Url, &pairs, None)
+}
+
+/// Mounts the class page (`class.html`) into `element`: the lesson named by the page's
+/// `?lesson=`, results pasted, dropped or picked, re-scored in the browser.
+#[wasm_bindgen]
+pub fn mount_class(element: Element) {
+    install_panic_hook();
+    let location = web_sys::window().map(|w| w.location());
+    let lesson = location
+        .as_ref()
+        .and_then(|l| l.search().ok())
+        .and_then(|s| web_sys::UrlSearchParams::new_with_str(&s).ok())
+        .and_then(|p| p.get("lesson"));
+    let code = location
+        .and_then(|l| l.hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .filter(|h| !h.is_empty());
+    element.set_inner_html("");
+    yew::Renderer::<class_page::ClassPage>::with_root_and_props(
+        element,
+        class_page::ClassProps { lesson, code },
+    )
+    .render();
 }
 
 /// Module entry point: panic hook and guard, then auto-mount into `#app` if the page asks.

@@ -394,7 +394,8 @@ struct SegmentInfo<'a> {
 }
 
 fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
-    let future = s.largest > s.now;
+    // A "future" badge names the segment a pinning question asks for: hidden with the pinned ones.
+    let future = s.largest > s.now && !s.lesson.hide_pinned;
     let pinned = !s.lesson.hide_pinned
         && matches!(s.verdict, Some(Verdict::NotOldEnough { future: true, .. }));
     let outlined = s.lesson.segments.contains(&s.base);

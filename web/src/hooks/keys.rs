@@ -43,6 +43,47 @@ pub fn use_keys(d: UseReducerDispatcher<Explorer>, speed: u32) -> Callback<Keybo
     })
 }
 
+/// On the standalone page the shortcuts work before any click: a key pressed with the focus on
+/// nothing (the page body) goes to `on_key`, the explorer's handler. Keys pressed inside the
+/// explorer reach its own handler, so they are not handled twice; an embed listens only while
+/// the focus is inside it (its host page keeps its keys).
+#[hook]
+pub fn use_page_keys(standalone: bool, on_key: Callback<KeyboardEvent>) {
+    use_effect_with((standalone, on_key), move |(standalone, on_key)| {
+        #[cfg(target_arch = "wasm32")]
+        let keep = standalone.then(|| {
+            use wasm_bindgen::closure::Closure;
+            use wasm_bindgen::JsCast;
+            let on_key = on_key.clone();
+            let cb = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                let on_body = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_none_or(|el| {
+                        matches!(el.tag_name().to_ascii_lowercase().as_str(), "body" | "html")
+                    });
+                if on_body && !e.default_prevented() {
+                    on_key.emit(e);
+                }
+            });
+            if let Some(w) = web_sys::window() {
+                let _ = w.add_event_listener_with_callback("keydown", cb.as_ref().unchecked_ref());
+            }
+            cb
+        });
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (standalone, on_key);
+        move || {
+            #[cfg(target_arch = "wasm32")]
+            if let (Some(cb), Some(w)) = (keep, web_sys::window()) {
+                use wasm_bindgen::JsCast;
+                let _ =
+                    w.remove_event_listener_with_callback("keydown", cb.as_ref().unchecked_ref());
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@
 //! | [`use_panel_words`] | what the panels draw from during a rebuild and a fast play |
 //! | [`use_import`] | the import worker |
 //! | [`use_keys`] | keyboard shortcuts |
+//! | [`use_page_keys`] | the standalone page's shortcuts before any click |
 //! | [`use_dispatch`] | callbacks of stable identity for the panels |
 //! | [`use_pointed_panels`] | a lesson's `panel:` targets, outlined and scrolled into view |
 //!
@@ -32,7 +33,7 @@ mod words;
 pub use clock::{use_playback_frames, use_rebuild_chunks, use_walk_timer, use_warm_up};
 pub use dispatch::use_dispatch;
 pub use import::use_import;
-pub use keys::{key_action, use_keys};
+pub use keys::{key_action, use_keys, use_page_keys};
 pub use loads::{absolute, restore_of, use_loads, Loads};
 pub use media::use_media;
 pub use moment::{

@@ -24,6 +24,7 @@ mod pane;
 mod play;
 mod progress;
 mod run;
+pub mod send;
 mod stream_lane;
 #[cfg(test)]
 mod tests;

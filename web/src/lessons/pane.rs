@@ -9,6 +9,7 @@ use logtime_model::{Offset, Timestamp};
 use yew::prelude::*;
 
 use super::progress::use_progress;
+use super::send::SendResults;
 use super::{ItemView, LessonView, Takes};
 use crate::components::sentence;
 use crate::model::format;
@@ -74,6 +75,7 @@ fn picked(takes: &Takes, sel: &[Offset]) -> String {
 
 fn item_card(
     item: &ItemView,
+    node: &NodeRef,
     view: &LessonView,
     value: &UseStateHandle<String>,
     form_error: &UseStateHandle<Option<String>>,
@@ -89,8 +91,20 @@ fn item_card(
         let cb = on_lesson.clone();
         let value = value.clone();
         let form_error = form_error.clone();
+        let code = item.takes == Takes::ErrorCode;
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
+            if code {
+                // A number or Kafka's name, in any case: core reads it.
+                match logtime_lesson::parse_error_code(&value) {
+                    Ok(c) => {
+                        form_error.set(None);
+                        cb.emit(LessonAction::Answer(Some(i64::from(c))));
+                    }
+                    Err(r) => form_error.set(Some(r)),
+                }
+                return;
+            }
             let typed = value.trim().replace([',', '_'], "");
             let v = typed.parse::<i64>().ok();
             if v.is_none() && !typed.is_empty() {
@@ -132,7 +146,7 @@ fn item_card(
         _ => html! {},
     };
     html! {
-        <section class={classes!("lt-item", (!open).then_some("settled"))} aria-label={format!("{kind} {} of {}", item.index + 1, item.of)} data-testid="lesson-item">
+        <section ref={node.clone()} tabindex="-1" class={classes!("lt-item", (!open).then_some("settled"))} aria-label={format!("{kind} {} of {}", item.index + 1, item.of)} data-testid="lesson-item">
             <p class="lt-item-kicker">{ format!("{kind} {} of {} · {} points", item.index + 1, item.of, item.points) }</p>
             <h3 class="lt-item-title">{ item.title.clone() }</h3>
             { for item.ask.iter().map(|s| html!{ <p>{ sentence(s) }</p> }) }
@@ -142,7 +156,7 @@ fn item_card(
                         <li class={classes!(c.met.then_some("met"))}>
                             <span class="lt-goal-mark" aria-hidden="true">{ if c.met { "✓" } else { "○" } }</span>
                             <span class="lt-visually-hidden">{ if c.met { "met: " } else { "not yet: " } }</span>
-                            { sentence(&c.sentence) }
+                            <span class="lt-goal-text">{ sentence(&c.sentence) }</span>
                         </li>
                     }) }
                 </ul>
@@ -153,8 +167,8 @@ fn item_card(
                         <label class="lt-inline"><span>{ format!("Value of {config}") }</span>
                             <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
                     } else if item.takes == Takes::ErrorCode {
-                        <label class="lt-inline"><span>{ "Error code (0: appended)" }</span>
-                            <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
+                        <label class="lt-inline"><span>{ "Error code or name (0 or none: appended)" }</span>
+                            <input autocapitalize="off" spellcheck="false" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
                     } else {
                         <p class="lt-pick" data-testid="answer-pick"><span class="lt-muted">{ "Your answer: " }</span>{ picked(&item.takes, &view.selection) }</p>
                         if matches!(item.takes, Takes::Offset | Takes::Closing | Takes::Segment) {
@@ -180,10 +194,21 @@ fn item_card(
                 if let Some((ok, words)) = &item.feedback {
                     <div class={classes!("lt-feedback", if *ok {"right"} else {"wrong"})} data-testid="feedback">
                         <strong>{ if *ok { "✓ Right: " } else { "✗ Not quite: " } }</strong>
-                        { for words.iter().map(|s| html!{ <span>{ sentence(s) }{ ". " }</span> }) }
+                        { for words.iter().enumerate().map(|(i, s)| {
+                            // each sentence after the first starts one of its own
+                            let mut s = s.clone();
+                            if i > 0 { s.capitalize(); }
+                            html!{ <span>{ sentence(&s) }{ ". " }</span> }
+                        }) }
                     </div>
                 }
                 { status }
+                if !item.explanation.is_empty() {
+                    <div class="lt-explain" data-testid="explanation">
+                        <strong>{ "Why: " }</strong>
+                        { for item.explanation.iter().map(|s| html!{ <span>{ sentence(s) }{ " " }</span> }) }
+                    </div>
+                }
             </div>
             if !item.hints.is_empty() {
                 <ol class="lt-hints" aria-label="Hints" data-testid="hints">
@@ -305,6 +330,18 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
             form_error.set(None);
         });
     }
+    // When Next turns into a disabled "Answer first", the focus would fall to the page body:
+    // it moves to the question instead, unless the reader is elsewhere on purpose.
+    let item_node = use_node_ref();
+    {
+        let node = item_node.clone();
+        let open_at = p.view.open().map(|i| (i.index, i.step));
+        use_effect_with(open_at, move |at| {
+            if at.is_some() {
+                focus_if_lost(&node);
+            }
+        });
+    }
     let v = &*p.view;
     let emit = |a: LessonAction| {
         let cb = p.on_lesson.clone();
@@ -349,7 +386,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                     <p class="lt-pause" data-testid="pause"><span aria-hidden="true">{ "‖ " }</span>{ "Pause: take your time, then go on." }</p>
                 }
             </div>
-            if let Some(item) = &v.item { { item_card(item, v, &value, &form_error, &p.on_lesson) } }
+            if let Some(item) = &v.item { { item_card(item, &item_node, v, &value, &form_error, &p.on_lesson) } }
             else if let Some(e) = &v.error { <p class="lt-field-error" role="alert" data-testid="lesson-error">{ e.clone() }</p> }
             if v.branch.is_some() {
                 <p class="lt-branch" data-testid="branch">
@@ -370,6 +407,27 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
             </nav>
             if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { <ScoreCard view={p.view.clone()} progress_key={p.progress_key.clone()} on_lesson={p.on_lesson.clone()} /> }
             else if v.finished { <p class="lt-done" data-testid="lesson-finished">{ "✓ End of the walkthrough." }</p> }
+            if v.card.as_ref().is_some_and(|c| !c.items.is_empty()) {
+                <SendResults results={v.results.clone()} open={v.finished} />
+            }
         </section>
+    }
+}
+
+/// Focuses `node` when the focus is on nothing (the page body) or on a disabled control.
+fn focus_if_lost(node: &NodeRef) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let lost = match doc.active_element() {
+        None => true,
+        Some(a) => {
+            a.tag_name().eq_ignore_ascii_case("body")
+                || a.has_attribute("disabled")
+                || a.get_attribute("data-testid").as_deref() == Some("lesson-next")
+        }
+    };
+    if let (true, Some(el)) = (lost, node.cast::<web_sys::HtmlElement>()) {
+        let _ = el.focus();
     }
 }

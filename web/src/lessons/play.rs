@@ -96,6 +96,7 @@ impl Explorer {
                 return;
             }
         };
+        let old = self.replay.lesson().map(|l| (l.started, l.moves.clone()));
         let replay = self.replay.with_run(run);
         let (speed, viewport, token, wanted) = (
             self.playback.speed,
@@ -117,6 +118,9 @@ impl Explorer {
         self.replay = Shared::new(replay);
         self.sample_disk();
         self.lesson_begin(ops);
+        if let Some(old) = old {
+            self.replay.with_lesson(|l| l.keep_times(old.0, &old.1));
+        }
         if self.lesson.branch != branch {
             self.lesson.make_mut().branch = branch;
         }
@@ -185,12 +189,13 @@ impl Explorer {
     /// Refreshes what depends on the play after any operation: hidden affordances, the score,
     /// whether it is finished, the step counter.
     pub(crate) fn lesson_sync(&mut self) {
-        let Some((hidden, card, finished, next)) = self.replay.lesson().map(|l| {
+        let Some((hidden, card, finished, next, results)) = self.replay.lesson().map(|l| {
             (
                 l.play.hidden(),
                 l.play.scorecard(),
                 l.play.is_done(),
                 l.play.next_step(),
+                l.results(""),
             )
         }) else {
             return;
@@ -202,6 +207,7 @@ impl Explorer {
         v.hidden = hidden;
         v.card = Some(card);
         v.finished = finished;
+        v.results = Some(results);
     }
 
     /// The item view of item `k` as the play holds it now.
@@ -230,6 +236,7 @@ impl Explorer {
             points,
             feedback: None,
             revealed: None,
+            explanation: Vec::new(),
             goal: l.play.goal(),
             outcome: result.outcome,
         })
@@ -295,8 +302,9 @@ impl Explorer {
                 }
             };
             self.absorb(marks, &report);
-            // Numbered as the step counter and the lesson pane count: the first step is step 1.
-            let heading = narrate::heading(report.index + 1, report.now, previous);
+            // Numbered by the lesson file's steps, as the pane's "Step N of M" counts them (notes
+            // and questions included), not by the scenario's model steps.
+            let heading = narrate::heading(step + 1, report.now, previous);
             if !self.lesson.hidden.is_empty() {
                 // The log would give a hidden verdict away: the pane's narration (which core
                 // words with what is hidden) is the record.
@@ -411,9 +419,16 @@ impl Explorer {
 
     pub(crate) fn lesson_answer_with(&mut self, a: core_lesson::Answer) {
         let graded = self.replay.with_lesson(|l| {
+            let item = l.play.open_item();
             let g = l.play.answer(&a);
             if g.is_ok() {
                 l.ops.push(Op::Answer(a.clone()));
+                if let Some(item) = item {
+                    l.record(core_lesson::Move::Answer {
+                        item,
+                        answer: a.clone(),
+                    });
+                }
             }
             g
         });
@@ -425,6 +440,7 @@ impl Explorer {
                 if let Some(item) = v.item.as_mut() {
                     if g.correct {
                         item.outcome = Outcome::Done;
+                        item.explanation = g.explanation;
                     }
                     item.feedback = Some((g.correct, g.feedback));
                 }
@@ -439,9 +455,11 @@ impl Explorer {
 
     pub(crate) fn lesson_hint(&mut self) {
         let hint = self.replay.with_lesson(|l| {
+            let item = l.play.open_item();
             let h = l.play.hint();
-            if let Ok(Some(_)) = &h {
+            if let (Ok(Some(_)), Some(item)) = (&h, item) {
                 l.ops.push(Op::Hint);
+                l.record(core_lesson::Move::Hint { item });
             }
             (h, l.play.hints_left())
         });
@@ -463,9 +481,11 @@ impl Explorer {
     pub(crate) fn lesson_reveal(&mut self) {
         let mut marks = ViewMarks::default();
         let revealed = self.replay.with_lesson(|l| {
+            let item = l.play.open_item();
             let r = l.play.reveal(&mut |e| marks.see(e.event));
-            if r.is_ok() {
+            if let (true, Some(item)) = (r.is_ok(), item) {
                 l.ops.push(Op::Reveal);
+                l.record(core_lesson::Move::Reveal { item });
             }
             r
         });

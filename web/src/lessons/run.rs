@@ -57,6 +57,11 @@ pub struct LessonRun {
     pub play: Play,
     /// What the learner did, in order.
     pub ops: Vec<Op>,
+    /// The learner's moves for their results, each with the ms since the lesson was opened
+    /// (kept across a restart that replays `ops`: see `keep_times`).
+    pub moves: Vec<lesson::Entry>,
+    /// The page's clock when the lesson was opened, in ms.
+    pub started: f64,
     /// The open task's goal after the learner's latest command.
     pub last_goal: Option<GoalStatus>,
     /// Whether the latest command solved the open task.
@@ -81,8 +86,52 @@ impl LessonRun {
             opened_at: at,
             play,
             ops: Vec::new(),
+            moves: Vec::new(),
+            started: wall_ms(),
             last_goal: None,
             solved: false,
         })
+    }
+}
+
+/// The page's clock in ms (0 off the browser). Only the web reads a clock: core is given times.
+pub(super) fn wall_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
+    }
+}
+
+impl LessonRun {
+    /// Records a move of the learner's, timed from the lesson's opening.
+    pub fn record(&mut self, play: lesson::Move) {
+        let ms = (wall_ms() - self.started).max(0.0) as i64;
+        self.moves.push(lesson::Entry { ms, play });
+    }
+
+    /// After a restart that replayed the moves `old` (opened at `started`), keeps their
+    /// original times.
+    pub fn keep_times(&mut self, started: f64, old: &[lesson::Entry]) {
+        self.started = started;
+        for (new, was) in self.moves.iter_mut().zip(old) {
+            if new.play == was.play {
+                new.ms = was.ms;
+            }
+        }
+    }
+
+    /// The learner's results: `learner` as typed, every move so far, no score.
+    pub fn results(&self, learner: &str) -> lesson::Results {
+        lesson::Results {
+            learner: learner.trim().to_string(),
+            lesson: self.play.lesson().title().to_string(),
+            fingerprint: self.lesson.fingerprint().to_string(),
+            seed: self.seed,
+            entries: self.moves.clone(),
+        }
     }
 }

@@ -133,6 +133,8 @@ pub struct ItemView {
     pub feedback: Option<(bool, Vec<Sentence>)>,
     /// The revealed answer and its explanation.
     pub revealed: Option<Vec<Sentence>>,
+    /// The author's explanation, once a right answer settles the question.
+    pub explanation: Vec<Sentence>,
     /// A task's goal on the live partition.
     pub goal: Option<GoalStatus>,
     /// Done, revealed, or still open.
@@ -176,6 +178,8 @@ pub struct LessonView {
     pub selection: Vec<Offset>,
     /// The score so far.
     pub card: Option<Scorecard>,
+    /// The learner's results so far, without a name (the pane adds the one typed).
+    pub results: Option<logtime_lesson::Results>,
     /// Every step reached and nothing open.
     pub finished: bool,
     /// The work kept when the learner went back: their operations, to return to.

@@ -388,6 +388,12 @@ impl Replay {
             }
             Backing::Lesson(l) => {
                 let op = Op::Act(now, command.clone());
+                let step = l.play.next_step();
+                let recorded = lesson::Move::Act {
+                    step,
+                    at: now,
+                    command: command.clone(),
+                };
                 let acted = l
                     .play
                     .act(now, command, &mut |e: TimedEvent<'_>| on_event(e.event));
@@ -398,6 +404,7 @@ impl Replay {
                          solved,
                      }| {
                         l.ops.push(op);
+                        l.record(recorded);
                         l.last_goal = goal;
                         l.solved = solved;
                         report
