@@ -290,6 +290,9 @@ struct Question {
     hints: Option<Vec<String>>,
     /// Shown after the answer (markup).
     reveal: Option<String>,
+    /// The author's words (markup) for classes of wrong answer this kind of question produces,
+    /// keyed by class (docs/scenarios.md lists them).
+    wrong: Option<Map<String, Value>>,
     /// The stated answer, checked against the model.
     expect: Option<Value>,
     /// Points.
