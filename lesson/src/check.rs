@@ -9,6 +9,7 @@ use super::play::{Play, PlayError, Reached};
 use super::question::Answer;
 use super::variant::Pick;
 use super::{Concrete, Item, Lesson, LessonKind};
+use logtime_core::scenario::bites::{bites, Bite};
 use logtime_core::scenario::ScenarioError;
 use logtime_model::partition::Partition;
 
@@ -27,6 +28,9 @@ pub struct CheckSummary {
     pub variants_checked: u64,
     /// Variants declared.
     pub variants: u64,
+    /// The replay's effects that bite, in step order (of the default variant, or of the variant
+    /// checked alone): warnings, not failures.
+    pub bites: Vec<Bite>,
 }
 
 fn e(step: usize, field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
@@ -88,6 +92,11 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 return Err(errors);
             }
         };
+        if let Reached::Model(r) = &reached {
+            summary
+                .bites
+                .extend(bites(at, r, play.partition().config()));
+        }
         let p = play.partition().clone();
         let field = if matches!(step.item, Item::Note) {
             "note"
@@ -170,6 +179,10 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 }
                 match play.reveal(&mut |_| {}) {
                     Ok(super::Reveal::Task(r)) => {
+                        let config = play.partition().config();
+                        for report in &r.reports {
+                            summary.bites.extend(bites(at, report, config));
+                        }
                         if !r.goal.met {
                             let missing: Vec<String> = r
                                 .goal
