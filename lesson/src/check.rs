@@ -303,3 +303,60 @@ pub fn check_all(
     summary.variants = total;
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    /// The trainer's first draft from issue 38: a one-day topic, a replay of three-day-old events
+    /// that takes ten minutes, then "which segments does the next retention check delete?".
+    /// Scheduled checks deleted the replayed segments during the replay: the check names the file
+    /// step (the note before it counts) and the segments.
+    #[test]
+    fn the_trainers_drill_names_the_mid_replay_deletion_at_its_file_step() {
+        let l = parse(
+            r#"{"title": "replay", "kafka": "4.0", "lesson": {"kind": "drill"},
+                "topic": {"retention.ms": "1d", "segment.bytes": "1MiB"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"note": "A replay job starts."},
+                  {"produce": {"records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"batches": 4, "every": "4min", "timestamp_step": "1min",
+                               "records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"records": [{"timestamp": "now", "value_bytes": 600000}]}},
+                  {"question": {"ask": "Which segments does the next retention check delete?",
+                                "strike": "segments"}}]}"#,
+        )
+        .unwrap();
+        let s = check_all(&l, 10).unwrap();
+        assert_eq!(s.bites.len(), 1, "{:?}", s.bites);
+        assert_eq!(s.bites[0].step, 2);
+        let text = s.bites[0].sentence().to_string();
+        assert!(
+            text.contains("deleted 4 segments before the step ended: 0, 1, 2, 3 (offsets 0 to 3)"),
+            "{text}"
+        );
+    }
+
+    /// A stated answer written for the partition as the author imagined it still fails; the bite
+    /// is what explains it, but the failure is the check's.
+    #[test]
+    fn a_stated_answer_that_ignores_the_deletion_still_fails() {
+        let l = parse(
+            r#"{"title": "replay", "kafka": "4.0", "lesson": {"kind": "drill"},
+                "topic": {"retention.ms": "1d", "segment.bytes": "1MiB"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"batches": 4, "every": "4min",
+                               "records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"records": [{"timestamp": "now", "value_bytes": 600000}]}},
+                  {"question": {"ask": "Which segments does the next retention check delete?",
+                                "strike": "segments", "expect": [0, 1, 2]}}]}"#,
+        )
+        .unwrap();
+        let (_, errors) = check_all(&l, 10).unwrap_err();
+        assert_eq!(errors[0].step, Some(2));
+        assert_eq!(errors[0].field, "question.expect");
+    }
+}

@@ -75,6 +75,7 @@ mod variant;
 pub use action::{Action, Batch, ACTION_KINDS};
 pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
+pub use logtime_core::scenario::bites::{Bite, BiteKind};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
 pub use parse::{
     is_lesson_file, ANNOTATION_KEYS, LESSON_KEYS, LESSON_STEP_KINDS, LESSON_TOP_LEVEL_KEYS,

@@ -155,12 +155,8 @@ impl Bite {
                     );
                 }
                 s.append(narrate::rejection(error));
-                if let Some((lo, hi)) = error.window {
-                    s.text(" (accepted timestamps: ")
-                        .time(lo)
-                        .text(" to ")
-                        .time(hi)
-                        .text(", the KIP-937 window)");
+                if let Some(w) = error.window {
+                    window(&mut s, w);
                 }
             }
             BiteKind::SettingsReset { from, to, settings } => {
@@ -186,6 +182,30 @@ impl Bite {
         }
         s
     }
+}
+
+/// ` (the KIP-937 window accepts timestamps up to 12 Mar 2027 10:00)`. Kafka prints the bounds
+/// as `now - before` and `now + after` in Java arithmetic: a bound far before the epoch (the
+/// `Long.MAX_VALUE` default) or wrapped past it means no limit on that side.
+fn window(s: &mut Sentence, (lo, hi): (Timestamp, Timestamp)) {
+    let lo_shown = lo.0 >= 0;
+    let hi_shown = hi.0 >= 0 && hi.0 >= lo.0;
+    match (lo_shown, hi_shown) {
+        (true, true) => s
+            .text(" (the KIP-937 window accepts timestamps from ")
+            .time(lo)
+            .text(" to ")
+            .time(hi),
+        (false, true) => s
+            .text(" (the KIP-937 window accepts timestamps up to ")
+            .time(hi),
+        (true, false) => s
+            .text(" (the KIP-937 window accepts timestamps from ")
+            .time(lo)
+            .text(" on"),
+        (false, false) => return,
+    };
+    s.text(")");
 }
 
 /// The most deleted segments a warning names one by one.
@@ -248,5 +268,124 @@ fn limit(v: i64, show: fn(i64) -> String) -> String {
         "none".into()
     } else {
         show(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn bites_of(json: &str) -> Vec<Bite> {
+        replay(super::super::parse(json).unwrap()).unwrap()
+    }
+
+    /// The trainer's drill as first drafted: a replay of three-day-old events into a one-day
+    /// topic that takes longer than the retention check interval, so scheduled checks delete
+    /// the replayed segments before the question is asked.
+    #[test]
+    fn a_scheduled_check_that_deletes_mid_replay_is_named_at_its_step() {
+        let b = bites_of(
+            r#"{"kafka": "4.0", "topic": {"retention.ms": "1d", "segment.bytes": "1MiB"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"batches": 4, "every": "4min", "timestamp_step": "1min",
+                               "records": [{"timestamp": "now-3d", "value_bytes": 600000}]}}]}"#,
+        );
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert_eq!(b[0].step, 1);
+        let BiteKind::ScheduledDeletion {
+            deleted, checks, ..
+        } = &b[0].kind
+        else {
+            panic!("{b:?}")
+        };
+        assert_eq!(*checks, 2);
+        let bases: Vec<i64> = deleted.iter().map(|d| d.base_offset.0).collect();
+        assert_eq!(bases, vec![0, 1, 2, 3]);
+        assert_eq!(
+            b[0].sentence().to_string(),
+            "2 scheduled retention checks from 12 Mar 2027 09:05 to 12 Mar 2027 09:10 deleted 4 \
+             segments before the step ended: 0, 1, 2, 3 (offsets 0 to 3), by the retention.ms pass \
+             (retention.ms 1 d, retention.bytes none); later steps see them gone"
+        );
+    }
+
+    #[test]
+    fn a_retention_step_on_request_is_not_a_bite() {
+        let b = bites_of(
+            r#"{"kafka": "3.6", "topic": {"retention.ms": "1d", "segment.bytes": 170},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"records": [{"timestamp": "now-3d"}]}},
+                  {"produce": {"records": [{"timestamp": "now"}]}},
+                  {"retention": {}}]}"#,
+        );
+        assert_eq!(b, vec![]);
+    }
+
+    #[test]
+    fn a_batch_outside_the_kip_937_window_is_named_with_the_window() {
+        let b = bites_of(
+            r#"{"kafka": "3.6", "topic": {"message.timestamp.after.max.ms": "1h"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"records": [{"timestamp": "now"}]}},
+                  {"produce": {"records": [{"timestamp": "now+2h"}]}},
+                  {"produce": {"batches": 3, "every": "1s",
+                               "records": [{"timestamp": "now+3h"}]}}]}"#,
+        );
+        assert_eq!(b.len(), 2, "{b:?}");
+        assert_eq!((b[0].step, b[1].step), (1, 2));
+        let BiteKind::Rejected { traffic, error } = &b[0].kind else {
+            panic!("{b:?}")
+        };
+        assert_eq!(*traffic, None);
+        assert_eq!(error.error.code(), 32);
+        let text = b[0].sentence().to_string();
+        assert!(
+            text.starts_with("the broker rejected the batch with error 32 INVALID_TIMESTAMP"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "nothing was appended (the KIP-937 window accepts timestamps up to 12 Mar 2027 10:00)"
+            ),
+            "{text}"
+        );
+        let BiteKind::Rejected { traffic, .. } = &b[1].kind else {
+            panic!("{b:?}")
+        };
+        assert_eq!(*traffic, Some((0, 3)));
+        assert!(b[1]
+            .sentence()
+            .to_string()
+            .starts_with("3 batches of the step's traffic rejected, the first is batch 0: "));
+    }
+
+    /// Kafka 4.x's 1 MiB minimum `segment.bytes`: a 3.x setting below it is put back to the 4.x
+    /// default by a version switch, and the segments stop rolling where the author expects.
+    #[test]
+    fn a_setting_below_the_new_minimum_reset_by_a_version_switch_is_named() {
+        let b = bites_of(
+            r#"{"kafka": "3.6", "topic": {"segment.bytes": 170},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"records": [{"timestamp": "now"}]}},
+                  {"version": "4.0"}]}"#,
+        );
+        assert_eq!(b.len(), 1, "{b:?}");
+        assert_eq!(b[0].step, 1);
+        assert_eq!(
+            b[0].kind,
+            BiteKind::SettingsReset {
+                from: KafkaVersion::parse("3.6").unwrap(),
+                to: KafkaVersion::parse("4.0").unwrap(),
+                settings: vec![("segment.bytes".into(), Some("1073741824".into()))],
+            }
+        );
+        assert_eq!(
+            b[0].sentence().to_string(),
+            "switching from Kafka 3.6–3.9 to Kafka 4.x reset 1 setting that Kafka 4.x does not accept: segment.bytes is now 1073741824, the default"
+        );
     }
 }
