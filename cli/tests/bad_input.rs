@@ -199,7 +199,7 @@ fn check_reports_every_file_and_fails_if_any_does() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines.len(), 3, "{stdout}");
     assert!(
         lines[0].starts_with(&format!(
             "{}: error: step 0: sleep: unknown step kind",
@@ -207,8 +207,16 @@ fn check_reports_every_file_and_fails_if_any_does() {
         )),
         "{stdout}"
     );
+    // The rejected batch is a warning at its step, not a failure.
+    assert!(
+        lines[1].starts_with(&format!(
+            "{}: warning: step 0: the broker rejected the batch with error 32 INVALID_TIMESTAMP",
+            good.display()
+        )),
+        "{stdout}"
+    );
     assert_eq!(
-        lines[1],
+        lines[2],
         format!(
             "{}: ok: 2 steps, 1 record appended, 2 rejected, 1 segment at the end, log start offset 0, log end offset 1",
             good.display()

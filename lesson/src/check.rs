@@ -9,6 +9,7 @@ use super::play::{Play, PlayError, Reached};
 use super::question::Answer;
 use super::variant::Pick;
 use super::{Concrete, Item, Lesson, LessonKind};
+use logtime_core::scenario::bites::{bites, Bite};
 use logtime_core::scenario::ScenarioError;
 use logtime_model::partition::Partition;
 
@@ -27,6 +28,9 @@ pub struct CheckSummary {
     pub variants_checked: u64,
     /// Variants declared.
     pub variants: u64,
+    /// The replay's effects that bite, in step order (of the default variant, or of the variant
+    /// checked alone): warnings, not failures.
+    pub bites: Vec<Bite>,
 }
 
 fn e(step: usize, field: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
@@ -88,6 +92,11 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 return Err(errors);
             }
         };
+        if let Reached::Model(r) = &reached {
+            summary
+                .bites
+                .extend(bites(at, r, play.partition().config()));
+        }
         let p = play.partition().clone();
         let field = if matches!(step.item, Item::Note) {
             "note"
@@ -170,6 +179,10 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 }
                 match play.reveal(&mut |_| {}) {
                     Ok(super::Reveal::Task(r)) => {
+                        let config = play.partition().config();
+                        for report in &r.reports {
+                            summary.bites.extend(bites(at, report, config));
+                        }
                         if !r.goal.met {
                             let missing: Vec<String> = r
                                 .goal
@@ -289,4 +302,61 @@ pub fn check_all(
     summary.variants_checked = checked;
     summary.variants = total;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    /// The trainer's first draft from issue 38: a one-day topic, a replay of three-day-old events
+    /// that takes ten minutes, then "which segments does the next retention check delete?".
+    /// Scheduled checks deleted the replayed segments during the replay: the check names the file
+    /// step (the note before it counts) and the segments.
+    #[test]
+    fn the_trainers_drill_names_the_mid_replay_deletion_at_its_file_step() {
+        let l = parse(
+            r#"{"title": "replay", "kafka": "4.0", "lesson": {"kind": "drill"},
+                "topic": {"retention.ms": "1d", "segment.bytes": "1MiB"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"note": "A replay job starts."},
+                  {"produce": {"records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"batches": 4, "every": "4min", "timestamp_step": "1min",
+                               "records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"records": [{"timestamp": "now", "value_bytes": 600000}]}},
+                  {"question": {"ask": "Which segments does the next retention check delete?",
+                                "strike": "segments"}}]}"#,
+        )
+        .unwrap();
+        let s = check_all(&l, 10).unwrap();
+        assert_eq!(s.bites.len(), 1, "{:?}", s.bites);
+        assert_eq!(s.bites[0].step, 2);
+        let text = s.bites[0].sentence().to_string();
+        assert!(
+            text.contains("deleted 4 segments before the step ended: 0, 1, 2, 3 (offsets 0 to 3)"),
+            "{text}"
+        );
+    }
+
+    /// A stated answer written for the partition as the author imagined it still fails; the bite
+    /// is what explains it, but the failure is the check's.
+    #[test]
+    fn a_stated_answer_that_ignores_the_deletion_still_fails() {
+        let l = parse(
+            r#"{"title": "replay", "kafka": "4.0", "lesson": {"kind": "drill"},
+                "topic": {"retention.ms": "1d", "segment.bytes": "1MiB"},
+                "start": "2027-03-12T09:00:00Z",
+                "steps": [
+                  {"produce": {"batches": 4, "every": "4min",
+                               "records": [{"timestamp": "now-3d", "value_bytes": 600000}]}},
+                  {"produce": {"records": [{"timestamp": "now", "value_bytes": 600000}]}},
+                  {"question": {"ask": "Which segments does the next retention check delete?",
+                                "strike": "segments", "expect": [0, 1, 2]}}]}"#,
+        )
+        .unwrap();
+        let (_, errors) = check_all(&l, 10).unwrap_err();
+        assert_eq!(errors[0].step, Some(2));
+        assert_eq!(errors[0].field, "question.expect");
+    }
 }

@@ -82,6 +82,7 @@ pub use action::{Action, Batch, ACTION_KINDS};
 pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
 pub use errors::{error_name, parse_error_code, KAFKA_ERRORS};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
+pub use logtime_core::scenario::bites::{Bite, BiteKind};
 pub use markup::{Inline, LinkTo, Markup, MarkupError};
 pub use misconception::Misconception;
 pub use parse::{

@@ -18,6 +18,7 @@
 
 pub use logtime_model::scenario::*;
 
+pub mod bites;
 pub mod narrate;
 mod parse;
 pub use parse::strict;
