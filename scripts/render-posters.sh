@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes the pictures that are committed: a poster for every built-in scenario, lesson and
 # incident (static/posters/NAME.svg: the built-in at its last step, 736 px, the width of a docs
-# column; the embed loader shows it until the reader engages) and the README's pictures
+# column; the embed loader shows it until the reader engages; its link is relative to
+# static/posters/, so it opens the explorer page at the root) and the README's pictures
 # (docs/pictures/). cli/tests/render.rs (committed_pictures_are_fresh) renders with the very
 # same flags and fails when a committed picture is stale.
 #
@@ -18,7 +19,7 @@ names=$(
 )
 n=0
 for name in $names; do
-  "$bin" render "$name" --step end --width 736 -o "static/posters/$name.svg"
+  "$bin" render "$name" --step end --width 736 --page ../../index.html -o "static/posters/$name.svg"
   n=$((n + 1))
 done
 "$bin" render future-pins-retention --step end --panels retention --width 880 \

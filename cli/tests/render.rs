@@ -261,8 +261,19 @@ fn committed_pictures_are_fresh() {
 }
 
 /// The flags `scripts/render-posters.sh` gives each poster.
+// A poster lives in static/posters/; its link opens the explorer page two folders up.
 fn poster_args(name: &str) -> Vec<&str> {
-    vec![name, "--step", "end", "--width", "736", "-o", "x.svg"]
+    vec![
+        name,
+        "--step",
+        "end",
+        "--width",
+        "736",
+        "--page",
+        "../../index.html",
+        "-o",
+        "x.svg",
+    ]
 }
 
 /// The README's pictures and the flags the script gives them.

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, SCREENSHOTS, appRoot, loaded, screenshot, until, useE2E, withPage } from './harness.mjs';
+import { DOCS_EMBEDS, ROOT, SCREENSHOTS, appRoot, engageDocs, loaded, screenshot, until, useE2E, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 
@@ -118,25 +118,145 @@ test('Save picture: the SVG names the moment shown; dropped on an explorer, it r
   });
 });
 
+/** The controls' own words (the narration may say "Step 4" or "broker clock", a control may
+ *  not print): labels inside a line, and labels that are a line of their own. */
+const CONTROL_TEXT = ['▶ Play', '‖ Pause', 'Step ▶', '◀ Back', '↻ Replay', '+1 min', 'Save picture', 'Copy picture',
+  'Copy link to this moment', 'Save as a file', 'Open the live explorer', 'Import a partition'];
+const CONTROL_LINES = ['Speed', 'Broker clock', 'Rules', 'Clock', 'PNG', 'Step', 'Play'];
+
+/** The visible text of every open shadow root under the document (the explorers), and of the
+ *  document itself unless `shadowsOnly` (a docs page's own prose may say "Step"); and the
+ *  controls (buttons, fields, their labels; a segment or index entry is a button too, but of the
+ *  picture; a config's name labels its value) still visible in the explorers. */
+async function printed(page, { shadowsOnly = false } = {}) {
+  return page.evaluate((only) => {
+    const text = only ? [] : [document.body.innerText];
+    const controls = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (root !== document && el.matches('.lt-btn, input, select, textarea, label:not(.lt-config-list label)') && el.checkVisibility()) {
+          controls.push(el.outerHTML.slice(0, 80));
+        }
+        if (el.shadowRoot) {
+          for (const c of el.shadowRoot.children) {
+            if (!['STYLE', 'SCRIPT', 'LINK'].includes(c.tagName)) text.push(c.innerText);
+          }
+          walk(el.shadowRoot);
+        }
+      }
+    };
+    walk(document);
+    return { text: text.join('\n'), controls };
+  }, shadowsOnly);
+}
+
+/** The control words found in printed text. */
+function controlWords(text) {
+  const lines = text.split('\n').map((l) => l.trim());
+  return [...CONTROL_TEXT.filter((w) => text.includes(w)), ...CONTROL_LINES.filter((w) => lines.includes(w))];
+}
+
+/** The number of pages of a PDF (its page objects). */
+function pdfPages(pdf) {
+  return (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+}
+
 test('print: the standalone page prints the partition and panels, no controls', async () => {
   await withPage(e2e, { path: '/index.html?scenario=lookup-scan&step=4' }, async (page) => {
     await appRoot(page);
     await loaded(page);
     await page.emulateMedia({ media: 'print' });
     const visible = async (sel) => page.locator(sel).first().isVisible();
-    for (const sel of ['[data-testid=step]', '[data-testid=save-svg]', '[data-testid=copy-link]', '.lt-zoom']) {
+    for (const sel of ['[data-testid=step]', '[data-testid=save-svg]', '[data-testid=copy-link]', '.lt-zoom',
+      '[data-testid=clock]', '[data-testid=import-panel]']) {
       assert.equal(await visible(sel), false, `${sel} is not printed`);
     }
     assert.equal(await visible('[data-testid=partition]'), true, 'the partition is printed');
     assert.equal(await visible('.lt-seg'), true, 'its segments too');
-    const text = await page.locator('.lt-app').innerText();
-    for (const word of ['Step ▶', 'Save picture', 'Copy link to this moment', 'Copy picture']) {
-      assert.ok(!text.includes(word), `no "${word}" in print`);
-    }
-    await screenshot(page, 'pictures-print-standalone');
-    const pdf = await page.pdf({ format: 'A4' });
-    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
-    assert.ok(pages >= 1 && pages <= 6, `${pages} pages`);
+    const { text, controls } = await printed(page);
+    assert.deepEqual(controlWords(text), [], 'no control text in print');
+    assert.deepEqual(controls, [], 'no control in print');
+    // The moment's title and link print (not the picture: the panels are the picture here).
+    const caption = page.locator('[data-testid=print-picture] figcaption');
+    assert.equal(await caption.isVisible(), true, 'the caption prints');
+    assert.match(await caption.innerText(), /index\.html\?scenario=lookup-scan&step=4/);
+    assert.equal(await page.locator('[data-testid=print-picture] svg').first().isVisible(), false);
+    await page.setViewportSize({ width: 736, height: 1000 });
+    await screenshot(page, 'pictures-print-standalone-736');
+    const pages = pdfPages(await page.pdf({ format: 'A4' }));
+    // Measured: 5 (the lookup trace, the log and the config list print whole).
+    assert.ok(pages >= 4 && pages <= 6, `${pages} pages`);
     console.log(`standalone page prints on ${pages} A4 pages`);
+  });
+});
+
+test('print: every embed of the docs page prints as its picture, caption and link; no controls', async () => {
+  await withPage(e2e, { path: '/docs-example.html', viewport: { width: 736, height: 1000 } }, async (page) => {
+    await engageDocs(page);
+    // The moment changes as the reader moves on: the printed picture follows.
+    await page.locator('#docs-retention [data-testid=step]').click();
+    await page.emulateMedia({ media: 'print' });
+    for (const id of DOCS_EMBEDS) {
+      const fig = page.locator(`#${id} [data-testid=print-picture]`);
+      await fig.waitFor({ state: 'visible' });
+      assert.equal(await page.locator(`#${id} [data-testid=partition]`).isVisible(), false, `${id}: no live partition`);
+      const svg = await fig.locator('svg').first().evaluate((e) => e.outerHTML);
+      assert.match(svg, /data-logtime-moment="\?scenario=/, `${id}: the picture carries its moment`);
+      const caption = await fig.locator('figcaption').innerText();
+      const href = await fig.locator('figcaption a').getAttribute('href');
+      assert.match(href, /^http:\/\/[^/]+\/index\.html\?scenario=/, `${id}: the link opens the explorer page`);
+      assert.ok(caption.includes(href), `${id}: the caption shows the link`);
+      const box = await fig.boundingBox();
+      assert.ok(box && box.height > 100 && box.height < 1000, `${id}: picture ${box?.height} px tall`);
+    }
+    const href = (id) => page.locator(`#${id} [data-testid=print-picture] figcaption a`).getAttribute('href');
+    assert.match(await href('docs-lookup'), /scenario=lookup-scan&step=4/, 'the picture is of the moment shown');
+    assert.match(await href('docs-retention'), /scenario=future-pins-retention&step=1(&|$)/, 'and follows a step');
+    const { text, controls } = await printed(page, { shadowsOnly: true });
+    assert.ok(text.includes('lookup-scan'), 'the explorers\' text is read');
+    assert.deepEqual(controlWords(text), [], 'no control text in print');
+    assert.deepEqual(controls, [], 'no control in print');
+    await screenshot(page, 'pictures-print-docs-736');
+    const pages = pdfPages(await page.pdf({ format: 'A4' }));
+    assert.ok(pages >= 2 && pages <= 4, `${pages} pages`);
+    console.log(`docs-example.html prints on ${pages} A4 pages`);
+  });
+});
+
+test('a built-in\'s poster opened from a docs page in another folder links to the explorer page', async () => {
+  const html = `<!doctype html><html lang="en"><head><title>t</title><script type="module" src="../logtime-embed.js"></script></head>
+    <body><main><logtime-explorer id="p" scenario="landing" load="click"></logtime-explorer></main></body></html>`;
+  await withPage(e2e, { path: null }, async (page) => {
+    await page.route('**/guide/posters.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto(new URL('guide/posters.html', e2e.server.url).href);
+    const img = page.locator('#p img').first();
+    await img.waitFor();
+    const src = await img.evaluate((i) => i.src);
+    assert.match(src, /\/static\/posters\/landing\.svg$/);
+    const svg = await (await page.request.get(src)).text();
+    const href = svg.match(/<a href="([^"]*)"/)[1].replaceAll('&amp;', '&');
+    const opened = new URL(href, src);
+    assert.equal(opened.origin + opened.pathname, new URL('index.html', e2e.server.url).href, `${href} from ${src}`);
+    assert.equal(opened.searchParams.get('scenario'), 'landing');
+  });
+});
+
+test('lesson mode keeps the picture buttons', async () => {
+  await withPage(e2e, { path: '/index.html?scenario=two-kinds-walkthrough' }, async (page) => {
+    await appRoot(page);
+    await loaded(page);
+    await page.locator('.lt-lesson-mode').first().waitFor();
+    assert.equal(await page.locator('[data-testid=clock]').count(), 0, 'the clock bar is hidden');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid=save-svg]').click(),
+    ]);
+    const saved = fs.readFileSync(await download.path(), 'utf8');
+    assert.match(momentOf(saved), /^\?scenario=two-kinds-walkthrough/);
+    await page.locator('[data-testid=picture-status]').waitFor();
+    await screenshot(page, 'pictures-lesson-buttons-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.locator('[data-testid=save-svg]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'pictures-lesson-buttons-375.png') });
   });
 });

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use crate::builtins;
 use crate::components::charts::{DiskChart, TimestampChart};
-use crate::components::clock_bar::{Clock, ClockBar};
+use crate::components::clock_bar::{picture_buttons, Clock, ClockBar};
 use crate::components::config_panel::ConfigPanel;
 use crate::components::confirm_bar::ConfirmBar;
 use crate::components::density_canvas::LiveDensity;
@@ -165,6 +165,8 @@ pub fn app(props: &AppProps) -> Html {
     };
     let (picture_said, on_picture) = hooks::use_picture(&state, &link, &picture_page, &title, dark);
     let (ondragover, ondrop) = hooks::use_picture_drop(&loads);
+    let printed = hooks::use_print_picture(&state, &link, &picture_page, &title);
+    let printed_link = link.query.as_ref().map(|q| format!("{picture_page}{q}"));
     let clock = Clock {
         now: replay.now(),
         done: replay.done,
@@ -254,7 +256,12 @@ pub fn app(props: &AppProps) -> Html {
                 }
                 if !lesson_on {
     <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} {on_picture} picture={picture_said} />
+                } else {
+                    <div class="lt-lesson-picture">
+                        { picture_buttons(&on_picture, !clock.loaded, picture_said.as_ref()) }
+                    </div>
                 }
+                { print_figure(printed, printed_link, &title) }
                 <div class={classes!("lt-main", single.then_some("lt-single"))}>
                     if wide {
                     <div class="lt-col-wide">
@@ -318,4 +325,23 @@ pub fn app(props: &AppProps) -> Html {
                 }
             </div>
         }
+}
+
+/// What prints in place of the explorer (hidden on screen; `@media print` in app.css): the
+/// picture of the moment, its caption and its link, kept whole on one page.
+fn print_figure(svg: Option<AttrValue>, link: Option<String>, title: &AttrValue) -> Html {
+    let Some(svg) = svg else {
+        return Html::default();
+    };
+    html! {
+        <figure class="lt-print-picture" data-testid="print-picture">
+            { Html::from_html_unchecked(svg) }
+            <figcaption>
+                <strong>{ title.clone() }</strong>
+                if let Some(link) = link {
+                    { " · " }<a href={link.clone()}>{ link }</a>
+                }
+            </figcaption>
+        </figure>
+    }
 }

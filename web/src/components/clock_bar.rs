@@ -65,7 +65,6 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let advance = |ms: i64| p.on_advance.reform(move |_: MouseEvent| ms);
-    let picture = |a: PictureAction| p.on_picture.reform(move |_: MouseEvent| a);
     let on_speed = {
         let cb = p.on_transport.clone();
         Callback::from(move |e: Event| {
@@ -147,15 +146,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                         title="Download the scenario or lesson as a file you can read, edit and drop here again">
                     { "Save as a file" }
                 </button>
-                <span class="lt-picture" role="group" aria-label="Picture of this moment">
-                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SaveSvg)} disabled={disabled} data-testid="save-svg"
-                            title="Save a picture of this moment (SVG: text stays text, and it carries the link)">{ "Save picture (SVG)" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SavePng)} disabled={disabled} data-testid="save-png">{ "PNG" }</button>
-                    <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::Copy)} disabled={disabled} data-testid="copy-picture">{ "Copy picture" }</button>
-                </span>
-                if let Some(said) = &p.picture {
-                    <span class="lt-muted" role="status" data-testid="picture-status">{ said.clone() }</span>
-                }
+                { picture_buttons(&p.on_picture, disabled, p.picture.as_ref()) }
                 if let Some((url, copied)) = &p.link {
                     <label class="lt-visually-hidden" for={link_id.clone()}>{ "Link to this moment" }</label>
                     <input id={link_id} readonly=true value={url.clone()} data-testid="moment-link" />
@@ -167,5 +158,28 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                 { " · " }{ format::count_of(c.records as i64, "record", "records") }
             </p>
         </section>
+    }
+}
+
+/// "Save picture (SVG)", "PNG" and "Copy picture", and how the last one went: in the clock bar,
+/// and in the lesson pane's place when a lesson hides the clock bar.
+pub fn picture_buttons(
+    on_picture: &Callback<PictureAction>,
+    disabled: bool,
+    said: Option<&AttrValue>,
+) -> Html {
+    let picture = |a: PictureAction| on_picture.reform(move |_: MouseEvent| a);
+    html! {
+        <>
+            <span class="lt-picture" role="group" aria-label="Picture of this moment">
+                <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SaveSvg)} disabled={disabled} data-testid="save-svg"
+                        title="Save a picture of this moment (SVG: text stays text, and it carries the link)">{ "Save picture (SVG)" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::SavePng)} disabled={disabled} data-testid="save-png">{ "PNG" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={picture(PictureAction::Copy)} disabled={disabled} data-testid="copy-picture">{ "Copy picture" }</button>
+            </span>
+            if let Some(said) = said {
+                <span class="lt-muted" role="status" data-testid="picture-status">{ said.clone() }</span>
+            }
+        </>
     }
 }

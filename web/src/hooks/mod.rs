@@ -6,7 +6,7 @@
 //! | [`use_media`] | reduced motion and a dark system scheme, followed |
 //! | [`use_loads`] | the source shown, followed from the options; loads (the last choice wins) |
 //! | [`use_moment_link`], [`use_url_sync`], [`use_history_moments`], [`use_copy_link`] | the link to the moment: the URL and history, Back and Forward, "Copy link" |
-//! | [`use_picture`], [`use_picture_drop`] | "Save picture" and "Copy picture"; a picture dropped on the explorer reopens its moment |
+//! | [`use_picture`], [`use_picture_drop`], [`use_print_picture`] | "Save picture" and "Copy picture"; a picture dropped on the explorer reopens its moment; the picture printed in its place |
 //! | [`use_unload_guard`] | asking before an embed's reader actions are lost |
 //! | [`use_playback_frames`], [`use_walk_timer`], [`use_rebuild_chunks`], [`use_warm_up`] | timers: animation frames, walks, a long rebuild's chunks, the idle warm-up |
 //! | [`use_panel_words`] | what the panels draw from during a rebuild and a fast play |
@@ -40,7 +40,9 @@ pub use moment::{
     shown_query, use_copy_link, use_history_moments, use_moment_link, use_url_sync, LastUrl,
     MomentLink,
 };
-pub use picture::{moment_of_svg, picture_of, use_picture, use_picture_drop, PictureAction};
+pub use picture::{
+    moment_of_svg, picture_of, use_picture, use_picture_drop, use_print_picture, PictureAction,
+};
 pub use pointing::{panel_selector, use_pointed_panels, POINTED_ATTR};
 pub use unload::use_unload_guard;
 pub use words::{use_panel_words, PanelState, Words};

@@ -100,6 +100,44 @@ pub fn use_picture(
     ((*status).clone(), on)
 }
 
+/// The picture printed in place of the explorer (`@media print`): the SVG of the moment shown,
+/// redrawn when the moment changes but not on every frame of a playback (a printed page needs the
+/// moment, not the animation; the last still moment stays until playback stops). Always the
+/// light picture: it is printed on paper.
+#[hook]
+pub fn use_print_picture(
+    state: &UseReducerHandle<Explorer>,
+    link: &MomentLink,
+    page: &str,
+    title: &AttrValue,
+) -> Option<AttrValue> {
+    let query = link.query.clone().unwrap_or_default();
+    let still = !state.playback.playing;
+    let key = (
+        query.clone(),
+        page.to_string(),
+        title.clone(),
+        state.replay.done,
+        state.lookup.result.is_some(),
+        still,
+    );
+    let last = use_mut_ref(|| None::<AttrValue>);
+    let drawn = {
+        let state = state.clone();
+        use_memo(key, move |(query, page, title, _, _, still)| {
+            still
+                .then(|| picture_of(&state, query, page, title, false))
+                .flatten()
+                .map(AttrValue::from)
+        })
+    };
+    if let Some(svg) = (*drawn).clone() {
+        *last.borrow_mut() = Some(svg);
+    }
+    let kept = last.borrow().clone();
+    kept
+}
+
 /// The moment an SVG made by `logtime render` or "Save picture" names (its
 /// `data-logtime-moment`), as a source and what to rebuild; `None` for any other SVG.
 pub fn moment_of_svg(text: &str) -> Option<Result<(ScenarioSource, Restore), String>> {
