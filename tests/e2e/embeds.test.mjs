@@ -314,6 +314,8 @@ test('an embed links to the standalone page at the same moment, an inline scenar
     await inline.locator('[data-testid=partition]').waitFor();
     await inline.locator('[data-testid=step]').click();
     await inline.locator('[data-testid=step]').click();
+    // In an embed the link, file and picture buttons fold behind "Share".
+    await inline.locator('[data-testid=share]').click();
     await inline.locator('[data-testid=copy-link]').click();
     link = await inline.locator('[data-testid=moment-link]').inputValue();
     assert.match(link, /\/index\.html\?z=[A-Za-z0-9_-]+&step=2$/);

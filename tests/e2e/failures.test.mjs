@@ -38,6 +38,8 @@ test('out of memory: every explorer on the page says it stopped and offers a rel
         el.id = 'late';
         el.setAttribute('scenario', 'landing');
         document.querySelector('main').append(el);
+        // It loads when read (load="visible"): bring it into view.
+        el.scrollIntoView();
       });
       await page.locator('#late [data-testid=logtime-stopped]').waitFor({ timeout: 10_000 });
       // The reload button reloads.

@@ -86,6 +86,8 @@ test('an embed given a 4.2 MB deflate-bomb attribute refuses it; the other explo
       el.id = 'bomb';
       el.setAttribute('z', z);
       document.querySelector('main').append(el);
+      // It loads when read (load="visible"): bring it into view.
+      el.scrollIntoView();
     }, z);
     const box = page.locator('#bomb [data-testid=scenario-error]');
     await box.waitFor({ timeout: 30_000 });

@@ -102,6 +102,7 @@ async function embedAttribute(browser, server, out) {
       el.id = 'bomb';
       el.setAttribute('z', z);
       document.querySelector('main').append(el);
+      el.scrollIntoView();
     }, z);
     const box = page.locator('#bomb [data-testid=scenario-error]');
     await box.waitFor({ timeout: WAIT_MS });

@@ -255,7 +255,7 @@ pub fn app(props: &AppProps) -> Html {
                     <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
                 }
                 if !lesson_on {
-    <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} {on_picture} picture={picture_said} />
+    <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} {on_picture} picture={picture_said} compact={!standalone} />
                 } else {
                     <div class="lt-lesson-picture">
                         { picture_buttons(&on_picture, !clock.loaded, picture_said.as_ref()) }

@@ -51,6 +51,10 @@ pub struct ClockBarProps {
     /// How the last picture went.
     #[prop_or_default]
     pub picture: Option<AttrValue>,
+    /// In an embed: the link, file and picture buttons fold behind one "Share" toggle, so the
+    /// bar keeps to two rows in a narrow column.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// The broker clock, playback controls and the scrubber over the scenario's steps.
@@ -59,6 +63,13 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     let c = p.clock;
     let sid = super::use_uid("lt-speed");
     let scrub_id = super::use_uid("lt-scrub");
+    let moment_id = super::use_uid("lt-moment");
+    let share_open = use_state(|| false);
+    let on_share = {
+        let open = share_open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let moment_shown = !p.compact || *share_open;
     let now = c.now.0;
     let on = |a: TransportAction| {
         let cb = p.on_transport.clone();
@@ -123,6 +134,13 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                     </select>
                 </label>
             </div>
+            if p.compact {
+                <button type="button" class="lt-btn lt-btn-small lt-share" onclick={on_share}
+                        aria-expanded={if *share_open {"true"} else {"false"}} aria-controls={moment_id.clone()}
+                        title="Copy a link to this moment, save it as a file or as a picture" data-testid="share">
+                    { if *share_open { "Share ▴" } else { "Share ▾" } }
+                </button>
+            }
             <div class="lt-scrub">
                 <label for={scrub_id.clone()} class="lt-muted">
                     { format!("Step {} of {}", c.done, c.total) }
@@ -138,7 +156,8 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                 <button type="button" class="lt-btn lt-btn-small" onclick={advance(86_400_000)} disabled={disabled}>{ "+1 d" }</button>
                 <button type="button" class="lt-btn lt-btn-small" onclick={advance(7 * 86_400_000)} disabled={disabled}>{ "+7 d" }</button>
             </div>
-            <div class="lt-moment">
+            if moment_shown {
+            <div class="lt-moment" id={moment_id}>
                 <button type="button" class="lt-btn lt-btn-small" onclick={on_copy} disabled={disabled} data-testid="copy-link">
                     { "Copy link to this moment" }
                 </button>
@@ -153,6 +172,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
                     <span class="lt-muted" role="status">{ if *copied { "Copied." } else { "Copy it from here." } }</span>
                 }
             </div>
+            }
             <p class="lt-progress lt-muted" aria-hidden="true">
                 { format!("{}%", timeline::progress_percent(c.done, c.total)) }
                 { " · " }{ format::count_of(c.records as i64, "record", "records") }
