@@ -12,13 +12,15 @@ import { DOCS_EMBEDS, ROOT, SCREENSHOTS, appRoot, engageDocs, loaded, screenshot
 
 const e2e = useE2E();
 
-/** The `logtime` binary built in target/ (release if there is one). */
+/** The `logtime` binary built in target/: the newer of release and debug (`cargo test` builds
+ *  debug; an older release build would be another version of the command). */
 function logtime() {
-  for (const p of ['target/release/logtime', 'target/debug/logtime']) {
-    const f = path.join(ROOT, p);
-    if (fs.existsSync(f)) return f;
-  }
-  throw new Error('build the command first: cargo build -p logtime-cli');
+  const built = ['target/release/logtime', 'target/debug/logtime']
+    .map((p) => path.join(ROOT, p))
+    .filter((f) => fs.existsSync(f))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  if (!built.length) throw new Error('build the command first: cargo build -p logtime-cli');
+  return built[0];
 }
 
 /** Renders a picture with the command line; its text. */

@@ -282,7 +282,7 @@ pub fn app(props: &AppProps) -> Html {
                         <div class="lt-grid-2">
                             if show(Panel::Retention) {
                                 <RetentionPanel replay={ReplayView::of(&text.replay)} state={retention_shown.clone()} {reduced_motion} on_command={on_command.clone()}
-                                                remedies={!hidden.contains(Affordance::Remedies)} />
+                                                remedies={!hidden.contains(Affordance::Remedies)} compact={!standalone} />
                             }
                             if show(Panel::Lookup) {
                                 <LookupPanel replay={ReplayView::of(&text.replay)} state={lookup_shown.clone()} {reduced_motion} {on_lookup} on_inspect={on_inspect.clone()} />

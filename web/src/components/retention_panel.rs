@@ -26,6 +26,9 @@ pub struct RetentionPanelProps {
     /// Show the remedies (a lesson hides them until its question is answered).
     #[prop_or(true)]
     pub remedies: bool,
+    /// In an embed the remedies start folded (a compact explorer shows the verdicts first).
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// A verdict's icon (never colour alone) and class.
@@ -140,7 +143,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
             </p>
             { walk.unwrap_or_else(|| html!{ <p class="lt-muted">{ "No retention check has run yet in this scenario." }</p> }) }
             if p.remedies {
-            <details class="lt-remedies" open=true>
+            <details class="lt-remedies" open={!p.compact}>
                 <summary>{ "Remedies" }</summary>
                 <div class="lt-remedy">
                     <button type="button" class="lt-btn" onclick={on_lower} data-testid="remedy-after">{ "Lower message.timestamp.after.max.ms to 1 h" }</button>
