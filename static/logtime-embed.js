@@ -132,7 +132,7 @@ function watchNearing(el) {
  *  `moved` what a partition with records and a lookup's answer add (`step`, `lookup` or
  *  `moment` given); `lesson` a lesson's pane. */
 const PARTS = {
-  narrow: { base: 565, moved: 255, lesson: 380, lookup: 400, log: 110, producer: 240, retention: 240, config: 300, chart: 260, disk: 200, import: 300 },
+  narrow: { base: 565, moved: 255, lesson: 380, lookup: 400, log: 65, producer: 150, retention: 150, config: 300, chart: 260, disk: 200, import: 300 },
   wide: { base: 510, moved: 145, lesson: 300, lookup: 330, log: 80, producer: 370, retention: 340, config: 400, chart: 280, disk: 220, import: 350 },
 };
 
