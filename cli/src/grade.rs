@@ -3,7 +3,7 @@
 //! page's table, from the same core function.
 
 use logtime_cli::pack::{unpack, UnpackError};
-use logtime_lesson::{class_table, rescore, Flag, Graded, Lesson, Results};
+use logtime_lesson::{class_table, rescore, Graded, Lesson, Results};
 
 /// What a results code starts with; the rest is the JSON, deflated (raw) and base64url-encoded.
 pub(crate) const CODE_PREFIX: &str = "LTR1.";
@@ -56,13 +56,7 @@ pub(crate) fn run(lesson: &Lesson, args: &[String], csv: bool) -> String {
         .into_iter()
         .map(|(from, text)| match decode(&text) {
             Ok(r) => rescore(lesson, &r),
-            Err(e) => Graded {
-                learner: format!("({from})"),
-                seed: None,
-                items: Vec::new(),
-                score: (0, 0),
-                flags: vec![Flag::Unreadable(e)],
-            },
+            Err(e) => Graded::unreadable(&from, e),
         })
         .collect();
     let table = class_table(lesson, rows);

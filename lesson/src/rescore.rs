@@ -103,6 +103,20 @@ pub struct Graded {
     pub flags: Vec<Flag>,
 }
 
+impl Graded {
+    /// The row of a result that could not be read: named by where it came from (`(file)`),
+    /// with no items and the reason as its flag.
+    pub fn unreadable(from: &str, reason: String) -> Graded {
+        Graded {
+            learner: format!("({from})"),
+            seed: None,
+            items: Vec::new(),
+            score: (0, 0),
+            flags: vec![Flag::Unreadable(reason)],
+        }
+    }
+}
+
 /// Advances `play` until `item` is open (or, with `item` `None`, until file step `step` is next).
 fn reach(play: &mut Play, item: Option<usize>, step: usize) -> Result<(), String> {
     loop {

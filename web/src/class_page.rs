@@ -48,13 +48,7 @@ async fn grade_one(l: &Lesson, from: &str, text: &str) -> Graded {
     };
     match json.and_then(|j| Results::from_json(&j).map_err(|e| e.to_string())) {
         Ok(r) => rescore(l, &r),
-        Err(e) => Graded {
-            learner: format!("({from})"),
-            seed: None,
-            items: Vec::new(),
-            score: (0, 0),
-            flags: vec![Flag::Unreadable(e)],
-        },
+        Err(e) => Graded::unreadable(from, e),
     }
 }
 
