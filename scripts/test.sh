@@ -9,6 +9,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/tests/e2e/node_modules/.bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A run from a clean checkout gains nothing from incremental caches, which take gigabytes of disk.
+if [ -n "${CI:-}" ]; then
+  export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+fi
 # wasm-bindgen-test-runner drives this chromedriver (flags: web/webdriver.json).
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
