@@ -5,144 +5,18 @@
 //! record the compacted-topic key check and the timestamp range check, then `segment.bytes`.
 //! One bad record rejects the whole batch; every bad record gets a `record_errors` entry.
 
+mod common;
+mod errors;
+
+pub(crate) use common::Limits;
+pub use errors::{ErrorCode, ProduceError, RecordError};
+
 use crate::batch::{batch_size, max_timestamp, Record};
-use crate::config::{Config, TimestampType};
-use crate::diagnosis::{diagnose, unremarkable, Diagnosis};
+use crate::config::Config;
+use crate::diagnosis::{diagnose, Diagnosis};
 use crate::units::{Bytes, Timestamp};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::ops::RangeInclusive;
-
-/// Kafka's `error_message` for a batch with an out-of-range timestamp.
-pub(crate) const INVALID_TIMESTAMP_MESSAGE: &str =
-    "One or more records have been rejected due to invalid timestamp";
-
-/// A Kafka protocol error code with its name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ErrorCode {
-    /// 1, `OFFSET_OUT_OF_RANGE`.
-    OffsetOutOfRange,
-    /// 10, `MESSAGE_TOO_LARGE`.
-    MessageTooLarge,
-    /// 18, `RECORD_LIST_TOO_LARGE`.
-    RecordListTooLarge,
-    /// 32, `INVALID_TIMESTAMP`.
-    InvalidTimestamp,
-    /// 44, `POLICY_VIOLATION`.
-    PolicyViolation,
-    /// 87, `INVALID_RECORD`.
-    InvalidRecord,
-}
-
-impl ErrorCode {
-    /// The numeric code on the wire.
-    pub fn code(self) -> i16 {
-        match self {
-            ErrorCode::OffsetOutOfRange => 1,
-            ErrorCode::MessageTooLarge => 10,
-            ErrorCode::RecordListTooLarge => 18,
-            ErrorCode::InvalidTimestamp => 32,
-            ErrorCode::PolicyViolation => 44,
-            ErrorCode::InvalidRecord => 87,
-        }
-    }
-
-    /// The `Errors` enum name.
-    pub fn name(self) -> &'static str {
-        match self {
-            ErrorCode::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
-            ErrorCode::MessageTooLarge => "MESSAGE_TOO_LARGE",
-            ErrorCode::RecordListTooLarge => "RECORD_LIST_TOO_LARGE",
-            ErrorCode::InvalidTimestamp => "INVALID_TIMESTAMP",
-            ErrorCode::PolicyViolation => "POLICY_VIOLATION",
-            ErrorCode::InvalidRecord => "INVALID_RECORD",
-        }
-    }
-
-    /// `Errors`' default message, what a client shows when the response carries no message of
-    /// its own.
-    pub fn default_message(self) -> &'static str {
-        match self {
-            ErrorCode::OffsetOutOfRange => {
-                "The requested offset is not within the range of offsets maintained by the server."
-            }
-            ErrorCode::MessageTooLarge => {
-                "The request included a message larger than the max message size the server will accept."
-            }
-            ErrorCode::RecordListTooLarge => {
-                "The request included message batch larger than the configured segment size on the server."
-            }
-            ErrorCode::InvalidTimestamp => "The timestamp of the message is out of acceptable range.",
-            ErrorCode::PolicyViolation => "Request parameters do not satisfy the configured policy.",
-            ErrorCode::InvalidRecord => {
-                "This record has failed the validation on broker and hence will be rejected."
-            }
-        }
-    }
-
-    /// The exception class a Java client throws for it.
-    pub fn exception(self) -> &'static str {
-        match self {
-            ErrorCode::OffsetOutOfRange => "OffsetOutOfRangeException",
-            ErrorCode::MessageTooLarge => "RecordTooLargeException",
-            ErrorCode::RecordListTooLarge => "RecordBatchTooLargeException",
-            ErrorCode::InvalidTimestamp => "InvalidTimestampException",
-            ErrorCode::PolicyViolation => "PolicyViolationException",
-            ErrorCode::InvalidRecord => "InvalidRecordException",
-        }
-    }
-}
-
-/// One `record_errors` entry of a produce response (ProduceResponse v8+).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordError {
-    /// 0-based position of the record inside its batch.
-    pub batch_index: u32,
-    /// Kafka's per-record message.
-    pub message: String,
-}
-
-/// A produce request's partition response when the batch is rejected. Nothing was appended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProduceError {
-    /// The error.
-    pub error: ErrorCode,
-    /// The response's `error_message`, as the client sees it. `ReplicaManager.appendToLocalLog`
-    /// forwards the exception's own text only for record validation errors
-    /// (`hasCustomErrorMessage`); for the size errors (10, 18) the response carries none and the
-    /// client shows `Errors`' default message.
-    pub error_message: String,
-    /// The exception's text, which the broker logs, when the response does not carry it (the
-    /// size errors).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    // A thin pointer (8 bytes, a `Box<str>` takes 16) keeps `Error` under clippy's
-    // `result_large_err` bound: every command returns it in its `Result`.
-    #[allow(clippy::box_collection)]
-    pub broker_log: Option<Box<String>>,
-    /// One entry per bad record (empty for size errors).
-    pub record_errors: Vec<RecordError>,
-    /// The acceptable timestamp window `[now - before, now + after]` as Kafka prints it (wrapping),
-    /// when the topic is CreateTime.
-    pub window: Option<(Timestamp, Timestamp)>,
-    /// The broker clock the batch was validated against.
-    pub now: Timestamp,
-    /// Beyond Kafka: what each rejected or suspicious stamp looks like, for teaching.
-    pub diagnoses: Vec<Diagnosis>,
-}
-
-impl fmt::Display for ProduceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "error {} {}: {}",
-            self.error.code(),
-            self.error.name(),
-            self.error_message
-        )
-    }
-}
-
-impl std::error::Error for ProduceError {}
+use common::accepted_single;
+use errors::INVALID_TIMESTAMP_MESSAGE;
 
 /// What validation hands on to the append.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,102 +59,6 @@ pub(crate) fn timestamp_in_range(ts: Timestamp, now: Timestamp, before: i64, aft
     }
     let diff = now.wrapping_since(ts);
     !(diff > before || diff.wrapping_neg() > after)
-}
-
-/// What validation reads of the config on every batch, worked out once per config (the
-/// partition keeps it until a config or the version changes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Limits {
-    create_time: bool,
-    compact: bool,
-    before: i64,
-    after: i64,
-    max_message_bytes: i64,
-    segment_bytes: i64,
-    retention_ms: i64,
-}
-
-impl Limits {
-    /// The limits of `config`.
-    pub(crate) fn of(config: &Config) -> Limits {
-        let t = &config.topic;
-        Limits {
-            create_time: t.message_timestamp_type == TimestampType::CreateTime,
-            compact: t.cleanup_policy.compact,
-            before: config.effective_before_max_ms(),
-            after: config.effective_after_max_ms(),
-            max_message_bytes: t.max_message_bytes,
-            segment_bytes: t.segment_bytes,
-            retention_ms: t.retention_ms,
-        }
-    }
-}
-
-impl Limits {
-    /// The checks of [`accepted_single`] that do not depend on the stamp: whether a one-record
-    /// batch of `size` bytes, with a key or without, can be accepted without a word at all
-    /// (CreateTime, within `max.message.bytes` and `segment.bytes`, a key when compacted).
-    #[inline]
-    pub(crate) fn takes_common(&self, size: Bytes, has_key: bool) -> bool {
-        self.create_time
-            && size.0 <= self.max_message_bytes
-            && size.0 <= self.segment_bytes
-            && (has_key || !self.compact)
-    }
-
-    /// The rest of [`accepted_single`]'s checks, for a CreateTime stamp `ts` at `now`: inside
-    /// KIP-937's window and needing no diagnosis.
-    #[inline]
-    pub(crate) fn stamp_common(&self, now: Timestamp, ts: Timestamp) -> bool {
-        timestamp_in_range(ts, now, self.before, self.after)
-            && unremarkable(ts, now, self.retention_ms)
-    }
-
-    /// The stamps [`Limits::stamp_common`] surely accepts, as a range of `ts - now` worked out
-    /// once: inside both KIP-937 bounds, at most an hour ahead, not older than `retention.ms`.
-    /// A run checks a stamp against it first and asks `stamp_common` only about the others
-    /// (NO_TIMESTAMP, a difference that overflows, a stamp outside), so the range needs to be
-    /// sound, not complete.
-    pub(crate) fn common_ahead(&self) -> RangeInclusive<i64> {
-        // `-before` saturates at `-i64::MAX`, so no difference of `i64::MIN` gets in (its
-        // negation wraps in `timestamp_in_range`).
-        let mut lo = self.before.saturating_neg();
-        if self.retention_ms >= 0 {
-            lo = lo.max(-self.retention_ms);
-        }
-        lo..=self.after.min(crate::diagnosis::HOUR)
-    }
-}
-
-/// The common case on its own: a one-record batch that every check accepts and that needs no
-/// diagnosis. `None` sends the batch through the whole validation, which says why it is not.
-#[inline(always)]
-pub(crate) fn accepted_single(limits: &Limits, now: Timestamp, r: &Record) -> Option<Validated> {
-    let size = crate::batch::single_record_batch_size(r);
-    if size.0 > limits.max_message_bytes
-        || size.0 > limits.segment_bytes
-        || (limits.compact && !r.has_key())
-    {
-        return None;
-    }
-    if !limits.create_time {
-        return Some(Validated {
-            size,
-            max_timestamp: now,
-            log_append_time: Some(now),
-            diagnoses: Vec::new(),
-        });
-    }
-    let ts = r.timestamp;
-    if !limits.stamp_common(now, ts) {
-        return None;
-    }
-    Some(Validated {
-        size,
-        max_timestamp: ts.max(Timestamp::NONE),
-        log_append_time: None,
-        diagnoses: Vec::new(),
-    })
 }
 
 /// Validates one batch at broker time `now` for topic-partition `tp` (used in messages).
