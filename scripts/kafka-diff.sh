@@ -6,7 +6,7 @@
 # agree, 1 on a disagreement, 2 when the oracle or Java is missing.
 #
 # The generator is `logtime gen --seed S` (scenario i of seed SEED is S = SEED * 1000000 + i);
-# the comparison is cli/src/compare.rs; the runner is cli/src/bin/kafka-diff.rs. Scenarios are
+# the comparison is cli/src/compare/; the runner is cli/src/bin/kafka-diff.rs. Scenarios are
 # written to target/kafka-diff/seed-SEED/. Extra arguments go to the runner (--jobs J,
 # --out DIR, --files FILE...).
 set -euo pipefail
