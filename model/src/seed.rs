@@ -195,6 +195,56 @@ fn segment(
     now: Timestamp,
 ) -> Result<Segment, SeedError> {
     let e = |b: Option<usize>, f: &str, r: String| err(Some(i), b, f, r);
+    let next = check_batches(i, &s)?;
+    let records = next.0 - s.base_offset.0;
+    let batches = s.batches;
+    if s.timestamps.len() as i64 != records {
+        return Err(e(
+            None,
+            "timestamps",
+            format!("{} timestamps for {records} offsets", s.timestamps.len()),
+        ));
+    }
+    if batches.is_empty() && !last {
+        return Err(e(
+            None,
+            "batches",
+            "only the last (active) segment may be empty".into(),
+        ));
+    }
+    let max = batches
+        .iter()
+        .map(|b| b.max_timestamp)
+        .fold(Timestamp::NONE, Timestamp::max);
+    let (rules_oi, rules_ti) = rules_indexes(
+        &batches,
+        s.base_offset,
+        config.topic.index_interval_bytes,
+        !last,
+    );
+    let offset_index = s.offset_index.unwrap_or(rules_oi);
+    let time_index = s.time_index.unwrap_or(rules_ti);
+    check_offset_index(i, &batches, &offset_index)?;
+    check_time_index(i, (s.base_offset, next), max, &time_index)?;
+    let last_modified = s.last_modified.unwrap_or(now);
+    Ok(Segment::from_parts(SegmentParts {
+        base_offset: s.base_offset,
+        batches,
+        timestamps: s.timestamps,
+        offset_index,
+        time_index,
+        index_bytes: config.topic.segment_index_bytes,
+        // Unknown from the files: the interval in force now, as when a broker loads the log.
+        index_interval_bytes: config.topic.index_interval_bytes,
+        created: last_modified,
+        last_modified,
+    }))
+}
+
+/// Checks segment `i`'s batches: contiguous in offsets from its base and in positions from 0,
+/// each a batch size, the whole under 2 GiB. Returns the offset after the last batch.
+fn check_batches(i: usize, s: &SegmentSeed) -> Result<Offset, SeedError> {
+    let e = |b: Option<usize>, f: &str, r: String| err(Some(i), b, f, r);
     let mut next = s.base_offset;
     let mut pos: i64 = 0;
     if s.base_offset.0 < 0 {
@@ -255,34 +305,17 @@ fn segment(
         pos += b.size.0;
         next = b.last_offset.plus(1);
     }
-    let records = next.0 - s.base_offset.0;
-    let batches = s.batches;
-    if s.timestamps.len() as i64 != records {
-        return Err(e(
-            None,
-            "timestamps",
-            format!("{} timestamps for {records} offsets", s.timestamps.len()),
-        ));
-    }
-    if batches.is_empty() && !last {
-        return Err(e(
-            None,
-            "batches",
-            "only the last (active) segment may be empty".into(),
-        ));
-    }
-    let max = batches
-        .iter()
-        .map(|b| b.max_timestamp)
-        .fold(Timestamp::NONE, Timestamp::max);
-    let (rules_oi, rules_ti) = rules_indexes(
-        &batches,
-        s.base_offset,
-        config.topic.index_interval_bytes,
-        !last,
-    );
-    let offset_index = s.offset_index.unwrap_or(rules_oi);
-    let time_index = s.time_index.unwrap_or(rules_ti);
+    Ok(next)
+}
+
+/// Checks segment `i`'s offset index against its batches: each entry a batch's last offset and
+/// position, the offsets strictly increasing.
+fn check_offset_index(
+    i: usize,
+    batches: &[StoredBatch],
+    offset_index: &[(Offset, Bytes)],
+) -> Result<(), SeedError> {
+    let e = |b: Option<usize>, f: &str, r: String| err(Some(i), b, f, r);
     for (j, &(o, p)) in offset_index.iter().enumerate() {
         let f = format!("offset_index[{j}]");
         let at = batches.partition_point(|b| b.position < p);
@@ -302,16 +335,25 @@ fn segment(
             return Err(e(None, &f, "offsets must strictly increase".into()));
         }
     }
+    Ok(())
+}
+
+/// Checks segment `i`'s time index: offsets inside `[base, next)`, stamps from 0 to the
+/// segment's `max`, the stamps strictly increasing and the offsets not decreasing.
+fn check_time_index(
+    i: usize,
+    (base, next): (Offset, Offset),
+    max: Timestamp,
+    time_index: &[(Timestamp, Offset)],
+) -> Result<(), SeedError> {
+    let e = |b: Option<usize>, f: &str, r: String| err(Some(i), b, f, r);
     for (j, &(t, o)) in time_index.iter().enumerate() {
         let f = format!("time_index[{j}]");
-        if o < s.base_offset || o >= next {
+        if o < base || o >= next {
             return Err(e(
                 None,
                 &f,
-                format!(
-                    "offset {o} is outside the segment [{}, {next})",
-                    s.base_offset
-                ),
+                format!("offset {o} is outside the segment [{}, {next})", base),
             ));
         }
         if t < Timestamp(0) || t > max {
@@ -329,19 +371,7 @@ fn segment(
             ));
         }
     }
-    let last_modified = s.last_modified.unwrap_or(now);
-    Ok(Segment::from_parts(SegmentParts {
-        base_offset: s.base_offset,
-        batches,
-        timestamps: s.timestamps,
-        offset_index,
-        time_index,
-        index_bytes: config.topic.segment_index_bytes,
-        // Unknown from the files: the interval in force now, as when a broker loads the log.
-        index_interval_bytes: config.topic.index_interval_bytes,
-        created: last_modified,
-        last_modified,
-    }))
+    Ok(())
 }
 
 /// Builds the partition a seed describes, at broker time `now` (the clock, from which the

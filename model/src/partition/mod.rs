@@ -424,23 +424,7 @@ impl Partition {
                     low_watermark: self.log_start_offset,
                 });
             }
-            Command::SetConfig { name, value } => {
-                let mut next = self.config.clone();
-                next.set(&name, &value)?;
-                self.run_due_checks(now, events);
-                let old = self
-                    .config
-                    .get(&name)
-                    .expect("a config that could be set can be read");
-                let new = next
-                    .get(&name)
-                    .expect("a config that could be set can be read");
-                self.set_config_in_force(next);
-                // A policy change hands retention to the other schedule, whose instants up to
-                // now ran no pass on this log.
-                self.skip_idle_schedule(now);
-                events.emit(|| Event::ConfigChanged { name, old, new });
-            }
+            Command::SetConfig { name, value } => self.set_config(now, name, value, events)?,
             Command::SetVersion { version } => {
                 self.run_due_checks(now, events);
                 let from = self.config.version;
@@ -452,28 +436,65 @@ impl Partition {
                     reset,
                 });
             }
-            Command::SetHighWatermark { offset } => {
-                // Due checks may raise the log start offset, up to the current high watermark.
-                let mut probe = None;
-                if now >= self.next_retention_check() {
-                    let mut c = self.clone();
-                    c.run_due_checks(now, &mut Discard);
-                    probe = Some(c.log_start_offset);
-                }
-                let min = probe.unwrap_or(self.log_start_offset);
-                let max = self.log_end_offset();
-                if offset < min || offset > max {
-                    return Err(Error::HighWatermarkOutOfRange {
-                        requested: offset,
-                        min,
-                        max,
-                    });
-                }
-                self.run_due_checks(now, events);
-                self.move_high_watermark(offset, events);
-            }
+            Command::SetHighWatermark { offset } => self.set_high_watermark(now, offset, events)?,
         }
         self.clock = now;
+        Ok(())
+    }
+
+    /// [`Command::SetConfig`]: the value checked first (a refused one changes nothing), the due
+    /// checks run under the old config, then the new one in force.
+    fn set_config(
+        &mut self,
+        now: Timestamp,
+        name: String,
+        value: ConfigValue,
+        events: &mut impl Sink,
+    ) -> Result<(), Error> {
+        let mut next = self.config.clone();
+        next.set(&name, &value)?;
+        self.run_due_checks(now, events);
+        let old = self
+            .config
+            .get(&name)
+            .expect("a config that could be set can be read");
+        let new = next
+            .get(&name)
+            .expect("a config that could be set can be read");
+        self.set_config_in_force(next);
+        // A policy change hands retention to the other schedule, whose instants up to
+        // now ran no pass on this log.
+        self.skip_idle_schedule(now);
+        events.emit(|| Event::ConfigChanged { name, old, new });
+        Ok(())
+    }
+
+    /// [`Command::SetHighWatermark`]: refused outside `[log start offset, log end offset]`, the
+    /// log start offset being the one after the due checks.
+    fn set_high_watermark(
+        &mut self,
+        now: Timestamp,
+        offset: Offset,
+        events: &mut impl Sink,
+    ) -> Result<(), Error> {
+        // Due checks may raise the log start offset, up to the current high watermark.
+        let mut probe = None;
+        if now >= self.next_retention_check() {
+            let mut c = self.clone();
+            c.run_due_checks(now, &mut Discard);
+            probe = Some(c.log_start_offset);
+        }
+        let min = probe.unwrap_or(self.log_start_offset);
+        let max = self.log_end_offset();
+        if offset < min || offset > max {
+            return Err(Error::HighWatermarkOutOfRange {
+                requested: offset,
+                min,
+                max,
+            });
+        }
+        self.run_due_checks(now, events);
+        self.move_high_watermark(offset, events);
         Ok(())
     }
 }

@@ -121,6 +121,54 @@ pub(crate) fn validate_with(
             Vec::new(),
         ));
     }
+    let checks = check_records(limits, config, tp, now, win, records);
+    if let Some((error, message)) = checks.rejection() {
+        return Err(reject(error, message, checks.errors, checks.diagnoses));
+    }
+    let diagnoses = checks.diagnoses;
+    if size.0 > t.segment_bytes {
+        return Err(size_error(
+            ErrorCode::RecordListTooLarge,
+            format!(
+                "Message batch size is {} bytes in append to partition {tp}, which exceeds the maximum configured segment size of {}.",
+                size.0, t.segment_bytes
+            ),
+            diagnoses,
+        ));
+    }
+    let (max_timestamp, log_append_time) = if create_time {
+        (max_timestamp(records), None)
+    } else {
+        (now, Some(now))
+    };
+    Ok(Validated {
+        size,
+        max_timestamp,
+        log_append_time,
+        diagnoses,
+    })
+}
+
+/// What the per-record checks of a batch found: every bad record's error, whether any of them
+/// is a timestamp out of range, and the diagnoses of suspicious stamps.
+struct RecordChecks {
+    errors: Vec<RecordError>,
+    any_timestamp_error: bool,
+    diagnoses: Vec<Diagnosis>,
+}
+
+/// `LogValidator`'s per-record checks: the compacted-topic key check, then (CreateTime only)
+/// KIP-937's window, `win` being the window Kafka prints.
+fn check_records(
+    limits: &Limits,
+    config: &Config,
+    tp: &str,
+    now: Timestamp,
+    win: Option<(Timestamp, Timestamp)>,
+    records: &[Record],
+) -> RecordChecks {
+    let t = &config.topic;
+    let create_time = limits.create_time;
     let (before, after) = (limits.before, limits.after);
     let mut errors = Vec::new();
     let mut any_timestamp_error = false;
@@ -153,54 +201,51 @@ pub(crate) fn validate_with(
             diagnoses.push(d);
         }
     }
-    if !errors.is_empty() {
-        return Err(if any_timestamp_error {
-            reject(
+    RecordChecks {
+        errors,
+        any_timestamp_error,
+        diagnoses,
+    }
+}
+
+impl RecordChecks {
+    /// The batch's error and `error_message` when a record is bad: INVALID_TIMESTAMP when any
+    /// stamp is out of range, else INVALID_RECORD, whose message shows the first three errors.
+    fn rejection(&self) -> Option<(ErrorCode, String)> {
+        if self.errors.is_empty() {
+            return None;
+        }
+        Some(if self.any_timestamp_error {
+            (
                 ErrorCode::InvalidTimestamp,
                 INVALID_TIMESTAMP_MESSAGE.to_string(),
-                errors,
-                diagnoses,
             )
         } else {
-            let shown: Vec<String> = errors
-                .iter()
-                .take(3)
-                .map(|e| {
-                    format!(
-                        "RecordError(batchIndex={}, message='{}')",
-                        e.batch_index, e.message
-                    )
-                })
-                .collect();
-            let msg = format!(
-                "One or more records have been rejected due to {} record errors in total, and only showing the first three errors at most: [{}]",
-                errors.len(),
-                shown.join(", ")
-            );
-            reject(ErrorCode::InvalidRecord, msg, errors, diagnoses)
-        });
+            (
+                ErrorCode::InvalidRecord,
+                invalid_record_message(&self.errors),
+            )
+        })
     }
-    if size.0 > t.segment_bytes {
-        return Err(size_error(
-            ErrorCode::RecordListTooLarge,
+}
+
+/// The `error_message` of an INVALID_RECORD rejection: the count and the first three errors.
+fn invalid_record_message(errors: &[RecordError]) -> String {
+    let shown: Vec<String> = errors
+        .iter()
+        .take(3)
+        .map(|e| {
             format!(
-                "Message batch size is {} bytes in append to partition {tp}, which exceeds the maximum configured segment size of {}.",
-                size.0, t.segment_bytes
-            ),
-            diagnoses,
-        ));
-    }
-    let (max_timestamp, log_append_time) = if create_time {
-        (max_timestamp(records), None)
-    } else {
-        (now, Some(now))
-    };
-    Ok(Validated {
-        size,
-        max_timestamp,
-        log_append_time,
-        diagnoses,
-    })
+                "RecordError(batchIndex={}, message='{}')",
+                e.batch_index, e.message
+            )
+        })
+        .collect();
+    format!(
+        "One or more records have been rejected due to {} record errors in total, and only showing the first three errors at most: [{}]",
+        errors.len(),
+        shown.join(", ")
+    )
 }
 
 #[cfg(test)]

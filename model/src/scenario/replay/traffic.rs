@@ -188,35 +188,48 @@ impl Ctx<'_, '_> {
             let outcome = self
                 .produce(at)
                 .map_err(|e| self.err("produce", e.to_string()))?;
-            match outcome {
-                ProduceOutcome::Appended(a) => {
-                    t.count_appended(a.base_offset, a.last_offset);
-                    if !a.diagnoses.is_empty() {
-                        if t.diagnosed_batches == 0 {
-                            t.first_diagnoses = a.diagnoses;
-                        }
-                        t.diagnosed_batches += 1;
-                    }
-                }
-                ProduceOutcome::Rejected(error) => {
-                    t.rejected_batches += 1;
-                    if t.first_rejection.is_none() {
-                        t.first_rejection = Some(TrafficRejection {
-                            batch: k,
-                            at,
-                            error,
-                        });
-                    }
-                    // The clock still moves to the batch's time (nothing is due: the checks ran).
-                    self.apply(at, Command::Tick)
-                        .map_err(|e| self.err("produce", e.to_string()))?;
-                }
-                ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
-            }
+            self.count_outcome(t, k, at, outcome)?;
             self.within_budget("produce", self.listed(None))?;
             run.budget_checked = true;
         }
         Ok(true)
+    }
+
+    /// Counts generated batch `k`, sent at `at` through the general path, into `t`; a rejected
+    /// batch still moves the clock to its time.
+    fn count_outcome(
+        &mut self,
+        t: &mut Traffic,
+        k: u64,
+        at: Timestamp,
+        outcome: ProduceOutcome,
+    ) -> Result<(), ScenarioError> {
+        match outcome {
+            ProduceOutcome::Appended(a) => {
+                t.count_appended(a.base_offset, a.last_offset);
+                if !a.diagnoses.is_empty() {
+                    if t.diagnosed_batches == 0 {
+                        t.first_diagnoses = a.diagnoses;
+                    }
+                    t.diagnosed_batches += 1;
+                }
+            }
+            ProduceOutcome::Rejected(error) => {
+                t.rejected_batches += 1;
+                if t.first_rejection.is_none() {
+                    t.first_rejection = Some(TrafficRejection {
+                        batch: k,
+                        at,
+                        error,
+                    });
+                }
+                // The clock still moves to the batch's time (nothing is due: the checks ran).
+                self.apply(at, Command::Tick)
+                    .map_err(|e| self.err("produce", e.to_string()))?;
+            }
+            ProduceOutcome::Empty | ProduceOutcome::Traffic(_) => {}
+        }
+        Ok(())
     }
 }
 
