@@ -19,7 +19,7 @@ use super::{Scenario, ScenarioError, TimeSpec};
 use crate::scenario::budget::Tally;
 use logtime_model::config::{Config, ConfigKey, KafkaVersion};
 use logtime_model::units::Timestamp;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use step::StepParser;
 pub use value::kind_of;
 use value::{config_value, time_value};
@@ -99,28 +99,7 @@ pub fn check_size(json: &str) -> Result<(), ScenarioError> {
 /// [`parse`] of a scenario already read as JSON (a lesson file, once its own keys are taken
 /// out).
 pub fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
-    let obj = match &root {
-        Value::Object(m) => m,
-        other => {
-            return Err(err(
-                None,
-                "",
-                format!("a scenario is a JSON object, not {}", kind_of(other)),
-            ))
-        }
-    };
-    for k in obj.keys() {
-        if !TOP_LEVEL_KEYS.contains(&k.as_str()) {
-            return Err(err(
-                None,
-                k.clone(),
-                format!(
-                    "unknown top-level key (expected one of: {})",
-                    TOP_LEVEL_KEYS.join(", ")
-                ),
-            ));
-        }
-    }
+    let obj = top_object(&root)?;
     let text = |name: &str| -> R<Option<String>> {
         match obj.get(name) {
             None => Ok(None),
@@ -134,74 +113,11 @@ pub fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
     };
     let title = text("title")?;
     let description = text("description")?;
-    let kafka = match text("kafka")? {
-        None => KafkaVersion::default(),
-        Some(s) => KafkaVersion::parse(&s).ok_or_else(|| {
-            err(
-                None,
-                "kafka",
-                format!(
-                    "unknown version {s:?} (expected {})",
-                    KafkaVersion::keys_for_people()
-                ),
-            )
-        })?,
-    };
+    let kafka = kafka_version(text("kafka")?)?;
     let topic_partition = text("topic_partition")?.unwrap_or_else(|| "clicks-0".to_string());
     let mut config = Config::defaults(kafka);
-    for (section, broker) in [("topic", false), ("broker", true)] {
-        match obj.get(section) {
-            None => {}
-            Some(Value::Object(m)) => {
-                for (name, v) in m {
-                    let field = format!("{section}.{name}");
-                    if let Some(key) = ConfigKey::find(name) {
-                        if key.broker != broker {
-                            let other = if key.broker { "broker" } else { "topic" };
-                            return Err(err(
-                                None,
-                                field,
-                                format!("{name} is a {other} config; put it under \"{other}\""),
-                            ));
-                        }
-                    }
-                    let value = config_value(v).map_err(|r| err(None, field.clone(), r))?;
-                    config
-                        .set(name, &value)
-                        .map_err(|e| err(None, field, e.to_string()))?;
-                }
-            }
-            Some(v) => {
-                return Err(err(
-                    None,
-                    section,
-                    format!(
-                        "expected an object of config names to values, got {}",
-                        kind_of(v)
-                    ),
-                ))
-            }
-        }
-    }
-    let start = match obj.get("start") {
-        None => {
-            return Err(err(
-                None,
-                "start",
-                "missing: the broker clock at the start (ms or RFC 3339)",
-            ))
-        }
-        Some(v) => match time_value(v).map_err(|r| err(None, "start", r))? {
-            TimeSpec::Absolute(ms) => ms,
-            TimeSpec::Now(_) => {
-                return Err(err(
-                    None,
-                    "start",
-                    "must be absolute (ms or RFC 3339), not relative to now",
-                ))
-            }
-        },
-    };
+    set_sections(obj, &mut config)?;
+    let start = start_time(obj)?;
     let seed = match obj.get("seed") {
         None => 0,
         Some(v) => v.as_u64().ok_or_else(|| {
@@ -257,6 +173,112 @@ pub fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
         seed,
         steps,
         log,
+    })
+}
+
+/// The `kafka` key: a version preset by name, the default when absent.
+fn kafka_version(key: Option<String>) -> R<KafkaVersion> {
+    Ok(match key {
+        None => KafkaVersion::default(),
+        Some(s) => KafkaVersion::parse(&s).ok_or_else(|| {
+            err(
+                None,
+                "kafka",
+                format!(
+                    "unknown version {s:?} (expected {})",
+                    KafkaVersion::keys_for_people()
+                ),
+            )
+        })?,
+    })
+}
+
+/// The scenario's top-level object, every key known.
+fn top_object(root: &Value) -> R<&Map<String, Value>> {
+    let obj = match root {
+        Value::Object(m) => m,
+        other => {
+            return Err(err(
+                None,
+                "",
+                format!("a scenario is a JSON object, not {}", kind_of(other)),
+            ))
+        }
+    };
+    for k in obj.keys() {
+        if !TOP_LEVEL_KEYS.contains(&k.as_str()) {
+            return Err(err(
+                None,
+                k.clone(),
+                format!(
+                    "unknown top-level key (expected one of: {})",
+                    TOP_LEVEL_KEYS.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(obj)
+}
+
+/// Sets the configs of the `topic` and `broker` sections, each under its own section.
+fn set_sections(obj: &Map<String, Value>, config: &mut Config) -> R<()> {
+    for (section, broker) in [("topic", false), ("broker", true)] {
+        match obj.get(section) {
+            None => {}
+            Some(Value::Object(m)) => {
+                for (name, v) in m {
+                    let field = format!("{section}.{name}");
+                    if let Some(key) = ConfigKey::find(name) {
+                        if key.broker != broker {
+                            let other = if key.broker { "broker" } else { "topic" };
+                            return Err(err(
+                                None,
+                                field,
+                                format!("{name} is a {other} config; put it under \"{other}\""),
+                            ));
+                        }
+                    }
+                    let value = config_value(v).map_err(|r| err(None, field.clone(), r))?;
+                    config
+                        .set(name, &value)
+                        .map_err(|e| err(None, field, e.to_string()))?;
+                }
+            }
+            Some(v) => {
+                return Err(err(
+                    None,
+                    section,
+                    format!(
+                        "expected an object of config names to values, got {}",
+                        kind_of(v)
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `start` key: the broker clock at the start, absolute.
+fn start_time(obj: &Map<String, Value>) -> R<i64> {
+    Ok(match obj.get("start") {
+        None => {
+            return Err(err(
+                None,
+                "start",
+                "missing: the broker clock at the start (ms or RFC 3339)",
+            ))
+        }
+        Some(v) => match time_value(v).map_err(|r| err(None, "start", r))? {
+            TimeSpec::Absolute(ms) => ms,
+            TimeSpec::Now(_) => {
+                return Err(err(
+                    None,
+                    "start",
+                    "must be absolute (ms or RFC 3339), not relative to now",
+                ))
+            }
+        },
     })
 }
 
