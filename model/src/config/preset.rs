@@ -49,6 +49,12 @@ struct Preset {
     quotes_future_timestamp_warning: bool,
 }
 
+/// The configs Kafka 4.0 removed, with what to use instead (every 4.x preset refuses them).
+const REMOVED_IN_4_0: &[(&str, &str)] = &[(
+    DIFFERENCE_MAX_MS,
+    "it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms",
+)];
+
 /// The presets, in [`KafkaVersion::ALL`] order.
 const PRESETS: [Preset; 3] = [
     Preset {
@@ -68,10 +74,7 @@ const PRESETS: [Preset; 3] = [
         label: "Kafka 4.x",
         after_max_ms_default: 3_600_000,
         segment_bytes_min: 1_048_576,
-        removed: &[(
-            DIFFERENCE_MAX_MS,
-            "it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms",
-        )],
+        removed: REMOVED_IN_4_0,
         refuses_negative_lookup_target: true,
         warns_future_timestamps: true,
         quotes_future_timestamp_warning: false,
@@ -82,10 +85,7 @@ const PRESETS: [Preset; 3] = [
         label: "Kafka 4.1+",
         after_max_ms_default: 3_600_000,
         segment_bytes_min: 1_048_576,
-        removed: &[(
-            DIFFERENCE_MAX_MS,
-            "it was removed in kafka 4.0 (KAFKA-17997); use message.timestamp.before.max.ms and message.timestamp.after.max.ms",
-        )],
+        removed: REMOVED_IN_4_0,
         refuses_negative_lookup_target: true,
         warns_future_timestamps: true,
         quotes_future_timestamp_warning: true,
