@@ -6,298 +6,16 @@
 //! `PROPTEST_CASES=10000` for the long run (see README).
 
 use logtime_model::{
-    validate, Command, Config, ConfigValue, Error, KafkaVersion, OffsetSpec, Partition, Record,
-    SplitMix64, Timestamp,
+    Command, Config, ConfigValue, Error, KafkaVersion, OffsetSpec, Partition, Record, Timestamp,
 };
 use proptest::prelude::*;
 
+#[path = "reference/naive.rs"]
+mod naive;
+
+use naive::Naive;
+
 const T0: i64 = 1_700_000_000_000;
-
-#[derive(Clone, Debug)]
-struct NBatch {
-    base: i64,
-    size: i64,
-    max: i64,
-    ts: Vec<i64>,
-    now: i64,
-}
-
-#[derive(Clone, Debug)]
-struct NSeg {
-    base: i64,
-    batches: Vec<NBatch>,
-    created: i64,
-    jitter: i64,
-    index_bytes: i64,
-    /// `index.interval.bytes` when the segment was created (Kafka keeps it per segment).
-    interval: i64,
-    /// The final time-index entry written when the segment became inactive.
-    final_entry: bool,
-}
-
-impl NSeg {
-    fn size(&self) -> i64 {
-        self.batches.iter().map(|b| b.size).sum()
-    }
-    fn next(&self) -> i64 {
-        self.batches
-            .last()
-            .map_or(self.base, |b| b.base + b.ts.len() as i64)
-    }
-    fn max(&self) -> i64 {
-        self.batches.iter().map(|b| b.max).fold(-1, i64::max)
-    }
-    fn largest(&self) -> i64 {
-        let m = self.max();
-        if m >= 0 {
-            m
-        } else {
-            self.batches.last().map_or(self.created, |b| b.now)
-        }
-    }
-    /// Index entries recounted from scratch: (offset entries, time entries).
-    fn index_counts(&self) -> (usize, usize) {
-        let (mut since, mut off, mut time) = (0i64, 0usize, 0usize);
-        let (mut running, mut last_ts) = (-1i64, -1i64);
-        for b in &self.batches {
-            running = running.max(b.max);
-            if since > self.interval {
-                off += 1;
-                if running > last_ts {
-                    time += 1;
-                    last_ts = running;
-                }
-                since = 0;
-            }
-            since += b.size;
-        }
-        if self.final_entry && self.max() > last_ts {
-            time += 1;
-        }
-        (off, time)
-    }
-}
-
-struct Naive {
-    cfg: Config,
-    segs: Vec<NSeg>,
-    lso: i64,
-    hw: i64,
-    clock: i64,
-    next_check: i64,
-    /// The log cleaner's next pass (it runs retention on compacted topics).
-    next_clean: i64,
-    rng: SplitMix64,
-}
-
-impl Naive {
-    fn new(cfg: Config, seed: u64) -> Naive {
-        let mut n = Naive {
-            next_check: T0 + cfg.broker.log_retention_check_interval_ms,
-            next_clean: T0 + cfg.broker.log_cleaner_backoff_ms.max(1),
-            cfg,
-            segs: vec![],
-            lso: 0,
-            hw: 0,
-            clock: T0,
-            rng: SplitMix64::new(seed),
-        };
-        let s = n.new_seg(0, T0);
-        n.segs.push(s);
-        n
-    }
-    fn new_seg(&mut self, base: i64, now: i64) -> NSeg {
-        let t = &self.cfg.topic;
-        let jitter = if t.segment_jitter_ms == 0 {
-            0
-        } else {
-            let r = self.rng.next_i32();
-            (if r == i32::MIN { 0 } else { r.abs() as i64 }) % t.segment_jitter_ms.min(t.segment_ms)
-        };
-        NSeg {
-            base,
-            batches: vec![],
-            created: now,
-            jitter,
-            index_bytes: t.segment_index_bytes,
-            interval: t.index_interval_bytes,
-            final_entry: false,
-        }
-    }
-    fn leo(&self) -> i64 {
-        self.segs.last().unwrap().next()
-    }
-    fn roll(&mut self, now: i64) {
-        let leo = self.leo();
-        let s = self.new_seg(leo, now);
-        let last = self.segs.last_mut().unwrap();
-        last.final_entry = true;
-        if last.batches.is_empty() {
-            *last = s;
-        } else {
-            self.segs.push(s);
-        }
-    }
-    /// Every instant of both schedules, in time order: the retention task's run retention on
-    /// topics without `compact`, the cleaner's on topics with it.
-    fn due(&mut self, now: i64) {
-        loop {
-            let compact = self.cfg.topic.cleanup_policy.compact;
-            // The idle schedule's instants do nothing: skip them in one step.
-            let (idle, period) = if compact {
-                (
-                    &mut self.next_check,
-                    self.cfg.broker.log_retention_check_interval_ms,
-                )
-            } else {
-                (
-                    &mut self.next_clean,
-                    self.cfg.broker.log_cleaner_backoff_ms.max(1),
-                )
-            };
-            if *idle <= now {
-                *idle += ((now - *idle) / period + 1) * period;
-            }
-            if self.next_check.min(self.next_clean) > now {
-                break;
-            }
-            if self.next_check <= self.next_clean {
-                let at = self.next_check;
-                if !compact {
-                    self.retention(at);
-                }
-                self.next_check += self.cfg.broker.log_retention_check_interval_ms;
-            } else {
-                let at = self.next_clean;
-                if compact {
-                    self.retention(at);
-                }
-                self.next_clean += self.cfg.broker.log_cleaner_backoff_ms.max(1);
-            }
-        }
-    }
-    /// Deletes the leading segments a walk accepts; returns how many.
-    fn delete_walk(
-        &mut self,
-        now: i64,
-        mut pred: impl FnMut(&NSeg, Option<&NSeg>) -> bool,
-    ) -> usize {
-        let mut n = 0;
-        while n < self.segs.len() {
-            let seg = &self.segs[n];
-            let next = self.segs.get(n + 1);
-            let upper = next.map_or(self.leo(), |s| s.base);
-            let ok =
-                self.hw >= upper && pred(seg, next) && !(next.is_none() && seg.batches.is_empty());
-            if !ok {
-                break;
-            }
-            n += 1;
-        }
-        if n > 0 {
-            if n == self.segs.len() {
-                self.roll(now);
-            }
-            self.segs.drain(..n);
-            self.lso = self.lso.max(self.segs[0].base);
-        }
-        n
-    }
-    fn retention(&mut self, now: i64) -> usize {
-        let t = self.cfg.topic.clone();
-        let lso = self.lso;
-        let mut n = self.delete_walk(now, |_, next| next.is_some_and(|s| s.base <= lso));
-        if !t.cleanup_policy.delete {
-            return n;
-        }
-        let total: i64 = self.segs.iter().map(NSeg::size).sum();
-        if t.retention_bytes >= 0 && total >= t.retention_bytes {
-            let mut diff = total - t.retention_bytes;
-            n += self.delete_walk(now, |s, _| {
-                let ok = diff - s.size() >= 0;
-                if ok {
-                    diff -= s.size();
-                }
-                ok
-            });
-        }
-        if t.retention_ms >= 0 {
-            n += self.delete_walk(now, |s, _| now.wrapping_sub(s.largest()) > t.retention_ms);
-        }
-        n
-    }
-    fn produce(&mut self, now: i64, records: &[Record]) -> Result<(), i16> {
-        let v = validate(&self.cfg, "t-0", Timestamp(now), records).map_err(|e| e.error.code())?;
-        self.due(now);
-        if records.is_empty() {
-            return Ok(());
-        }
-        let t = self.cfg.topic.clone();
-        let base = self.leo();
-        let last = base + records.len() as i64 - 1;
-        let seg = self.segs.last().unwrap();
-        let size = seg.size();
-        let waited = match seg.batches.first() {
-            Some(b) if b.max >= 0 => v.max_timestamp.0.wrapping_sub(b.max),
-            _ => now.wrapping_sub(seg.created),
-        };
-        let (off_entries, time_entries) = seg.index_counts();
-        let roll = size > t.segment_bytes - v.size.0
-            || (size > 0 && waited > t.segment_ms - seg.jitter)
-            || off_entries >= (seg.index_bytes / 8) as usize
-            || time_entries + 1 >= (seg.index_bytes / 12) as usize
-            || !(0..=i32::MAX as i64).contains(&(last - seg.base));
-        if roll {
-            self.roll(now);
-        }
-        let ts = match v.log_append_time {
-            Some(t) => vec![t.0; records.len()],
-            None => records.iter().map(|r| r.timestamp.0).collect(),
-        };
-        let b = NBatch {
-            base,
-            size: v.size.0,
-            max: v.max_timestamp.0,
-            ts,
-            now,
-        };
-        self.segs.last_mut().unwrap().batches.push(b);
-        self.hw = last + 1;
-        Ok(())
-    }
-    /// Brute force: the first record, in the first segment whose largest timestamp >= t.
-    fn find(&self, t: i64) -> (i64, i64) {
-        let Some(seg) = self.segs.iter().find(|s| s.largest() >= t) else {
-            return (-1, -1);
-        };
-        for b in &seg.batches {
-            for (i, &ts) in b.ts.iter().enumerate() {
-                let o = b.base + i as i64;
-                if ts >= t && o >= self.lso {
-                    return if o >= self.hw { (-1, -1) } else { (o, ts) };
-                }
-            }
-        }
-        (-1, -1)
-    }
-    fn max_timestamp(&self) -> (i64, i64) {
-        let mut best: Option<&NSeg> = None;
-        for s in &self.segs {
-            if best.is_none_or(|b| s.max() > b.max()) {
-                best = Some(s);
-            }
-        }
-        let seg = best.unwrap();
-        let m = seg.max();
-        let Some(b) = seg.batches.iter().find(|b| b.max == m) else {
-            return (-1, -1);
-        };
-        match b.ts.iter().position(|&t| t == m) {
-            Some(i) if b.base + (i as i64) < self.hw => (b.base + i as i64, m),
-            _ => (-1, -1),
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -453,6 +171,96 @@ fn check(p: &Partition, n: &Naive) {
     assert_eq!(p.offset_for(OffsetSpec::Latest).unwrap().0 .0, n.hw);
 }
 
+/// A record's stamp `d` after `now`, the special stamps (`NO_TIMESTAMP`, other negatives,
+/// `i64::MIN`, one far ahead) as they are.
+fn stamp(d: i64, now: i64) -> i64 {
+    if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 {
+        d
+    } else {
+        now.wrapping_add(d)
+    }
+}
+
+/// [`Op::Run`]: `produce_run` of the batches against the reference's one-by-one appends, up to
+/// the first rejection.
+fn run_batches(
+    p: &mut Partition,
+    n: &mut Naive,
+    now: &mut i64,
+    items: &[(i64, i64)],
+    key: bool,
+    v: u32,
+) {
+    // The same batches one by one in the reference, up to the first rejection.
+    let shape = Record::with_key(Timestamp(0), key.then_some(4), v);
+    let batches: Vec<(Timestamp, Timestamp)> = items
+        .iter()
+        .map(|&(advance, d)| {
+            *now += advance;
+            (Timestamp(*now), Timestamp(stamp(d, *now)))
+        })
+        .collect();
+    let real = p
+        .produce_run(&shape, batches.iter().copied())
+        .map_err(|e| *e);
+    let mut done = 0u64;
+    let mut rejected = None;
+    for &(at, ts) in &batches {
+        let record = Record {
+            timestamp: ts,
+            ..shape.clone()
+        };
+        match n.produce(at.0, std::slice::from_ref(&record)) {
+            Ok(()) => {
+                n.clock = at.0;
+                done += 1;
+            }
+            Err(code) => {
+                rejected = Some(code);
+                break;
+            }
+        }
+    }
+    match (real, rejected) {
+        (Ok(k), None) => assert_eq!(k, done),
+        (Err((k, Error::Produce(e))), Some(code)) => {
+            assert_eq!(k, done);
+            assert_eq!(e.error.code(), code);
+        }
+        (real, naive) => panic!("produce_run disagrees: {real:?} vs {naive:?}"),
+    }
+}
+
+/// [`Op::Produce`]: one batch at `now`, accepted or refused with the same error on both sides.
+fn produce(p: &mut Partition, n: &mut Naive, now: i64, rs: &[(i64, bool, u32)]) {
+    let records: Vec<Record> = rs
+        .iter()
+        .map(|&(d, key, v)| {
+            let ts = stamp(d, now);
+            // A key of 4 bytes, or else an empty key or a null one: a compacted
+            // topic accepts the first two.
+            let key = match (key, v % 2) {
+                (true, _) => Some(4),
+                (false, 0) => Some(0),
+                (false, _) => None,
+            };
+            Record::with_key(Timestamp(ts), key, v)
+        })
+        .collect();
+    let real = p.apply(
+        Timestamp(now),
+        Command::Produce {
+            records: records.clone(),
+        },
+    );
+    let naive = n.produce(now, &records);
+    match (&real, &naive) {
+        (Ok(_), Ok(())) => {}
+        (Err(Error::Produce(e)), Err(code)) => assert_eq!(e.error.code(), *code),
+        _ => panic!("produce disagrees: {real:?} vs {naive:?}"),
+    }
+}
+
 fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
     let mut cfg = Config::defaults(version);
     cfg.set(
@@ -471,83 +279,10 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
     let mut p = Partition::new(cfg.clone(), "t-0", Timestamp(T0), seed);
     let mut n = Naive::new(cfg, seed);
     let mut now = T0;
-    let stamp = |d: i64, now: i64| {
-        if d == -1 || d == -5 || d == i64::MIN || d == T0 * 999_999 {
-            d
-        } else {
-            now.wrapping_add(d)
-        }
-    };
     for op in ops {
         match op {
-            Op::Run(items, key, v) => {
-                // The same batches one by one in the reference, up to the first rejection.
-                let shape = Record::with_key(Timestamp(0), key.then_some(4), v);
-                let batches: Vec<(Timestamp, Timestamp)> = items
-                    .iter()
-                    .map(|&(advance, d)| {
-                        now += advance;
-                        (Timestamp(now), Timestamp(stamp(d, now)))
-                    })
-                    .collect();
-                let real = p
-                    .produce_run(&shape, batches.iter().copied())
-                    .map_err(|e| *e);
-                let mut done = 0u64;
-                let mut rejected = None;
-                for &(at, ts) in &batches {
-                    let record = Record {
-                        timestamp: ts,
-                        ..shape.clone()
-                    };
-                    match n.produce(at.0, std::slice::from_ref(&record)) {
-                        Ok(()) => {
-                            n.clock = at.0;
-                            done += 1;
-                        }
-                        Err(code) => {
-                            rejected = Some(code);
-                            break;
-                        }
-                    }
-                }
-                match (real, rejected) {
-                    (Ok(k), None) => assert_eq!(k, done),
-                    (Err((k, Error::Produce(e))), Some(code)) => {
-                        assert_eq!(k, done);
-                        assert_eq!(e.error.code(), code);
-                    }
-                    (real, naive) => panic!("produce_run disagrees: {real:?} vs {naive:?}"),
-                }
-            }
-            Op::Produce(rs) => {
-                let records: Vec<Record> = rs
-                    .iter()
-                    .map(|&(d, key, v)| {
-                        let ts = stamp(d, now);
-                        // A key of 4 bytes, or else an empty key or a null one: a compacted
-                        // topic accepts the first two.
-                        let key = match (key, v % 2) {
-                            (true, _) => Some(4),
-                            (false, 0) => Some(0),
-                            (false, _) => None,
-                        };
-                        Record::with_key(Timestamp(ts), key, v)
-                    })
-                    .collect();
-                let real = p.apply(
-                    Timestamp(now),
-                    Command::Produce {
-                        records: records.clone(),
-                    },
-                );
-                let naive = n.produce(now, &records);
-                match (&real, &naive) {
-                    (Ok(_), Ok(())) => {}
-                    (Err(Error::Produce(e)), Err(code)) => assert_eq!(e.error.code(), *code),
-                    _ => panic!("produce disagrees: {real:?} vs {naive:?}"),
-                }
-            }
+            Op::Run(items, key, v) => run_batches(&mut p, &mut n, &mut now, &items, key, v),
+            Op::Produce(rs) => produce(&mut p, &mut n, now, &rs),
             Op::Advance(d) => {
                 now += d;
                 p.apply(Timestamp(now), Command::Tick).unwrap();
@@ -585,16 +320,7 @@ fn run(version: KafkaVersion, seed: u64, ops: Vec<Op>) {
                 }
             }
             Op::HighWatermark(h) => {
-                let mut probe = Naive {
-                    cfg: n.cfg.clone(),
-                    segs: n.segs.clone(),
-                    lso: n.lso,
-                    hw: n.hw,
-                    clock: n.clock,
-                    next_check: n.next_check,
-                    next_clean: n.next_clean,
-                    rng: n.rng.clone(),
-                };
+                let mut probe = n.clone();
                 probe.due(now);
                 let ok = h >= probe.lso && h <= n.leo();
                 let real = p.apply(
