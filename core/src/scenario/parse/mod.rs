@@ -1,6 +1,6 @@
-//! Parsing scenario JSON into a [`Scenario`]: the top level here, the steps in `step.rs`, the
-//! produce step and its records in `produce.rs`, and the JSON value forms (numbers, times,
-//! durations, config values) in `value.rs`.
+//! Parsing scenario JSON into a [`Scenario`]: the top level here (its keys around the steps in
+//! `top.rs`), the steps in `step.rs`, the produce step and its records in `produce.rs`, and the
+//! JSON value forms (numbers, times, durations, config values) in `value.rs`.
 //!
 //! The parser tracks the broker clock through the steps (it depends only on `start`, `advance`,
 //! `at` and generated traffic), so `now`-relative lookup and `at` times resolve here and a clock
@@ -11,18 +11,19 @@ mod log_seed;
 mod produce;
 mod step;
 pub mod strict;
+mod top;
 mod value;
 
 pub use step::STEP_KINDS;
 
-use super::{Scenario, ScenarioError, TimeSpec};
+use super::{Scenario, ScenarioError};
 use crate::scenario::budget::Tally;
-use logtime_model::config::{Config, ConfigKey, KafkaVersion};
+use logtime_model::config::Config;
 use logtime_model::units::Timestamp;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use step::StepParser;
+use top::{kafka_version, set_sections, start_time, top_object};
 pub use value::kind_of;
-use value::{config_value, time_value};
 
 /// Every key a scenario's top-level object may hold.
 pub const TOP_LEVEL_KEYS: &[&str] = &[
@@ -176,117 +177,11 @@ pub fn parse_value(root: Value) -> Result<Scenario, ScenarioError> {
     })
 }
 
-/// The `kafka` key: a version preset by name, the default when absent.
-fn kafka_version(key: Option<String>) -> R<KafkaVersion> {
-    Ok(match key {
-        None => KafkaVersion::default(),
-        Some(s) => KafkaVersion::parse(&s).ok_or_else(|| {
-            err(
-                None,
-                "kafka",
-                format!(
-                    "unknown version {s:?} (expected {})",
-                    KafkaVersion::keys_for_people()
-                ),
-            )
-        })?,
-    })
-}
-
-/// The scenario's top-level object, every key known.
-fn top_object(root: &Value) -> R<&Map<String, Value>> {
-    let obj = match root {
-        Value::Object(m) => m,
-        other => {
-            return Err(err(
-                None,
-                "",
-                format!("a scenario is a JSON object, not {}", kind_of(other)),
-            ))
-        }
-    };
-    for k in obj.keys() {
-        if !TOP_LEVEL_KEYS.contains(&k.as_str()) {
-            return Err(err(
-                None,
-                k.clone(),
-                format!(
-                    "unknown top-level key (expected one of: {})",
-                    TOP_LEVEL_KEYS.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(obj)
-}
-
-/// Sets the configs of the `topic` and `broker` sections, each under its own section.
-fn set_sections(obj: &Map<String, Value>, config: &mut Config) -> R<()> {
-    for (section, broker) in [("topic", false), ("broker", true)] {
-        match obj.get(section) {
-            None => {}
-            Some(Value::Object(m)) => {
-                for (name, v) in m {
-                    let field = format!("{section}.{name}");
-                    if let Some(key) = ConfigKey::find(name) {
-                        if key.broker != broker {
-                            let other = if key.broker { "broker" } else { "topic" };
-                            return Err(err(
-                                None,
-                                field,
-                                format!("{name} is a {other} config; put it under \"{other}\""),
-                            ));
-                        }
-                    }
-                    let value = config_value(v).map_err(|r| err(None, field.clone(), r))?;
-                    config
-                        .set(name, &value)
-                        .map_err(|e| err(None, field, e.to_string()))?;
-                }
-            }
-            Some(v) => {
-                return Err(err(
-                    None,
-                    section,
-                    format!(
-                        "expected an object of config names to values, got {}",
-                        kind_of(v)
-                    ),
-                ))
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The `start` key: the broker clock at the start, absolute.
-fn start_time(obj: &Map<String, Value>) -> R<i64> {
-    Ok(match obj.get("start") {
-        None => {
-            return Err(err(
-                None,
-                "start",
-                "missing: the broker clock at the start (ms or RFC 3339)",
-            ))
-        }
-        Some(v) => match time_value(v).map_err(|r| err(None, "start", r))? {
-            TimeSpec::Absolute(ms) => ms,
-            TimeSpec::Now(_) => {
-                return Err(err(
-                    None,
-                    "start",
-                    "must be absolute (ms or RFC 3339), not relative to now",
-                ))
-            }
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{ProduceStep, RecordSpec, Step, UnitMistake};
-    use logtime_model::config::ConfigValue;
+    use crate::scenario::{ProduceStep, RecordSpec, Step, TimeSpec, UnitMistake};
+    use logtime_model::config::{ConfigValue, KafkaVersion};
     use logtime_model::lookup::OffsetSpec;
     use logtime_model::units::Offset;
 
