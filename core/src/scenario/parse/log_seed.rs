@@ -233,28 +233,7 @@ fn batch(v: &Value, f: &str, next: i64, start: i64, held: &mut u64) -> R<(BatchS
         Some(v) => Some(integer(v, &format!("{f}.records"))?),
         None => None,
     };
-    let (base, last) = match m.get("offsets") {
-        Some(v) => {
-            let (a, b) = pair(v, &format!("{f}.offsets"))?;
-            (
-                integer(a, &format!("{f}.offsets"))?,
-                integer(b, &format!("{f}.offsets"))?,
-            )
-        }
-        None => {
-            let n =
-                match (&stamps, declared) {
-                    (_, Some(n)) => n,
-                    (Some(s), None) => s.len() as i64,
-                    (None, None) => return Err(err(
-                        None,
-                        f,
-                        "give offsets, records or timestamps: the batch's record count is unknown",
-                    )),
-                };
-            (next, next.saturating_add(n).saturating_sub(1))
-        }
-    };
+    let (base, last) = offsets(m, f, next, stamps.as_deref(), declared)?;
     let n = last.saturating_sub(base).saturating_add(1);
     if !(1..=MAX_RECORDS_PER_BATCH).contains(&n) {
         return Err(err(
@@ -288,39 +267,7 @@ fn batch(v: &Value, f: &str, next: i64, start: i64, held: &mut u64) -> R<(BatchS
             "a LogAppendTime batch's max timestamp is its log_append_time: give only that",
         ));
     }
-    let (stamps, max) =
-        match (lat, stamps) {
-            (Some(_), Some(_)) => return Err(err(
-                None,
-                format!("{f}.timestamps"),
-                "a LogAppendTime batch's records all read log_append_time: give one or the other",
-            )),
-            (Some(t), None) => (vec![t; n as usize], t),
-            (None, None) => {
-                return Err(err(
-                    None,
-                    format!("{f}.timestamps"),
-                    "missing: every record's timestamp (or log_append_time)",
-                ))
-            }
-            (None, Some(s)) => {
-                if s.len() as i64 != n {
-                    return Err(err(
-                        None,
-                        format!("{f}.timestamps"),
-                        format!(
-                            "{} timestamps for the {n} offsets [{base}, {last}]",
-                            s.len()
-                        ),
-                    ));
-                }
-                let max = match m.get("max_timestamp") {
-                    Some(v) => time(v, &format!("{f}.max_timestamp"), start)?,
-                    None => s.iter().copied().fold(-1, i64::max),
-                };
-                (s, max)
-            }
-        };
+    let (stamps, max) = stamps_and_max(m, f, start, lat, stamps, (base, last))?;
     Ok((
         BatchSeed {
             base_offset: Offset(base),
@@ -332,4 +279,85 @@ fn batch(v: &Value, f: &str, next: i64, start: i64, held: &mut u64) -> R<(BatchS
         },
         stamps,
     ))
+}
+
+/// A batch's first and last offsets: its `offsets`, else `records` or as many as its
+/// `timestamps` from `next`, the offset after the previous batch.
+fn offsets(
+    m: &Map<String, Value>,
+    f: &str,
+    next: i64,
+    stamps: Option<&[i64]>,
+    declared: Option<i64>,
+) -> R<(i64, i64)> {
+    Ok(match m.get("offsets") {
+        Some(v) => {
+            let (a, b) = pair(v, &format!("{f}.offsets"))?;
+            (
+                integer(a, &format!("{f}.offsets"))?,
+                integer(b, &format!("{f}.offsets"))?,
+            )
+        }
+        None => {
+            let n =
+                match (stamps, declared) {
+                    (_, Some(n)) => n,
+                    (Some(s), None) => s.len() as i64,
+                    (None, None) => return Err(err(
+                        None,
+                        f,
+                        "give offsets, records or timestamps: the batch's record count is unknown",
+                    )),
+                };
+            (next, next.saturating_add(n).saturating_sub(1))
+        }
+    })
+}
+
+/// A batch's record stamps and max timestamp: `log_append_time` for every record of a
+/// LogAppendTime batch, else its `timestamps` (one per offset of `[base, last]`) and their max
+/// or the `max_timestamp` given.
+fn stamps_and_max(
+    m: &Map<String, Value>,
+    f: &str,
+    start: i64,
+    lat: Option<i64>,
+    stamps: Option<Vec<i64>>,
+    (base, last): (i64, i64),
+) -> R<(Vec<i64>, i64)> {
+    let n = last.saturating_sub(base).saturating_add(1);
+    Ok(match (lat, stamps) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                None,
+                format!("{f}.timestamps"),
+                "a LogAppendTime batch's records all read log_append_time: give one or the other",
+            ))
+        }
+        (Some(t), None) => (vec![t; n as usize], t),
+        (None, None) => {
+            return Err(err(
+                None,
+                format!("{f}.timestamps"),
+                "missing: every record's timestamp (or log_append_time)",
+            ))
+        }
+        (None, Some(s)) => {
+            if s.len() as i64 != n {
+                return Err(err(
+                    None,
+                    format!("{f}.timestamps"),
+                    format!(
+                        "{} timestamps for the {n} offsets [{base}, {last}]",
+                        s.len()
+                    ),
+                ));
+            }
+            let max = match m.get("max_timestamp") {
+                Some(v) => time(v, &format!("{f}.max_timestamp"), start)?,
+                None => s.iter().copied().fold(-1, i64::max),
+            };
+            (s, max)
+        }
+    })
 }

@@ -48,22 +48,7 @@ impl StepParser {
             None => 0,
             Some(v) => duration_value(v).map_err(|r| e("produce.timestamp_step", r))?,
         };
-        let records_v = match b.get("records") {
-            None => return Err(e("produce.records", "missing: an array of records".into())),
-            Some(Value::Array(a)) => a,
-            Some(v) => {
-                return Err(e(
-                    "produce.records",
-                    format!("expected an array, got {}", kind_of(v)),
-                ))
-            }
-        };
-        let mut records = Vec::with_capacity(records_v.len());
-        for (j, r) in records_v.iter().enumerate() {
-            records.push(
-                record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?,
-            );
-        }
+        let records = records(i, b)?;
         let t = &self.config.topic;
         let shapes: Vec<(Option<u32>, u32)> = records
             .iter()
@@ -97,6 +82,27 @@ impl StepParser {
     }
 }
 
+/// A produce step's `records`, each checked.
+fn records(i: usize, b: &Map<String, Value>) -> R<Vec<RecordSpec>> {
+    let e = |field: &str, reason: String| err(Some(i), field, reason);
+    let records_v = match b.get("records") {
+        None => return Err(e("produce.records", "missing: an array of records".into())),
+        Some(Value::Array(a)) => a,
+        Some(v) => {
+            return Err(e(
+                "produce.records",
+                format!("expected an array, got {}", kind_of(v)),
+            ))
+        }
+    };
+    let mut records = Vec::with_capacity(records_v.len());
+    for (j, r) in records_v.iter().enumerate() {
+        records
+            .push(record(r).map_err(|(f, reason)| e(&format!("produce.records[{j}]{f}"), reason))?);
+    }
+    Ok(records)
+}
+
 const RECORD_KEYS: &[&str] = &["timestamp", "key_bytes", "value_bytes", "unit"];
 
 fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
@@ -120,32 +126,7 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
             ));
         }
     }
-    let unit = match m.get("unit") {
-        None => None,
-        Some(Value::String(s)) => Some(match s.as_str() {
-            "s" => UnitMistake::S,
-            "us" => UnitMistake::Us,
-            "ns" => UnitMistake::Ns,
-            "ms" => {
-                return Err((
-                    ".unit".into(),
-                    "\"ms\" is the correct unit; omit \"unit\" or use s, us or ns".into(),
-                ))
-            }
-            _ => {
-                return Err((
-                    ".unit".into(),
-                    format!("unknown unit {s:?} (expected s, us or ns)"),
-                ))
-            }
-        }),
-        Some(v) => {
-            return Err((
-                ".unit".into(),
-                format!("expected \"s\", \"us\" or \"ns\", got {}", kind_of(v)),
-            ))
-        }
-    };
+    let unit = unit(m)?;
     let timestamp = match m.get("timestamp") {
         None => return Err((".timestamp".into(), "missing".into())),
         Some(t) => time_value(t).map_err(|r| (".timestamp".to_string(), r))?,
@@ -181,5 +162,36 @@ fn record(v: &Value) -> Result<RecordSpec, (String, String)> {
             _ => size("key_bytes")?,
         },
         value_bytes: size("value_bytes")?.unwrap_or(100),
+    })
+}
+
+/// A record's `unit`: the unit mistake its timestamp was written in, if any (`ms` is no
+/// mistake, so it is refused as one).
+fn unit(m: &Map<String, Value>) -> Result<Option<UnitMistake>, (String, String)> {
+    Ok(match m.get("unit") {
+        None => None,
+        Some(Value::String(s)) => Some(match s.as_str() {
+            "s" => UnitMistake::S,
+            "us" => UnitMistake::Us,
+            "ns" => UnitMistake::Ns,
+            "ms" => {
+                return Err((
+                    ".unit".into(),
+                    "\"ms\" is the correct unit; omit \"unit\" or use s, us or ns".into(),
+                ))
+            }
+            _ => {
+                return Err((
+                    ".unit".into(),
+                    format!("unknown unit {s:?} (expected s, us or ns)"),
+                ))
+            }
+        }),
+        Some(v) => {
+            return Err((
+                ".unit".into(),
+                format!("expected \"s\", \"us\" or \"ns\", got {}", kind_of(v)),
+            ))
+        }
     })
 }

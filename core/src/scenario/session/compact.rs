@@ -257,25 +257,12 @@ fn parse_entry(part: &str, room: usize, entries: &mut Vec<Entry>) -> Result<(), 
             let at = at(&mut fields)?;
             let name = unescape(fields.next().unwrap_or_default())?;
             let raw = fields.next().ok_or("a config entry has no value")?;
-            let value = match raw.strip_prefix('n') {
-                Some(n) => ConfigValue::Number(number(n, "the value")?),
-                None => ConfigValue::Text(unescape(raw)?),
-            };
+            let value = parse_config_value(raw)?;
             command(at, Command::SetConfig { name, value })
         }
         'p' => {
             let at = at(&mut fields)?;
-            let list = fields.next().unwrap_or_default();
-            let mut records = Vec::new();
-            if !list.is_empty() {
-                for r in list.split('*') {
-                    parse_record(r, at.0, &mut records)?;
-                    if records.len() > MAX_BATCH_RECORDS {
-                        return Err(format!("a batch holds at most {MAX_BATCH_RECORDS} records"));
-                    }
-                }
-            }
-
+            let records = parse_records(fields.next().unwrap_or_default(), at.0)?;
             command(at, Command::Produce { records })
         }
         other => return Err(format!("unknown entry kind {other:?}")),
@@ -285,6 +272,28 @@ fn parse_entry(part: &str, room: usize, entries: &mut Vec<Entry>) -> Result<(), 
     }
     entries.push(entry);
     Ok(())
+}
+
+/// A produce entry's batch: its records, `*` between them (none when `list` is empty).
+fn parse_records(list: &str, at: i64) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    if !list.is_empty() {
+        for r in list.split('*') {
+            parse_record(r, at, &mut records)?;
+            if records.len() > MAX_BATCH_RECORDS {
+                return Err(format!("a batch holds at most {MAX_BATCH_RECORDS} records"));
+            }
+        }
+    }
+    Ok(records)
+}
+
+/// A config entry's value: `n` and a number, or escaped text.
+fn parse_config_value(raw: &str) -> Result<ConfigValue, String> {
+    Ok(match raw.strip_prefix('n') {
+        Some(n) => ConfigValue::Number(number(n, "the value")?),
+        None => ConfigValue::Text(unescape(raw)?),
+    })
 }
 
 fn parse_record(text: &str, at: i64, out: &mut Vec<Record>) -> Result<(), String> {
