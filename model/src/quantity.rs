@@ -115,65 +115,9 @@ fn parse_quantity(s: &str, g: &Grammar) -> Result<i64, String> {
         let mut i = 0;
         let mut total: i128 = 0;
         while i < b.len() {
-            let start = i;
-            i = digits_end(b, i);
-            if start == i {
-                return Err(format!(
-                    "malformed {what} {s:?}: expected digits at {:?}",
-                    &body[start..]
-                ));
-            }
-            let whole = &body[start..i];
-            let mut fraction = "";
-            if i < b.len() && b[i] == b'.' {
-                let f = i + 1;
-                i = digits_end(b, f);
-                if f == i {
-                    return Err(format!(
-                        "malformed {what} {s:?}: expected digits after the '.' in {:?}",
-                        &body[start..]
-                    ));
-                }
-                fraction = &body[f..i];
-            }
-            let number = &body[start..i];
-            let ustart = i;
-            while i < b.len() && b[i].is_ascii_alphabetic() {
-                i += 1;
-            }
-            let unit = &body[ustart..i];
-            if unit.is_empty() {
-                return Err(format!(
-                    "malformed {what} {s:?}: missing unit after {number} ({})",
-                    g.hint
-                ));
-            }
-            let mult = g
-                .units
-                .iter()
-                .find(|(name, _)| *name == unit)
-                .map(|(_, m)| *m as i128)
-                .ok_or_else(|| {
-                    format!("malformed {what} {s:?}: unknown unit {unit:?} ({})", g.hint)
-                })?;
-            // Digits beyond what an i64 holds overflow anyway; 19 keeps the i128 maths exact.
-            if whole.len() > 19 || fraction.len() > 19 {
-                return Err(overflow());
-            }
-            let whole: i128 = whole.parse().map_err(|_| overflow())?;
-            let scale = 10i128.pow(fraction.len() as u32);
-            let fraction: i128 = if fraction.is_empty() {
-                0
-            } else {
-                fraction.parse().map_err(|_| overflow())?
-            };
-            if fraction * mult % scale != 0 {
-                return Err(format!(
-                    "malformed {what} {s:?}: {number}{unit} is not a whole number of {}",
-                    g.base
-                ));
-            }
-            total += whole * mult + fraction * mult / scale;
+            let (value, end) = term(s, body, i, g)?;
+            i = end;
+            total += value;
             if total > i64::MAX as i128 {
                 return Err(overflow());
             }
@@ -181,6 +125,70 @@ fn parse_quantity(s: &str, g: &Grammar) -> Result<i64, String> {
         total as i64
     };
     Ok(if neg { -total } else { total })
+}
+
+/// One `number unit` term of `body` (the sign-less text of `s`) from byte `start`: its value in
+/// the grammar's base unit and the byte after it.
+fn term(s: &str, body: &str, start: usize, g: &Grammar) -> Result<(i128, usize), String> {
+    let what = g.what;
+    let b = body.as_bytes();
+    let overflow = || format!("{what} {s:?} overflows 64-bit {}", g.base);
+    let mut i = digits_end(b, start);
+    if start == i {
+        return Err(format!(
+            "malformed {what} {s:?}: expected digits at {:?}",
+            &body[start..]
+        ));
+    }
+    let whole = &body[start..i];
+    let mut fraction = "";
+    if i < b.len() && b[i] == b'.' {
+        let f = i + 1;
+        i = digits_end(b, f);
+        if f == i {
+            return Err(format!(
+                "malformed {what} {s:?}: expected digits after the '.' in {:?}",
+                &body[start..]
+            ));
+        }
+        fraction = &body[f..i];
+    }
+    let number = &body[start..i];
+    let ustart = i;
+    while i < b.len() && b[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    let unit = &body[ustart..i];
+    if unit.is_empty() {
+        return Err(format!(
+            "malformed {what} {s:?}: missing unit after {number} ({})",
+            g.hint
+        ));
+    }
+    let mult = g
+        .units
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .map(|(_, m)| *m as i128)
+        .ok_or_else(|| format!("malformed {what} {s:?}: unknown unit {unit:?} ({})", g.hint))?;
+    // Digits beyond what an i64 holds overflow anyway; 19 keeps the i128 maths exact.
+    if whole.len() > 19 || fraction.len() > 19 {
+        return Err(overflow());
+    }
+    let whole: i128 = whole.parse().map_err(|_| overflow())?;
+    let scale = 10i128.pow(fraction.len() as u32);
+    let fraction: i128 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().map_err(|_| overflow())?
+    };
+    if fraction * mult % scale != 0 {
+        return Err(format!(
+            "malformed {what} {s:?}: {number}{unit} is not a whole number of {}",
+            g.base
+        ));
+    }
+    Ok((whole * mult + fraction * mult / scale, i))
 }
 
 #[cfg(test)]

@@ -55,6 +55,29 @@ impl Default for CleanupPolicy {
 }
 
 impl CleanupPolicy {
+    /// `cleanup.policy` read as `ConfigDef`'s list validator reads it: one or more of `words`
+    /// (`compact`, `delete`), comma-separated; the reason when it is not.
+    fn parse(s: &str, words: &[&str]) -> Result<CleanupPolicy, String> {
+        let mut policy = CleanupPolicy {
+            compact: false,
+            delete: false,
+        };
+        if s.trim().is_empty() {
+            return Err(format!(
+                "the list is empty; expected one or more of: {}",
+                words.join(", ")
+            ));
+        }
+        for item in s.split(',').map(str::trim) {
+            match item {
+                "compact" => policy.compact = true,
+                "delete" => policy.delete = true,
+                _ => return Err(format!("string must be one of: {}", words.join(", "))),
+            }
+        }
+        Ok(policy)
+    }
+
     /// Kafka's spelling (`delete`, `compact` or `compact,delete`).
     pub fn name(self) -> &'static str {
         match (self.compact, self.delete) {
@@ -342,29 +365,7 @@ impl Config {
                     ConfigValue::Text(s) => s.as_str(),
                     ConfigValue::Number(_) => "",
                 };
-                let mut policy = CleanupPolicy {
-                    compact: false,
-                    delete: false,
-                };
-                if s.trim().is_empty() {
-                    return Err(not_parsable(format!(
-                        "the list is empty; expected one or more of: {}",
-                        words.join(", ")
-                    )));
-                }
-                for item in s.split(',').map(str::trim) {
-                    match item {
-                        "compact" => policy.compact = true,
-                        "delete" => policy.delete = true,
-                        _ => {
-                            return Err(not_parsable(format!(
-                                "string must be one of: {}",
-                                words.join(", ")
-                            )))
-                        }
-                    }
-                }
-                self.topic.cleanup_policy = policy;
+                self.topic.cleanup_policy = CleanupPolicy::parse(s, words).map_err(not_parsable)?;
             }
             ConfigKind::Long | ConfigKind::Int => {
                 let n = match value {
