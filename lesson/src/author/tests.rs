@@ -1,0 +1,1 @@
+//! Author mode tests.
