@@ -45,6 +45,9 @@ const SCENARIO: &str = r#"{"title": "two batches", "kafka": "3.6",
   "steps": [{"produce": {"records": [{"timestamp": "now-3d"}]}},
             {"produce": {"records": [{"timestamp": "now-2d"}]}}]}"#;
 
+/// An explorer action made at the session's clock: when, and what.
+type Action = dyn Fn(Timestamp) -> (Timestamp, Command);
+
 /// Every kind of journal entry, done in a session on a scenario and recorded as it happens,
 /// gives a file that replays to the session's partition.
 #[test]
@@ -57,7 +60,7 @@ fn a_recorded_session_saves_to_a_file_that_replays_to_the_same_partition() {
     run(&mut a, AuthorCommand::RecordAfter(Some(0)));
     session.step(&mut |_| {}).unwrap().unwrap();
     let now = |s: &Session| s.runner().now();
-    let mut actions: Vec<Box<dyn Fn(Timestamp) -> (Timestamp, Command)>> = vec![
+    let mut actions: Vec<Box<Action>> = vec![
         Box::new(|t| {
             let r = vec![
                 Record::with_key(Timestamp(t.0 + 90_000), Some(0), 40),
