@@ -5,7 +5,7 @@
 //! the feedback a learner gets for it and for one sample wrong answer, and each narration
 //! rendered on the partition at its step.
 
-use crate::{check_all, Answer, Bite, Concrete, Pick, Play, Reached, Reveal};
+use crate::{check, check_all, Answer, Bite, Concrete, Pick, Play, Reached, Reveal};
 use logtime_core::scenario::bites::bites;
 use logtime_core::scenario::narrate::Sentence;
 use logtime_core::scenario::ScenarioError;
@@ -130,6 +130,40 @@ pub(crate) fn run(doc: &Value) -> Checked {
     if let Ok(c) = lesson.instantiate(Pick::Default) {
         out.previews.resize(c.steps.len(), Vec::new());
     }
+    out
+}
+
+/// One variant as a learner given `pick` gets it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VariantPreview {
+    /// Its values for people (`retention = 2 d`); empty without variables.
+    pub label: String,
+    /// What is wrong in this variant alone.
+    pub problems: Vec<Problem>,
+    /// The replay's effects that bite in it.
+    pub bites: Vec<BiteAt>,
+    /// Each question's answer in it.
+    pub answers: Vec<AnswerView>,
+}
+
+/// The variant `pick` of `doc`, checked and walked.
+pub(crate) fn variant(doc: &Value, pick: Pick) -> VariantPreview {
+    let mut out = VariantPreview::default();
+    let c = match crate::parse(&doc.to_string()).and_then(|l| l.instantiate(pick)) {
+        Ok(c) => c,
+        Err(e) => {
+            out.problems.push(problem(&e, ""));
+            return out;
+        }
+    };
+    out.label = c.variant.label();
+    if let Err(errors) = check(&c) {
+        out.problems.extend(errors.iter().map(|e| problem(e, "")));
+    }
+    let mut walked = Checked::default();
+    walk(c, &mut walked);
+    out.bites = walked.bites;
+    out.answers = walked.answers;
     out
 }
 

@@ -24,13 +24,13 @@ mod spec;
 mod view;
 
 pub use error::AuthorError;
-pub use live::{AnswerView, BiteAt, Checked, Problem, LIVE_VARIANTS};
+pub use live::{AnswerView, BiteAt, Checked, Problem, VariantPreview, LIVE_VARIANTS};
 pub use spec::{
     AskKind, BatchSpec, BoundSpec, GoalSpec, MetaEdit, QuestionEdit, RecordSpec, VariableSpec,
 };
 pub use view::StepView;
 
-use crate::{Lesson, Target};
+use crate::{Lesson, Pick, Target};
 use logtime_core::scenario::save::save_value;
 use logtime_core::scenario::{Entry, ScenarioError};
 use logtime_model::units::Timestamp;
@@ -290,6 +290,12 @@ impl Authoring {
     /// side by side.
     pub fn lesson(&self) -> Result<Lesson, ScenarioError> {
         crate::parse(&self.doc.to_string())
+    }
+
+    /// The variant a seed (or an index) picks, as a learner gets it: its values, its answers,
+    /// its bites and its problems; two of them side by side preview the variants.
+    pub fn variant_preview(&self, pick: Pick) -> VariantPreview {
+        live::variant(&self.doc, pick)
     }
 
     /// Whether there is a change to undo.

@@ -1,7 +1,7 @@
 //! Author mode: editing, undo and redo, the live check's words, files saved and opened again.
 
 use super::*;
-use crate::LessonKind;
+use crate::{LessonKind, Pick};
 use logtime_model::batch::Record;
 use logtime_model::partition::Command;
 use logtime_model::units::Offset;
@@ -385,6 +385,23 @@ fn variants_and_values_are_set_in_the_files_grammar() {
     let l = a.lesson().unwrap();
     assert_eq!(l.variant_count(), 3);
     assert!(a.check().playable(), "{:?}", a.check().problems);
+    run(
+        &mut a,
+        AuthorCommand::AddQuestion {
+            at: 4,
+            ask: AskKind::StrikeSegments,
+            pointing: None,
+            text: "Which segments go after ${retention:duration}?".into(),
+        },
+    );
+    // Two variants side by side: at the next scheduled check (five minutes on) one day of
+    // retention deletes both old segments, three days only the three-day-old one.
+    let one = a.variant_preview(Pick::Index(0));
+    let three = a.variant_preview(Pick::Index(2));
+    assert_eq!(one.label, "retention = 1 d");
+    assert_eq!(one.answers[0].answer, Ok("segments 0, 1".into()));
+    assert_eq!(three.answers[0].answer, Ok("segments 0".into()));
+    assert!(one.problems.is_empty() && three.problems.is_empty());
     let e = a
         .apply(
             T,
