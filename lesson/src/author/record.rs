@@ -124,7 +124,15 @@ pub(crate) fn steps_for(entry: &Entry, clock: Timestamp) -> Result<Vec<Value>, A
     }
     let mut out = Vec::new();
     if at.0 > clock.0 {
-        out.push(json!({ "advance": duration_text(at.0 - clock.0) }));
+        let d =
+            at.0.checked_sub(clock.0)
+                .ok_or_else(|| AuthorError::CannotRecord {
+                    reason: format!(
+                        "the clock would move from {} to {}, further than a duration can say",
+                        clock.0, at.0
+                    ),
+                })?;
+        out.push(json!({ "advance": duration_text(d) }));
     }
     if !matches!(command, Command::Tick) {
         out.push(command_step(at, command)?);

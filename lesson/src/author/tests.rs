@@ -1,7 +1,7 @@
 //! Author mode: editing, undo and redo, the live check's words, files saved and opened again.
 
 use super::*;
-use crate::{LessonKind, Pick};
+use crate::{Affordance, LessonKind, Pick};
 use logtime_model::batch::Record;
 use logtime_model::partition::Command;
 use logtime_model::units::Offset;
@@ -430,4 +430,144 @@ fn unreadable_starts_are_refused_in_words() {
             .starts_with("this is not a scenario or lesson file: json syntax error"),
         "{e}"
     );
+}
+
+/// A year-ahead stamp pins the segments behind it.
+fn pinned() -> Authoring {
+    let mut a = empty("3.6", &[("retention.ms", "1d"), ("segment.bytes", "170")]);
+    for s in [-3 * DAY, 365 * DAY, -2 * DAY, 0] {
+        send(&mut a, T, &[s], 100);
+    }
+    a
+}
+
+#[test]
+fn a_task_takes_its_goal_from_cores_kinds_and_its_solution_from_the_journal() {
+    let mut a = pinned();
+    let fix = |command| Entry::Command { at: T, command };
+    run(
+        &mut a,
+        AuthorCommand::AddTask {
+            at: 5,
+            goal: vec![
+                GoalSpec::NoPinnedSegment,
+                GoalSpec::RecordsPresent(3, 3),
+                GoalSpec::Rejects(BatchSpec {
+                    label: Some("a batch stamped a year ahead".into()),
+                    records: vec![RecordSpec::at("now+365d")],
+                }),
+            ],
+            solution: vec![
+                fix(Command::DeleteRecords { offset: 2 }),
+                fix(Command::RunRetention),
+                fix(Command::SetConfig {
+                    name: "message.timestamp.after.max.ms".into(),
+                    value: logtime_model::config::ConfigValue::Number(3_600_000),
+                }),
+            ],
+            text: "Free the pinned segments and refuse the next stamp a year ahead.".into(),
+        },
+    );
+    assert!(a.check().playable(), "{:?}", a.check().problems);
+    assert_eq!(
+        a.value()["steps"][4]["task"]["solution"],
+        json!([{"delete_records": {"offset": 2}}, {"retention": {}},
+               {"config": {"message.timestamp.after.max.ms": 3600000}}])
+    );
+    // A goal that already holds is a problem at `task.goal`.
+    run(
+        &mut a,
+        AuthorCommand::AddTask {
+            at: 5,
+            goal: vec![GoalSpec::LogEndOffset(BoundSpec::Exactly(4))],
+            solution: vec![fix(Command::RunRetention)],
+            text: "Keep four records.".into(),
+        },
+    );
+    let p = &a.check().problems;
+    assert_eq!((p[0].step, p[0].field.as_str()), (Some(5), "task.goal"));
+    assert!(p[0]
+        .message
+        .starts_with("already holds before the learner acts"));
+    let e = a
+        .apply(
+            T,
+            AuthorCommand::AddTask {
+                at: 5,
+                goal: vec![GoalSpec::NoPinnedSegment],
+                solution: vec![],
+                text: "x".into(),
+            },
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "this action cannot be recorded as a step: a task needs a solution: do what solves it in the explorer first"
+    );
+}
+
+#[test]
+fn question_edits_write_the_keys_a_learner_is_graded_by() {
+    let mut a = pinned();
+    run(
+        &mut a,
+        AuthorCommand::AddQuestion {
+            at: 5,
+            ask: AskKind::Pinning,
+            pointing: None,
+            text: "Which segment pins retention?".into(),
+        },
+    );
+    let edits = [
+        QuestionEdit::Title(Some("The pin".into())),
+        QuestionEdit::AddHint("Retention stops at the first segment it keeps.".into()),
+        QuestionEdit::AddHint("Look for a stamp ahead of the clock.".into()),
+        QuestionEdit::EditHint {
+            index: 1,
+            text: "Look for a largest timestamp ahead of the clock.".into(),
+        },
+        QuestionEdit::RemoveHint(0),
+        QuestionEdit::Reveal(Some(
+            "Segment [1](segment:1) is stamped a year ahead.".into(),
+        )),
+        QuestionEdit::Points(Some(20)),
+        QuestionEdit::Wrong {
+            class: "behind_pinning".into(),
+            text: Some("Look before this one.".into()),
+        },
+        QuestionEdit::Hide(Some(vec![Affordance::Verdicts, Affordance::AnswerPanel])),
+        QuestionEdit::Expect(Some(json!(1))),
+    ];
+    for edit in edits {
+        run(&mut a, AuthorCommand::EditQuestion { step: 5, edit });
+    }
+    assert!(a.check().playable(), "{:?}", a.check().problems);
+    assert_eq!(
+        a.value()["steps"][4]["question"],
+        json!({"ask": "Which segment pins retention?", "pinning": {}, "title": "The pin",
+               "hints": ["Look for a largest timestamp ahead of the clock."],
+               "reveal": "Segment [1](segment:1) is stamped a year ahead.", "points": 20,
+               "wrong": {"behind_pinning": "Look before this one."},
+               "hide": ["verdicts", "answer_panel"], "expect": 1})
+    );
+    // The author's words for a wrong class are what a learner who makes that mistake reads.
+    let v = a.steps()[4].answer.clone().unwrap();
+    assert_eq!(v.answer, Ok("segment 1".into()));
+    let (wrong, feedback) = v.wrong.unwrap();
+    assert_eq!(wrong, "segment 0");
+    assert!(!feedback.is_empty());
+    // A class this kind never gives is a problem at its field, with core's words.
+    run(
+        &mut a,
+        AuthorCommand::EditQuestion {
+            step: 5,
+            edit: QuestionEdit::Wrong {
+                class: "closest_stamp".into(),
+                text: Some("no".into()),
+            },
+        },
+    );
+    let p = &a.check().problems;
+    assert_eq!(p[0].step, Some(5));
+    assert!(p[0].field.starts_with("question.wrong"), "{p:?}");
 }
