@@ -462,3 +462,77 @@ fn every_built_in_opens_saves_and_reopens_as_the_same_document() {
     }
     assert!(opened >= 24, "{opened}");
 }
+
+/// The on-call engineer's fix, done in the explorer and recorded as steps, becomes a "try it
+/// yourself" task whose solution it is.
+#[test]
+fn a_recorded_fix_becomes_a_task_whose_solution_it_is() {
+    let (mut a, _) = Authoring::new(Start::Empty {
+        kafka: "3.6".into(),
+        configs: vec![
+            ("retention.ms".into(), "1d".into()),
+            ("segment.bytes".into(), "170".into()),
+        ],
+        start: T,
+    })
+    .unwrap();
+    let at = |command| AuthorCommand::Record(Entry::Command { at: T, command });
+    for s in [-3 * DAY, 365 * DAY, -2 * DAY, 0] {
+        let records = vec![Record::at(Timestamp(T.0 + s))];
+        run(&mut a, at(Command::Produce { records }));
+    }
+    run(&mut a, at(Command::DeleteRecords { offset: 2 }));
+    run(&mut a, at(Command::RunRetention));
+    run(
+        &mut a,
+        AuthorCommand::SetNarration {
+            step: 6,
+            text: "The check deletes segments 0 to 2.".into(),
+        },
+    );
+    run(
+        &mut a,
+        AuthorCommand::Record(Entry::Lookup(OffsetSpec::Earliest)),
+    );
+    let goal = vec![
+        logtime_lesson::author::GoalSpec::NoPinnedSegment,
+        logtime_lesson::author::GoalSpec::RecordsPresent(3, 3),
+    ];
+    let e = a
+        .apply(
+            T,
+            AuthorCommand::MakeTask {
+                first: 5,
+                last: 7,
+                goal: goal.clone(),
+                text: "Unpin it.".into(),
+            },
+        )
+        .unwrap_err();
+    assert!(
+        e.to_string().starts_with("steps 5 to 7 cannot be made one step: step 7 (lookup) cannot be part of a task's solution"),
+        "{e}"
+    );
+    let events = run(
+        &mut a,
+        AuthorCommand::MakeTask {
+            first: 5,
+            last: 6,
+            goal,
+            text: "Free the segments pinned behind segment 1, keeping record 3.".into(),
+        },
+    );
+    assert_eq!(events[0], AuthorEvent::StepChanged { step: 5 });
+    assert_eq!(
+        a.value()["steps"][4]["task"],
+        serde_json::json!({"ask": "Free the segments pinned behind segment 1, keeping record 3.",
+            "goal": {"no_pinned_segment": true, "records_present": [3, 3]},
+            "solution": [{"delete_records": {"offset": 2}}, {"retention": {}}],
+            "reveal": "The check deletes segments 0 to 2."})
+    );
+    assert!(a.check().playable(), "{:?}", a.check().problems);
+    assert_eq!(
+        a.steps()[4].summary,
+        "task: Free the segments pinned behind segment 1, keeping record 3."
+    );
+}

@@ -126,6 +126,12 @@ pub(crate) fn edit(doc: &mut Value, cmd: AuthorCommand) -> Result<Change, Author
             Ok((format!("duplicated step {step}"), events))
         }
         AuthorCommand::Group { first, last } => group::group(doc, first, last),
+        AuthorCommand::MakeTask {
+            first,
+            last,
+            goal,
+            text,
+        } => group::make_task(doc, (first, last), &goal, text),
         AuthorCommand::SetNarration { step, text } => narration(doc, step, text),
         AuthorCommand::SetHighlights { step, targets } => {
             let m = step_mut(doc, "step", step)?;

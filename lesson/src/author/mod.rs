@@ -153,6 +153,19 @@ pub enum AuthorCommand {
         /// What the learner is asked (markup).
         text: String,
     },
+    /// Steps `first..=last`, the fix the author just did in the explorer (recorded as steps),
+    /// made the solution of a task asked in their place, with a goal from core's goal kinds;
+    /// their narrations become the task's `reveal`.
+    MakeTask {
+        /// 1-based.
+        first: usize,
+        /// 1-based.
+        last: usize,
+        /// Conditions that must all hold.
+        goal: Vec<GoalSpec>,
+        /// What the learner is asked (markup).
+        text: String,
+    },
     /// A variable of `variants` set (`Some`) or removed (`None`).
     SetVariant {
         /// Its name (`retention`), used in the file as `"$retention"` or `${retention}`.
