@@ -48,6 +48,36 @@ const SCENARIO: &str = r#"{"title": "two batches", "kafka": "3.6",
 /// An explorer action made at the session's clock: when, and what.
 type Action = dyn Fn(Timestamp) -> (Timestamp, Command);
 
+/// One action of every kind the explorer journals, each made at the session's clock (or later).
+fn actions() -> Vec<Box<Action>> {
+    vec![
+        Box::new(|t| {
+            let r = vec![
+                Record::with_key(Timestamp(t.0 + 90_000), Some(0), 40),
+                Record::with_key(Timestamp(-1), Some(8), 100),
+            ];
+            (t, Command::Produce { records: r })
+        }),
+        Box::new(|t| (Timestamp(t.0 + 3_600_000), Command::Tick)),
+        Box::new(|t| (t, Command::RunRetention)),
+        Box::new(|t| {
+            let name = "message.timestamp.after.max.ms".into();
+            let value = ConfigValue::Number(3_600_000);
+            (Timestamp(t.0 + 60_000), Command::SetConfig { name, value })
+        }),
+        Box::new(|t| (t, Command::DeleteRecords { offset: 2 })),
+        Box::new(|t| {
+            let version = KafkaVersion::V4_0;
+            (t, Command::SetVersion { version })
+        }),
+        Box::new(|t| {
+            let r = vec![Record::at(Timestamp(t.0 - DAY))];
+            (t, Command::Produce { records: r })
+        }),
+        Box::new(|_| (T, Command::SetHighWatermark { offset: Offset(2) })),
+    ]
+}
+
 /// Every kind of journal entry, done in a session on a scenario and recorded as it happens,
 /// gives a file that replays to the session's partition.
 #[test]
@@ -60,40 +90,7 @@ fn a_recorded_session_saves_to_a_file_that_replays_to_the_same_partition() {
     run(&mut a, AuthorCommand::RecordAfter(Some(0)));
     session.step(&mut |_| {}).unwrap().unwrap();
     let now = |s: &Session| s.runner().now();
-    let mut actions: Vec<Box<Action>> = vec![
-        Box::new(|t| {
-            let r = vec![
-                Record::with_key(Timestamp(t.0 + 90_000), Some(0), 40),
-                Record::with_key(Timestamp(-1), Some(8), 100),
-            ];
-            (t, Command::Produce { records: r })
-        }),
-        Box::new(|t| (Timestamp(t.0 + 3_600_000), Command::Tick)),
-        Box::new(|t| (t, Command::RunRetention)),
-        Box::new(|t| {
-            (
-                Timestamp(t.0 + 60_000),
-                Command::SetConfig {
-                    name: "message.timestamp.after.max.ms".into(),
-                    value: ConfigValue::Number(3_600_000),
-                },
-            )
-        }),
-        Box::new(|t| (t, Command::DeleteRecords { offset: 2 })),
-        Box::new(|t| {
-            (
-                t,
-                Command::SetVersion {
-                    version: KafkaVersion::V4_0,
-                },
-            )
-        }),
-        Box::new(|t| {
-            let r = vec![Record::at(Timestamp(t.0 - DAY))];
-            (t, Command::Produce { records: r })
-        }),
-        Box::new(|_| (T, Command::SetHighWatermark { offset: Offset(2) })),
-    ];
+    let mut actions = actions();
     let record = |a: &mut Authoring, e: Entry| {
         run(a, AuthorCommand::Record(e));
     };
@@ -147,10 +144,8 @@ fn a_recorded_session_saves_to_a_file_that_replays_to_the_same_partition() {
     got.check_invariants();
 }
 
-/// Issue 38's drill, with no JSON typed: a topic that keeps one day, a replay of three-day-old
-/// events, and "which segments does the next retention check delete?".
-#[test]
-fn the_trainers_drill_is_built_by_commands_and_played_by_a_learner() {
+/// Issue 38's drill built by commands: what a trainer clicks and types.
+fn trainers_drill() -> Authoring {
     let (mut a, _) = Authoring::new(Start::Empty {
         kafka: "4.0".into(),
         configs: vec![
@@ -205,6 +200,14 @@ fn the_trainers_drill_is_built_by_commands_and_played_by_a_learner() {
             ),
         },
     );
+    a
+}
+
+/// Issue 38's drill, with no JSON typed: a topic that keeps one day, a replay of three-day-old
+/// events, and "which segments does the next retention check delete?".
+#[test]
+fn the_trainers_drill_is_built_by_commands_and_played_by_a_learner() {
+    let mut a = trainers_drill();
     let c = a.check();
     assert!(c.playable(), "{:?}", c.problems);
     assert!(c.bites.is_empty(), "{:?}", c.bites);
