@@ -9,7 +9,8 @@ use logtime_core::import::{
 };
 use logtime_core::scenario::{parse as parse_scenario, Entry, Runner, Session, Source};
 use logtime_lesson::author::{
-    AskKind, AuthorCommand, AuthorEvent, Authoring, MetaEdit, QuestionEdit, Start,
+    AskKind, AuthorCommand, AuthorEvent, Authoring, BoundSpec, GoalSpec, MetaEdit, QuestionEdit,
+    Start, VariableSpec,
 };
 use logtime_lesson::{Answer, LessonKind, Pick, Play, Reached, Target};
 use logtime_model::batch::Record;
@@ -407,13 +408,62 @@ fn command() -> impl Strategy<Value = AuthorCommand> {
     ]
 }
 
+/// Commands on the file as a whole and on tasks.
+fn file_command() -> impl Strategy<Value = AuthorCommand> {
+    let step = 0usize..7;
+    prop_oneof![
+        (step.clone(), step.clone()).prop_map(|(first, last)| AuthorCommand::MakeTask {
+            first,
+            last,
+            goal: vec![GoalSpec::NoPinnedSegment],
+            text: "t".into()
+        }),
+        (step, 0i64..4).prop_map(|(at, o)| AuthorCommand::AddTask {
+            at,
+            goal: vec![GoalSpec::LogStartOffset(BoundSpec::Exactly(o))],
+            solution: vec![Entry::Command {
+                at: T,
+                command: Command::DeleteRecords { offset: o }
+            }],
+            text: "t".into()
+        }),
+        (1i64..4).prop_map(|to| AuthorCommand::SetVariant {
+            name: "r".into(),
+            variable: Some(VariableSpec::Range {
+                from: serde_json::json!("1d"),
+                to: serde_json::json!(format!("{to}d")),
+                step: serde_json::json!("1d"),
+                default: None
+            })
+        }),
+        Just(AuthorCommand::SetVariant {
+            name: "r".into(),
+            variable: None
+        }),
+        prop_oneof![
+            Just("/topic/retention.ms"),
+            Just("/steps/0/pause"),
+            Just("/x/y"),
+            Just("")
+        ]
+        .prop_map(|p| AuthorCommand::SetValue {
+            pointer: p.into(),
+            value: Some(serde_json::json!("$r"))
+        }),
+        Just(AuthorCommand::SetMeta(MetaEdit::Kind(LessonKind::Drill))),
+        (0u32..700).prop_map(|m| AuthorCommand::SetMeta(MetaEdit::Minutes(Some(m)))),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Whatever an author does, nothing panics, a refused command changes nothing, and undoing
     /// everything gives the start document back, byte for byte.
     #[test]
-    fn random_commands_never_panic_and_undo_to_the_start(cmds in proptest::collection::vec(command(), 1..24)) {
+    fn random_commands_never_panic_and_undo_to_the_start(
+        cmds in proptest::collection::vec(prop_oneof![4 => command(), 1 => file_command()], 1..24)
+    ) {
         let (mut a, _) = Authoring::new(Start::Text(SCENARIO.into())).unwrap();
         let start = a.document();
         for c in cmds {
@@ -497,10 +547,7 @@ fn a_recorded_fix_becomes_a_task_whose_solution_it_is() {
         &mut a,
         AuthorCommand::Record(Entry::Lookup(OffsetSpec::Earliest)),
     );
-    let goal = vec![
-        logtime_lesson::author::GoalSpec::NoPinnedSegment,
-        logtime_lesson::author::GoalSpec::RecordsPresent(3, 3),
-    ];
+    let goal = vec![GoalSpec::NoPinnedSegment, GoalSpec::RecordsPresent(3, 3)];
     let e = a
         .apply(
             T,
