@@ -11,6 +11,10 @@
 //! Steps are numbered from 1 everywhere in this module (commands, [`StepView`], [`Problem`],
 //! [`BiteAt`]), as the lesson pane numbers them; the file and `logtime check` count from 0.
 //!
+//! A task needs a solution (the file requires one): [`AuthorCommand::AddTask`] takes it as
+//! journal entries (the fix done in the explorer), and [`AuthorCommand::MakeTask`] turns fix
+//! steps already recorded into the task's solution.
+//!
 //! Saving is core's pretty writer ([`logtime_core::scenario::save`]): RFC 3339 instants, human
 //! durations and sizes; a saved file opened again with [`Start::Text`] gives the same document.
 
