@@ -15,6 +15,7 @@
 //! [`Records::NotExpanded`](super::Records::NotExpanded).
 
 use super::codec::{inflation_budget, metered};
+use super::crc_ahead::{Ahead, PrecomputedBatches};
 use super::log_batch::{DamageKind, LogBatch, LogDamage};
 use super::v2_batch::parse_v2;
 use logtime_model::units::Offset;
@@ -44,8 +45,8 @@ pub fn parse_batch(data: &[u8], position: u64, next_offset: Offset) -> Result<Lo
 }
 
 /// [`parse_batch`], with the CRC-32C of a v2 batch's bytes already computed (by
-/// [`precompute_crcs`](super::crc_ahead::precompute_crcs) over these very bytes) when `known_crc`
-/// is given: the comparison with the stored CRC, and everything else, stays here.
+/// [`precompute_batches`](super::crc_ahead::precompute_batches) over these very bytes) when
+/// `known_crc` is given: the comparison with the stored CRC, and everything else, stays here.
 pub(crate) fn parse_batch_known(
     data: &[u8],
     position: u64,
@@ -111,8 +112,9 @@ pub struct LogReader {
     /// Bytes the file's batches have decompressed to so far (see
     /// [`MAX_INFLATION`](super::codec::MAX_INFLATION)).
     inflated: u64,
-    /// CRC-32C of batches computed ahead, by file position, during [`LogReader::feed_with_crcs`].
-    known: Vec<(u64, u32)>,
+    /// Batches checked and read ahead, by file position, during
+    /// [`LogReader::feed_precomputed`].
+    known: Vec<Ahead>,
 }
 
 /// What a whole `.log` file gave, besides its batches.
@@ -191,28 +193,30 @@ impl LogReader {
         }
     }
 
-    /// [`LogReader::feed`], with the CRC-32C of the chunk's whole batches computed ahead (on
-    /// other threads: the CLI's reading of a large segment). The result is the same as `feed`'s
-    /// whatever `crcs` holds: CRCs computed for another position than the chunk's are ignored,
-    /// and a batch without one (a batch across chunks, a v0/v1 message) is checked here.
-    pub fn feed_with_crcs(
+    /// [`LogReader::feed`], with the chunk's whole v2 batches checked and read ahead (on other
+    /// threads: the CLI's reading of a large segment). The result is the same as `feed`'s
+    /// whatever `ahead` holds for these bytes: what was computed for another position than the
+    /// chunk's is ignored, and a batch without an entry (a batch across chunks, a v0/v1 message)
+    /// is read here.
+    pub fn feed_precomputed(
         &mut self,
         chunk: &[u8],
-        crcs: super::PrecomputedCrcs,
+        ahead: PrecomputedBatches,
         on_batch: &mut dyn FnMut(LogBatch),
     ) {
-        if crcs.covers(self.total, chunk.len()) {
-            self.known = crcs.into_entries();
+        if ahead.covers(self.total, chunk.len()) {
+            self.known = ahead.into_entries();
         }
         self.feed(chunk, on_batch);
         self.known.clear();
     }
 
-    fn known_crc(&self, position: u64) -> Option<u32> {
-        self.known
-            .binary_search_by_key(&position, |k| k.0)
-            .ok()
-            .map(|i| self.known[i].1)
+    /// What was computed ahead for the batch at `position`: the batch as read, else its CRC.
+    fn known(&mut self, position: u64) -> (Option<LogBatch>, Option<u32>) {
+        match self.known.binary_search_by_key(&position, |k| k.position) {
+            Ok(i) => (self.known[i].batch.take(), Some(self.known[i].crc)),
+            Err(_) => (None, None),
+        }
     }
 
     /// Reads the whole batches at the start of `data` (at file position `pending_at`), and
@@ -226,10 +230,13 @@ impl LogReader {
                 Some(n) => {
                     let next = self.next_offset.unwrap_or(Offset(0));
                     let allowance = inflation_budget(self.total).saturating_sub(self.inflated);
-                    let known = self.known_crc(pos);
-                    let (parsed, spent) = metered(allowance, || {
-                        parse_batch_known(&data[at..at + n], pos, next, known)
-                    });
+                    let (parsed, spent) = match self.known(pos) {
+                        // Read ahead: uncompressed, so it spent none of the budget.
+                        (Some(batch), _) => (Ok(batch), 0),
+                        (None, known) => metered(allowance, || {
+                            parse_batch_known(&data[at..at + n], pos, next, known)
+                        }),
+                    };
                     self.inflated = self.inflated.saturating_add(spent);
                     parsed.map(|b| Some((b, n)))
                 }

@@ -354,12 +354,12 @@ impl SegmentReader {
         self.reader.feed(chunk, &mut |b| builder.push(b));
     }
 
-    /// [`Self::feed`], with the CRC-32C of the chunk's batches computed ahead (see
-    /// [`LogReader::feed_with_crcs`](super::LogReader::feed_with_crcs)).
-    pub fn feed_with_crcs(&mut self, chunk: &[u8], crcs: super::PrecomputedCrcs) {
+    /// [`Self::feed`], with the chunk's batches checked and read ahead (see
+    /// [`LogReader::feed_precomputed`](super::LogReader::feed_precomputed)).
+    pub fn feed_precomputed(&mut self, chunk: &[u8], ahead: super::PrecomputedBatches) {
         let builder = &mut self.builder;
         self.reader
-            .feed_with_crcs(chunk, crcs, &mut |b| builder.push(b));
+            .feed_precomputed(chunk, ahead, &mut |b| builder.push(b));
     }
 
     /// Bytes fed so far.

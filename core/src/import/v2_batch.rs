@@ -16,6 +16,19 @@ use logtime_model::units::{Offset, Timestamp};
 /// is read at the batch level, as a batch whose records are not read.
 pub const MAX_EXPANDED_RECORDS: u64 = 4_000_000;
 
+/// CRC-32C (Castagnoli), as `Crc32C.compute`: natively through crc-fast's carry-less multiply
+/// folding, in the browser through the crc32c crate's tables (see core/Cargo.toml for why).
+pub(crate) fn crc32c(bytes: &[u8]) -> u32 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, bytes) as u32
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        crc32c::crc32c(bytes)
+    }
+}
+
 fn wire(e: WireError) -> String {
     e.to_string()
 }
@@ -69,7 +82,7 @@ pub(super) fn parse_v2(
     let mut c = Cursor::new(data, position);
     // The header is 61 bytes and `data` holds at least that: these reads cannot fail.
     let h = read_header(&mut c).map_err(|e| DamageKind::Malformed { reason: wire(e) })?;
-    let computed = known_crc.unwrap_or_else(|| crc32c::crc32c(&data[V2_CRC_FROM..]));
+    let computed = known_crc.unwrap_or_else(|| crc32c(&data[V2_CRC_FROM..]));
     if computed != h.crc {
         return Err(DamageKind::CrcMismatch {
             stored: h.crc,
