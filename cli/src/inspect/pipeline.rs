@@ -1,14 +1,15 @@
 //! Reading a large `.log` at disk speed. Three kinds of work overlap: one thread reads the file
 //! into reused buffers cut after their last whole batch (the few bytes of the batch that runs on
-//! are carried into the next buffer), checker threads compute the CRC-32C of each buffer's
-//! batches ahead ([`precompute_crcs`]), and the calling thread parses the buffers in file order
-//! ([`SegmentReader::feed_with_crcs`], which still compares every CRC). Checking the CRC and the
-//! kernel's copy were most of the time; now they run side by side on the machine's cores.
+//! are carried into the next buffer), checker threads check the CRC-32C of each buffer's batches
+//! and read them while their bytes are in the core's cache ([`precompute_batches`]), and the
+//! calling thread collects the buffers in file order ([`SegmentReader::feed_precomputed`], which
+//! reads anything not read ahead itself). Checking the CRC and the kernel's copy were most of the
+//! time; now they run side by side on the machine's cores.
 
 use super::read::{io_err, Progress};
 use super::Fail;
 use logtime_core::import::{
-    precompute_crcs, whole_batches, PrecomputedCrcs, SegmentLog, SegmentReader,
+    precompute_batches, whole_batches, PrecomputedBatches, SegmentLog, SegmentReader,
 };
 use logtime_model::Offset;
 use std::collections::BTreeMap;
@@ -33,7 +34,7 @@ struct Chunk {
     len: usize,
     position: u64,
     aligned: bool,
-    crcs: PrecomputedCrcs,
+    ahead: PrecomputedBatches,
 }
 
 type Sent = std::io::Result<Chunk>;
@@ -78,7 +79,7 @@ pub(super) fn read_large(
                     skip_rest(&mut reader)?;
                     return Ok(reader.finish());
                 }
-                reader.feed_with_crcs(&c.buf[..c.len], c.crcs);
+                reader.feed_precomputed(&c.buf[..c.len], c.ahead);
                 progress.done.fetch_add(c.len as u64, Ordering::Relaxed);
                 if draw && last_draw.elapsed() > Duration::from_millis(100) {
                     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -131,7 +132,7 @@ fn read_file(mut f: std::fs::File, free: &Receiver<Vec<u8>>, jobs: &SyncSender<S
             len: whole,
             position,
             aligned,
-            crcs: PrecomputedCrcs::default(),
+            ahead: PrecomputedBatches::default(),
         };
         if jobs.send(Ok(chunk)).is_err() {
             return;
@@ -145,7 +146,7 @@ fn read_file(mut f: std::fs::File, free: &Receiver<Vec<u8>>, jobs: &SyncSender<S
     }
 }
 
-/// A checker thread: the CRC-32C of each buffer's batches, computed ahead.
+/// A checker thread: each buffer's batches checked and read ahead.
 fn check(jobs: &Mutex<Receiver<Sent>>, done: &SyncSender<Sent>) {
     loop {
         let msg = {
@@ -157,7 +158,7 @@ fn check(jobs: &Mutex<Receiver<Sent>>, done: &SyncSender<Sent>) {
         };
         let msg = msg.map(|mut c| {
             if c.aligned {
-                c.crcs = precompute_crcs(&c.buf[..c.len], c.position);
+                c.ahead = precompute_batches(&c.buf[..c.len], c.position);
             }
             c
         });

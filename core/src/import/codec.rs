@@ -9,7 +9,7 @@
 //! The codecs are behind the `codecs` feature so the browser build can leave them out: without it
 //! every compressed batch is [`Unavailable`](Decompressed::Unavailable).
 
-use super::log_file::Compression;
+use super::log_batch::Compression;
 
 /// Decompressed output is capped: a batch's records never legitimately exceed this, and the cap
 /// keeps a crafted "decompression bomb" from exhausting memory.

@@ -1,41 +1,57 @@
-//! The fast path of reading a large `.log`: the CRC-32C of its v2 batches computed ahead of the
-//! parse, so that a caller with threads can check one chunk while the next is read and the one
-//! before is parsed. Checking a CRC is the costliest step of reading an uncompressed segment.
+//! The fast path of reading a large `.log`: its uncompressed v2 batches checked and read ahead of
+//! the parse, so that a caller with threads can check and read one chunk while the next is
+//! copied from the file and the one before is collected. Checking a CRC is the costliest step of
+//! reading an uncompressed segment, and reading a batch right after its CRC finds its bytes still
+//! in the core's cache.
 //!
-//! This is only a cache: [`LogReader::feed_with_crcs`](super::LogReader::feed_with_crcs) still
-//! compares each stored CRC and reads each batch as [`LogReader::feed`](super::LogReader::feed)
-//! does, so the rule stays in one place. The property test below proves the two paths read the
-//! same segment from any bytes cut into any chunks.
+//! This is only a cache: each batch is read by the same [`parse_batch_known`] that
+//! [`LogReader::feed`](super::LogReader::feed) calls, over the same bytes at the same position,
+//! and [`LogReader::feed_precomputed`](super::LogReader::feed_precomputed) takes from it only
+//! the batches it would read there itself; anything else (a batch across chunks, a damaged or
+//! compressed batch, a v0/v1 message) is read as `feed` reads it. The property test below proves
+//! the two paths read the same segment from any bytes cut into any chunks.
 
-use super::log_file::{batch_extent, RECORD_BATCH_OVERHEAD, V2_CRC_FROM};
+use super::log_batch::LogBatch;
+use super::log_file::{batch_extent, parse_batch_known, RECORD_BATCH_OVERHEAD, V2_CRC_FROM};
+use super::v2_batch::crc32c;
+use logtime_model::units::Offset;
 
-/// The CRC-32C of each whole v2 batch in a run of a `.log`'s bytes, by file position.
+/// One batch checked ahead: its CRC-32C and, when it is an uncompressed v2 batch whose CRC
+/// holds, the batch as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Ahead {
+    pub(crate) position: u64,
+    pub(crate) crc: u32,
+    pub(crate) batch: Option<LogBatch>,
+}
+
+/// The v2 batches of a run of a `.log`'s bytes, checked and read ahead, by file position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PrecomputedCrcs {
+pub struct PrecomputedBatches {
     /// File position of the run's first byte.
     position: u64,
     /// Length of the run.
     len: usize,
-    /// (file position of a batch, CRC-32C of its bytes from the attributes on), in file order.
-    entries: Vec<(u64, u32)>,
+    /// The run's whole v2 batches, in file order.
+    entries: Vec<Ahead>,
 }
 
-impl PrecomputedCrcs {
-    /// Whether these CRCs were computed over the run of `len` bytes at `position`.
+impl PrecomputedBatches {
+    /// Whether these were computed over the run of `len` bytes at `position`.
     pub(crate) fn covers(&self, position: u64, len: usize) -> bool {
         self.position == position && self.len == len
     }
 
-    pub(crate) fn into_entries(self) -> Vec<(u64, u32)> {
+    pub(crate) fn into_entries(self) -> Vec<Ahead> {
         self.entries
     }
 
-    /// How many batches have a CRC here.
+    /// How many batches were checked here.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// Whether no batch has one.
+    /// Whether none was.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -52,20 +68,33 @@ pub fn whole_batches(data: &[u8]) -> usize {
     at
 }
 
-/// The CRC-32C of every whole v2 batch at the start of `data`, whose first byte is the start of
-/// a batch at file `position`. Batches of other formats, and those too short to be a v2 batch,
-/// are left to the parse.
-pub fn precompute_crcs(data: &[u8], position: u64) -> PrecomputedCrcs {
+/// Every whole v2 batch at the start of `data`, whose first byte is the start of a batch at
+/// file `position`: its CRC-32C, and the batch read when it is uncompressed and its CRC holds
+/// (a compressed batch's reading is metered against the whole file's inflation budget, which only
+/// the reader in file order knows). Batches of other formats, and those too short to be a v2
+/// batch, are left to the parse.
+pub fn precompute_batches(data: &[u8], position: u64) -> PrecomputedBatches {
     let mut entries = Vec::new();
     let mut at = 0;
     while let Ok(Some(n)) = batch_extent(&data[at..], 0) {
-        let batch = &data[at..at + n];
-        if batch[16] == 2 && n >= RECORD_BATCH_OVERHEAD {
-            entries.push((position + at as u64, crc32c::crc32c(&batch[V2_CRC_FROM..])));
+        let bytes = &data[at..at + n];
+        if bytes[16] == 2 && n >= RECORD_BATCH_OVERHEAD {
+            let pos = position + at as u64;
+            let crc = crc32c(&bytes[V2_CRC_FROM..]);
+            let uncompressed = bytes[22] & 0x07 == 0;
+            // The offset after the previous batch only matters to v0/v1 messages.
+            let batch = uncompressed
+                .then(|| parse_batch_known(bytes, pos, Offset(0), Some(crc)).ok())
+                .flatten();
+            entries.push(Ahead {
+                position: pos,
+                crc,
+                batch,
+            });
         }
         at += n;
     }
-    PrecomputedCrcs {
+    PrecomputedBatches {
         position,
         len: data.len(),
         entries,
@@ -103,7 +132,7 @@ mod tests {
         b.extend((-1i32).to_be_bytes());
         b.extend(n.to_be_bytes());
         b.extend(recs);
-        let crc = crc32c::crc32c(&b[V2_CRC_FROM..]);
+        let crc = crc32c(&b[V2_CRC_FROM..]);
         b[17..21].copy_from_slice(&crc.to_be_bytes());
         b
     }
@@ -118,7 +147,7 @@ mod tests {
     }
 
     /// The fast path as the CLI takes it: chunks cut after their whole batches where that
-    /// leaves any (the rest carried into the next chunk), CRCs computed ahead.
+    /// leaves any (the rest carried into the next chunk), batches checked and read ahead.
     fn fast(bytes: &[u8], cuts: &[usize]) -> SegmentLog {
         let mut r = SegmentReader::new(Offset(0));
         let mut carry: Vec<u8> = Vec::new();
@@ -129,12 +158,12 @@ mod tests {
                 0 => carry.len(),
                 n => n,
             };
-            let crcs = precompute_crcs(&carry[..whole], position);
-            r.feed_with_crcs(&carry[..whole], crcs);
+            let crcs = precompute_batches(&carry[..whole], position);
+            r.feed_precomputed(&carry[..whole], crcs);
             position += whole as u64;
             carry.drain(..whole);
         }
-        r.feed_with_crcs(&carry, precompute_crcs(&carry, position));
+        r.feed_precomputed(&carry, precompute_batches(&carry, position));
         r.finish()
     }
 
@@ -184,21 +213,42 @@ mod tests {
     }
 
     #[test]
+    fn uncompressed_batches_are_read_ahead_and_compressed_ones_left_to_the_reader() {
+        let b = v2(0, 3, 1_000, false);
+        let ahead = precompute_batches(&b, 0);
+        let read = parse_batch_known(&b, 0, Offset(0), None).ok();
+        assert!(read.is_some());
+        assert_eq!(ahead.entries[0].batch, read);
+        // The gzip bit set (CRC fixed up): its reading spends the file's inflation budget,
+        // which only the reader in file order knows.
+        let mut gz = b.clone();
+        gz[22] |= 1;
+        let crc = crc32c(&gz[V2_CRC_FROM..]);
+        gz[17..21].copy_from_slice(&crc.to_be_bytes());
+        let ahead = precompute_batches(&gz, 0);
+        assert_eq!((ahead.len(), ahead.entries[0].batch.is_none()), (1, true));
+        // A damaged batch keeps its computed CRC only: the reader reports the mismatch.
+        let mut bad = b.clone();
+        bad[70] ^= 1;
+        assert!(precompute_batches(&bad, 0).entries[0].batch.is_none());
+    }
+
+    #[test]
     fn crcs_for_another_position_are_not_used() {
         let b = v2(0, 3, 1_000, false);
         let mut bad = b.clone();
         bad[70] ^= 1;
         // CRCs of the good bytes offered for the damaged ones at another position: ignored.
         let mut r = SegmentReader::new(Offset(0));
-        r.feed_with_crcs(&bad, precompute_crcs(&b, 1));
+        r.feed_precomputed(&bad, precompute_batches(&b, 1));
         let log = r.finish();
         assert!(log.end.damage.is_some());
         assert_eq!(log, plain(&bad, &[]));
-        assert_eq!(precompute_crcs(&b, 0).len(), 1);
+        assert_eq!(precompute_batches(&b, 0).len(), 1);
         // At the chunk's position they are used (which is why the caller computes them over the
         // very bytes it feeds): the damaged batch then passes.
         let mut r = SegmentReader::new(Offset(0));
-        r.feed_with_crcs(&bad, precompute_crcs(&b, 0));
+        r.feed_precomputed(&bad, precompute_batches(&b, 0));
         assert_eq!(r.finish().end.damage, None);
     }
 }

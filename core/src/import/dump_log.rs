@@ -24,13 +24,13 @@
 //! as not expanded. `isvalid: false` ends the segment there, as Kafka's recovery would. Lines
 //! the tool writes on stderr (mismatch reports) are accepted and ignored when mixed in.
 
+use super::dump_lines::{clip, fields, get, is_ignored, LineNo};
 use super::dump_paste::{folder_of, is_paste_furniture, outside, starting_offset};
 use super::index_file::{IndexFile, OffsetEntry, TimeEntry};
-use super::log_file::{
-    nullable_len, Compression, DamageKind, LogBatch, LogDamage, LogEnd, NotExpanded, RecordInfo,
-    Records, TimestampKind,
-};
-use super::rebuild::{PartitionImport, SegmentLog, SegmentLogBuilder};
+use super::log_batch::{DamageKind, LogBatch, LogDamage, Records};
+use super::log_file::LogEnd;
+use super::rebuild::PartitionImport;
+use super::segment_log::{SegmentLog, SegmentLogBuilder};
 use super::{segment_file, SegmentFileKind};
 use logtime_model::config::Config;
 use logtime_model::units::{Bytes, Offset, Timestamp};
@@ -144,44 +144,6 @@ impl Default for DumpParser {
     }
 }
 
-/// `name: value` pairs of a line, and the free text after `key:` / `payload:`.
-fn fields(line: &str) -> Vec<(&str, &str)> {
-    let cut = [" key: ", " payload: ", "| key: "]
-        .iter()
-        .filter_map(|m| line.find(m))
-        .min()
-        .unwrap_or(line.len());
-    let mut out = Vec::new();
-    let mut it = line[..cut].split_whitespace().peekable();
-    while let Some(tok) = it.next() {
-        let Some(name) = tok.strip_suffix(':') else {
-            continue;
-        };
-        let mut value = it.next().unwrap_or("");
-        // `headerKeys: [a, b]` may hold spaces: keep the first token, enough to count.
-        if value.starts_with('[') && !value.ends_with(']') {
-            while let Some(t) = it.peek() {
-                if t.ends_with(':') {
-                    break;
-                }
-                let t = it.next().unwrap_or("");
-                if t.ends_with(']') {
-                    break;
-                }
-            }
-            value = "[?]";
-        }
-        out.push((name, value));
-    }
-    out
-}
-
-fn get<'a>(f: &[(&str, &'a str)], names: &[&str]) -> Option<&'a str> {
-    f.iter()
-        .find(|(n, _)| names.iter().any(|m| n.eq_ignore_ascii_case(m)))
-        .map(|(_, v)| *v)
-}
-
 impl DumpParser {
     /// A parser at the start of the text.
     pub fn new() -> DumpParser {
@@ -194,11 +156,12 @@ impl DumpParser {
         }
     }
 
+    fn at(&self) -> LineNo {
+        LineNo(self.line)
+    }
+
     fn err(&self, reason: impl Into<String>) -> DumpError {
-        DumpError {
-            line: self.line,
-            reason: reason.into(),
-        }
+        self.at().err(reason)
     }
 
     fn num<T: std::str::FromStr>(
@@ -206,9 +169,7 @@ impl DumpParser {
         f: &[(&str, &str)],
         names: &[&str],
     ) -> Result<T, DumpError> {
-        let v = get(f, names).ok_or_else(|| self.err(format!("no {}: field", names[0])))?;
-        v.parse()
-            .map_err(|_| self.err(format!("{}: {v:?} is not a number", names[0])))
+        self.at().num(f, names)
     }
 
     /// Reads the next line (without its line break).
@@ -351,48 +312,11 @@ impl DumpParser {
             && get(&f, &["offset"]).is_some()
             && get(&f, &["keySize"]).is_some();
         if is_batch {
-            let (batch, valid) = self.batch(&f)?;
+            let (batch, valid) = self.at().batch(&f)?;
             return self.push_batch(batch, valid, true, false);
         }
-        if record_line || old_record {
-            let rec = self.record(&f)?;
-            // Kafka before 2.2 (and 2.8) printed each record with its batch's position and no
-            // batch line of its own: a new position starts a new batch.
-            if let Some(position) = get(&f, &["position"]) {
-                let position: u64 = position
-                    .parse()
-                    .map_err(|_| self.err(format!("position: {position:?} is not a number")))?;
-                let same = matches!(&self.current, Current::Log { pending: Some(p), .. } if p.batch.position == position);
-                if !same {
-                    let batch = self.batch_of_record(&f, &rec, position)?;
-                    self.push_batch(batch.0, true, batch.1, true)?;
-                }
-            }
-            if let Current::Log {
-                pending,
-                after_record,
-                ..
-            } = &mut self.current
-            {
-                match pending {
-                    Some(p) => {
-                        let b = &mut p.batch;
-                        if rec.offset > b.last_offset && !p.size_known {
-                            b.last_offset = rec.offset;
-                        }
-                        if let Records::Expanded { records } = &mut b.records {
-                            records.push(rec);
-                        } else {
-                            b.records = Records::Expanded { records: vec![rec] };
-                        }
-                        *after_record = true;
-                        return Ok(());
-                    }
-                    None => {
-                        return Err(self.err("a record line before any batch line"));
-                    }
-                }
-            }
+        if (record_line || old_record) && self.add_record(&f)? {
+            return Ok(());
         }
         // A payload printed with `--print-data-log` may span lines.
         if let Current::Log {
@@ -407,149 +331,48 @@ impl DumpParser {
         )))
     }
 
-    fn batch(&self, f: &[(&str, &str)]) -> Result<(LogBatch, bool), DumpError> {
-        if let Some(missing) = ["magic", "size", "position"]
-            .iter()
-            .find(|n| get(f, &[n]).is_none())
+    /// A record line (or an old format's record with its batch's fields): added to the
+    /// pending batch; false when the reader is not in a `.log` (the line is then refused).
+    fn add_record(&mut self, f: &[(&str, &str)]) -> Result<bool, DumpError> {
+        let rec = self.at().record(f)?;
+        // Kafka before 2.2 (and 2.8) printed each record with its batch's position and no
+        // batch line of its own: a new position starts a new batch.
+        if let Some(position) = get(f, &["position"]) {
+            let position: u64 = position
+                .parse()
+                .map_err(|_| self.err(format!("position: {position:?} is not a number")))?;
+            let same = matches!(&self.current, Current::Log { pending: Some(p), .. } if p.batch.position == position);
+            if !same {
+                let batch = self.at().batch_of_record(f, &rec, position)?;
+                self.push_batch(batch.0, true, batch.1, true)?;
+            }
+        }
+        if let Current::Log {
+            pending,
+            after_record,
+            ..
+        } = &mut self.current
         {
-            return Err(self.err(format!(
-                "this batch line stops before its {missing}: field: the text was wrapped or cut (kafka-dump-log writes each batch on one line); paste the output unwrapped"
-            )));
+            match pending {
+                Some(p) => {
+                    let b = &mut p.batch;
+                    if rec.offset > b.last_offset && !p.size_known {
+                        b.last_offset = rec.offset;
+                    }
+                    if let Records::Expanded { records } = &mut b.records {
+                        records.push(rec);
+                    } else {
+                        b.records = Records::Expanded { records: vec![rec] };
+                    }
+                    *after_record = true;
+                    return Ok(true);
+                }
+                None => {
+                    return Err(self.err("a record line before any batch line"));
+                }
+            }
         }
-        let magic: u8 = self.num(f, &["magic"])?;
-        if magic > 2 {
-            return Err(self.err(format!("magic: {magic} is not 0, 1 or 2")));
-        }
-        let position: u64 = self.num(f, &["position"])?;
-        let size: u32 = self.num(f, &["size"])?;
-        let (timestamp_type, max_ts) = ["CreateTime", "LogAppendTime", "NoTimestampType"]
-            .iter()
-            .find_map(|k| Some((TimestampKind::parse(k)?, get(f, &[k])?)))
-            .ok_or_else(|| self.err("no CreateTime:, LogAppendTime: or NoTimestampType: field"))?;
-        let max_timestamp: i64 = max_ts.parse().map_err(|_| {
-            self.err(format!(
-                "{}: {max_ts:?} is not a number",
-                timestamp_type.name()
-            ))
-        })?;
-        let codec = get(f, &["compresscodec", "compressType"]).unwrap_or("none");
-        let compression = Compression::parse(codec)
-            .ok_or_else(|| self.err(format!("compresscodec: unknown codec {codec:?}")))?;
-        let crc: u32 = get(f, &["crc"]).and_then(|c| c.parse().ok()).unwrap_or(0);
-        let inferred = get(f, &["baseOffset"]).is_none();
-        let (base, last, count) = if magic == 2 && !inferred {
-            let base: i64 = self.num(f, &["baseOffset"])?;
-            let last: i64 = self.num(f, &["lastOffset"])?;
-            let count = match get(f, &["count"]) {
-                Some(c) => Some(
-                    c.parse::<u32>()
-                        .map_err(|_| self.err(format!("count: {c:?} is not a number")))?,
-                ),
-                None => None,
-            };
-            (base, last, count)
-        } else {
-            let last: i64 = self.num(f, &["offset"])?;
-            (last, last, None)
-        };
-        let flag = |n: &str| get(f, &[n]) == Some("true");
-        let num_or = |n: &str, d: i64| get(f, &[n]).and_then(|v| v.parse().ok()).unwrap_or(d);
-        let valid = get(f, &["isvalid"]) != Some("false");
-        let batch = LogBatch {
-            position,
-            size,
-            magic,
-            base_offset: Offset(base),
-            // Before 2.2, and for v0/v1, a batch line names only the last offset.
-            base_offset_inferred: inferred && (magic == 2 || compression != Compression::None),
-            last_offset: Offset(last),
-            count,
-            partition_leader_epoch: num_or("partitionLeaderEpoch", -1) as i32,
-            producer_id: num_or("producerId", -1),
-            producer_epoch: num_or("producerEpoch", -1) as i16,
-            base_sequence: num_or("baseSequence", -1) as i32,
-            transactional: flag("isTransactional"),
-            control: flag("isControl"),
-            timestamp_type,
-            base_timestamp: Timestamp(max_timestamp),
-            max_timestamp: Timestamp(max_timestamp),
-            compression,
-            crc,
-            records: Records::NotExpanded {
-                why: NotExpanded::HeaderOnly,
-            },
-        };
-        Ok((batch, valid))
-    }
-
-    fn record(&self, f: &[(&str, &str)]) -> Result<RecordInfo, DumpError> {
-        let offset: i64 = self.num(f, &["offset"])?;
-        let ts = ["CreateTime", "LogAppendTime", "NoTimestampType"]
-            .iter()
-            .find_map(|k| get(f, &[k]))
-            .ok_or_else(|| self.err("no CreateTime:, LogAppendTime: or NoTimestampType: field"))?;
-        let timestamp: i64 = ts
-            .parse()
-            .map_err(|_| self.err(format!("record timestamp {ts:?} is not a number")))?;
-        let headers = match get(f, &["headerKeys"]) {
-            None | Some("[]") => 0,
-            Some(h) => h.matches(',').count() as u32 + 1,
-        };
-        Ok(RecordInfo {
-            offset: Offset(offset),
-            timestamp: Timestamp(timestamp),
-            key_bytes: self.num(f, &["keySize"]).ok().and_then(nullable_len),
-            value_bytes: self.num(f, &["valueSize"]).ok().and_then(nullable_len),
-            headers,
-        })
-    }
-
-    /// The batch a record line of an old format names (its position, and in 2.8 its batch's
-    /// offsets and size).
-    fn batch_of_record(
-        &self,
-        f: &[(&str, &str)],
-        rec: &RecordInfo,
-        position: u64,
-    ) -> Result<(LogBatch, bool), DumpError> {
-        let size: Option<u32> = get(f, &["batchSize"]).and_then(|v| v.parse().ok());
-        let magic: u8 = get(f, &["magic"]).and_then(|v| v.parse().ok()).unwrap_or(2);
-        let codec = get(f, &["compresscodec", "compressType"]).unwrap_or("none");
-        let compression = Compression::parse(codec)
-            .ok_or_else(|| self.err(format!("compresscodec: unknown codec {codec:?}")))?;
-        let timestamp_type = ["CreateTime", "LogAppendTime", "NoTimestampType"]
-            .iter()
-            .find_map(|k| get(f, &[k]).and(TimestampKind::parse(k)))
-            .unwrap_or(TimestampKind::CreateTime);
-        let num = |n: &str, d: i64| get(f, &[n]).and_then(|v| v.parse().ok()).unwrap_or(d);
-        let base = num("baseOffset", rec.offset.0);
-        let last = num("lastOffset", rec.offset.0);
-        Ok((
-            LogBatch {
-                position,
-                size: size.unwrap_or(0),
-                magic,
-                base_offset: Offset(base),
-                base_offset_inferred: false,
-                last_offset: Offset(last),
-                count: None,
-                partition_leader_epoch: num("partitionLeaderEpoch", -1) as i32,
-                producer_id: num("producerId", -1),
-                producer_epoch: num("producerEpoch", -1) as i16,
-                base_sequence: num("baseSequence", -1) as i32,
-                transactional: get(f, &["isTransactional"]) == Some("true"),
-                control: false,
-                timestamp_type,
-                base_timestamp: rec.timestamp,
-                max_timestamp: Timestamp::NONE,
-                compression,
-                crc: 0,
-                records: Records::Expanded {
-                    records: Vec::new(),
-                },
-            },
-            size.is_some(),
-        ))
+        Ok(false)
     }
 
     /// Ends the pending batch: its size (when the format did not print it) is the distance to
@@ -740,25 +563,6 @@ fn not_following(position: u64, expected: u64) -> String {
     } else {
         format!("the batch at position {position} does not follow the previous one, which ends at {expected}: a partial dump cannot be imported exactly")
     }
-}
-
-fn is_ignored(t: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "Mismatches in ",
-        "Index offset: ",
-        "Found timestamp mismatch",
-        "Index timestamp: ",
-        "Found out of order timestamp",
-        "The following indexed offsets are not found",
-        "Indexed offset: ",
-        "Non-consecutive offsets in ",
-        "Ignoring unknown file ",
-    ];
-    PREFIXES.iter().any(|p| t.starts_with(p)) || t.contains(" is followed by ")
-}
-
-pub(super) fn clip(t: &str) -> String {
-    t.chars().take(80).collect()
 }
 
 /// Parses a whole dump.

@@ -3,7 +3,8 @@
 //! files in one text (`--files a-0/…,b-0/…`); index files dumped alone; and what is truly
 //! outside (Kafka 0.x lines, elided or wrapped text), refused with the reason.
 
-use super::dump_log::{clip, DumpFile, DumpOutput, DumpedContent};
+use super::dump_lines::clip;
+use super::dump_log::{DumpFile, DumpOutput, DumpedContent};
 use logtime_model::units::{Bytes, Offset, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::fmt;

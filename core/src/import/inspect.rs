@@ -4,7 +4,8 @@
 //! to the offset after a pinning segment would free. Plus the export of the partition as a
 //! scenario that replays to the same state.
 
-use super::rebuild::{Imported, UnexpandedBatch};
+use super::rebuild::Imported;
+use super::segment_log::UnexpandedBatch;
 use logtime_model::config::{Config, ConfigValue};
 use logtime_model::diagnosis::{diagnose, Diagnosis};
 use logtime_model::lookup::{Lookup, LookupError, OffsetSpec, TraceStep};

@@ -5,10 +5,11 @@
 //! on) is checked, as `LegacyRecord.ensureValid` does.
 
 use super::codec::{decompress, Decompressed};
-use super::log_file::{
+use super::log_batch::{
     nullable_len, Compression, DamageKind, LogBatch, NotExpanded, RecordInfo, Records,
-    TimestampKind, CRC32, RECORD_OVERHEAD_V0, RECORD_OVERHEAD_V1,
+    TimestampKind,
 };
+use super::log_file::{CRC32, RECORD_OVERHEAD_V0, RECORD_OVERHEAD_V1};
 use super::wire::{Cursor, WireError};
 use logtime_model::units::{Offset, Timestamp};
 

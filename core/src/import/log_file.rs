@@ -11,13 +11,15 @@
 //!
 //! Like recovery, a v2 batch whose CRC holds is kept even when its records cannot be read (an
 //! unknown codec, a codec not compiled in, malformed records): its header still gives offsets,
-//! size and max timestamp, and the records are reported as [`Records::NotExpanded`].
+//! size and max timestamp, and the records are reported as
+//! [`Records::NotExpanded`](super::Records::NotExpanded).
 
-use super::codec::{decompress, inflation_budget, metered, Decompressed};
-use super::wire::{Cursor, WireError};
-use logtime_model::units::{Offset, Timestamp};
+use super::codec::{inflation_budget, metered};
+use super::crc_ahead::{Ahead, PrecomputedBatches};
+use super::log_batch::{DamageKind, LogBatch, LogDamage};
+use super::v2_batch::parse_v2;
+use logtime_model::units::Offset;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// `Records.LOG_OVERHEAD`: the offset and size fields before every batch.
 pub(crate) const LOG_OVERHEAD: usize = 12;
@@ -34,298 +36,6 @@ pub(super) const RECORD_OVERHEAD_V1: i32 = 22;
 
 pub(super) const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
-/// The most records of one batch that are listed one by one (a producer's batch holds
-/// thousands; a header may claim 38 million, some 1.5 GB once listed). A batch that claims more
-/// is read at the batch level, as a batch whose records are not read.
-pub const MAX_EXPANDED_RECORDS: u64 = 4_000_000;
-
-/// A batch's codec (`attributes & 0x07`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Compression {
-    /// Uncompressed.
-    None,
-    /// gzip.
-    Gzip,
-    /// snappy (xerial framing).
-    Snappy,
-    /// LZ4 frame.
-    Lz4,
-    /// zstd (v2 only).
-    Zstd,
-    /// An id Kafka does not define.
-    Unknown(u8),
-}
-
-impl Compression {
-    /// From the attributes' low three bits.
-    pub fn from_id(id: u8) -> Compression {
-        match id {
-            0 => Compression::None,
-            1 => Compression::Gzip,
-            2 => Compression::Snappy,
-            3 => Compression::Lz4,
-            4 => Compression::Zstd,
-            n => Compression::Unknown(n),
-        }
-    }
-
-    /// Kafka's name (`CompressionType.name`), as `kafka-dump-log` prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Compression::None => "none",
-            Compression::Gzip => "gzip",
-            Compression::Snappy => "snappy",
-            Compression::Lz4 => "lz4",
-            Compression::Zstd => "zstd",
-            Compression::Unknown(_) => "unknown",
-        }
-    }
-
-    /// Parses a name as `kafka-dump-log` prints it (any case: older versions print `NONE`).
-    pub fn parse(s: &str) -> Option<Compression> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "none" => Compression::None,
-            "gzip" => Compression::Gzip,
-            "snappy" => Compression::Snappy,
-            "lz4" => Compression::Lz4,
-            "zstd" => Compression::Zstd,
-            _ => return None,
-        })
-    }
-}
-
-/// A batch's timestamp type (`TimestampType`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TimestampKind {
-    /// `CreateTime`: the producer's stamps.
-    CreateTime,
-    /// `LogAppendTime`: the broker's append time, the batch's max timestamp, for every record.
-    LogAppendTime,
-    /// `NoTimestampType`: magic 0, no timestamps at all.
-    NoTimestampType,
-}
-
-impl TimestampKind {
-    /// Kafka's name, as `kafka-dump-log` prints it.
-    pub fn name(self) -> &'static str {
-        match self {
-            TimestampKind::CreateTime => "CreateTime",
-            TimestampKind::LogAppendTime => "LogAppendTime",
-            TimestampKind::NoTimestampType => "NoTimestampType",
-        }
-    }
-
-    /// Parses Kafka's name.
-    pub fn parse(s: &str) -> Option<TimestampKind> {
-        Some(match s {
-            "CreateTime" => TimestampKind::CreateTime,
-            "LogAppendTime" => TimestampKind::LogAppendTime,
-            "NoTimestampType" => TimestampKind::NoTimestampType,
-            _ => return None,
-        })
-    }
-}
-
-/// One record as read from a batch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordInfo {
-    /// Its offset.
-    pub offset: Offset,
-    /// Its timestamp as a reader sees it (the batch's max under LogAppendTime, `-1` in magic 0).
-    pub timestamp: Timestamp,
-    /// Key size in bytes: `None` for a null key (length -1 on the wire), `Some(0)` for an empty
-    /// key, a different thing (a compacted topic accepts it). The same representation as
-    /// [`Record::key_len`](logtime_model::Record::key_len) and a scenario's `key_bytes`.
-    pub key_bytes: Option<u32>,
-    /// Value size in bytes: `None` for a null value (a tombstone).
-    pub value_bytes: Option<u32>,
-    /// Number of headers (v2).
-    pub headers: u32,
-}
-
-/// A key or value length as the wire writes it: a negative one is null (`DefaultRecord.readFrom`
-/// and `LegacyRecord` read the bytes only when the length is `>= 0`).
-pub(crate) fn nullable_len(len: i32) -> Option<u32> {
-    u32::try_from(len).ok()
-}
-
-/// Why a batch's records were not read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum NotExpanded {
-    /// The batch is compressed with a codec this build leaves out (the browser build).
-    CodecNotCompiled {
-        /// The codec.
-        codec: Compression,
-    },
-    /// The records could not be read (the CRC held, so Kafka keeps the batch).
-    Malformed {
-        /// Lowercase reason with the byte position.
-        reason: String,
-    },
-    /// The source only gave the batch header (`kafka-dump-log` without `--deep-iteration`).
-    HeaderOnly,
-}
-
-impl fmt::Display for NotExpanded {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotExpanded::CodecNotCompiled { codec } => write!(
-                f,
-                "{} records not expanded: this build has no {} codec",
-                codec.name(),
-                codec.name()
-            ),
-            NotExpanded::Malformed { reason } => write!(f, "records unreadable: {reason}"),
-            NotExpanded::HeaderOnly => f.write_str("records not listed (batch header only)"),
-        }
-    }
-}
-
-/// A batch's records.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Records {
-    /// Every record, in order.
-    Expanded {
-        /// The records.
-        records: Vec<RecordInfo>,
-    },
-    /// Only the batch header is known.
-    NotExpanded {
-        /// Why.
-        why: NotExpanded,
-    },
-}
-
-/// One batch (v2) or shallow message (v0/v1) of a `.log` file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogBatch {
-    /// Byte position in the file.
-    pub position: u64,
-    /// Size in bytes, the 12-byte log overhead included (`sizeInBytes`).
-    pub size: u32,
-    /// Magic: 0, 1 or 2.
-    pub magic: u8,
-    /// First offset. For a compressed v0/v1 message whose records were not read, the offset after
-    /// the previous batch (see `base_offset_inferred`).
-    pub base_offset: Offset,
-    /// Whether `base_offset` was inferred rather than read.
-    pub base_offset_inferred: bool,
-    /// Last offset.
-    pub last_offset: Offset,
-    /// v2 `recordCount`.
-    pub count: Option<u32>,
-    /// v2 `partitionLeaderEpoch` (`-1` for v0/v1).
-    pub partition_leader_epoch: i32,
-    /// v2 `producerId` (`-1` for v0/v1).
-    pub producer_id: i64,
-    /// v2 `producerEpoch`.
-    pub producer_epoch: i16,
-    /// v2 `baseSequence`.
-    pub base_sequence: i32,
-    /// v2 transactional flag.
-    pub transactional: bool,
-    /// v2 control batch (transaction marker).
-    pub control: bool,
-    /// Timestamp type.
-    pub timestamp_type: TimestampKind,
-    /// v2 `baseTimestamp` (the producer's first stamp, kept as written even under
-    /// LogAppendTime); for v0/v1 the message's timestamp.
-    pub base_timestamp: Timestamp,
-    /// `maxTimestamp`: what Kafka's segment and indexes use.
-    pub max_timestamp: Timestamp,
-    /// Codec.
-    pub compression: Compression,
-    /// The stored CRC.
-    pub crc: u32,
-    /// The records.
-    pub records: Records,
-}
-
-/// Why reading stopped before the end of the file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum DamageKind {
-    /// Fewer bytes left than a batch header or than the batch's declared size (a write cut
-    /// short by a crash).
-    Truncated {
-        /// Bytes the batch needs (0 when not even its size field was readable).
-        needed: u64,
-        /// Bytes left in the file.
-        available: u64,
-    },
-    /// The declared size is below the format's minimum.
-    SizeTooSmall {
-        /// The size field.
-        size: i32,
-        /// The minimum.
-        minimum: i32,
-    },
-    /// A magic byte Kafka does not know.
-    UnknownMagic {
-        /// The byte.
-        magic: i8,
-    },
-    /// The stored CRC does not match the bytes.
-    CrcMismatch {
-        /// Stored.
-        stored: u32,
-        /// Computed.
-        computed: u32,
-    },
-    /// A v0/v1 message whose fields run past its declared size.
-    Malformed {
-        /// Lowercase reason with the byte position.
-        reason: String,
-    },
-}
-
-/// The first invalid batch: Kafka's recovery keeps the `position` bytes before it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogDamage {
-    /// Byte position of the invalid batch: the segment's valid size.
-    pub position: u64,
-    /// What is wrong.
-    pub kind: DamageKind,
-}
-
-impl fmt::Display for DamageKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DamageKind::Truncated {
-                needed: 0,
-                available,
-            } => write!(
-                f,
-                "truncated ({available} bytes left, fewer than a batch header)"
-            ),
-            DamageKind::Truncated { needed, available } => write!(
-                f,
-                "truncated (the batch declares {needed} bytes, {available} are left)"
-            ),
-            DamageKind::SizeTooSmall { size, minimum } => write!(
-                f,
-                "size {size} is smaller than the minimum record overhead ({minimum})"
-            ),
-            DamageKind::UnknownMagic { magic } => write!(f, "unknown magic {magic}"),
-            DamageKind::CrcMismatch { stored, computed } => write!(
-                f,
-                "record is corrupt (stored crc = {stored}, computed crc = {computed})"
-            ),
-            DamageKind::Malformed { reason } => f.write_str(reason),
-        }
-    }
-}
-
-impl fmt::Display for LogDamage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid batch at byte {}: {}", self.position, self.kind)
-    }
-}
-
 /// Parses the batch at the start of `data` (whose first byte is at file `position`). `data`
 /// must hold the whole batch: the caller reads the size field first (see [`batch_extent`]).
 /// `next_offset` is the offset after the previous batch, used when a compressed v0/v1 message's
@@ -335,8 +45,8 @@ pub fn parse_batch(data: &[u8], position: u64, next_offset: Offset) -> Result<Lo
 }
 
 /// [`parse_batch`], with the CRC-32C of a v2 batch's bytes already computed (by
-/// [`precompute_crcs`](super::crc_ahead::precompute_crcs) over these very bytes) when `known_crc`
-/// is given: the comparison with the stored CRC, and everything else, stays here.
+/// [`precompute_batches`](super::crc_ahead::precompute_batches) over these very bytes) when
+/// `known_crc` is given: the comparison with the stored CRC, and everything else, stays here.
 pub(crate) fn parse_batch_known(
     data: &[u8],
     position: u64,
@@ -378,240 +88,6 @@ pub fn batch_extent(data: &[u8], position: u64) -> Result<Option<usize>, LogDama
     Ok((data.len() >= total).then_some(total))
 }
 
-fn wire(e: WireError) -> String {
-    e.to_string()
-}
-
-fn parse_v2(data: &[u8], position: u64, known_crc: Option<u32>) -> Result<LogBatch, DamageKind> {
-    if data.len() < RECORD_BATCH_OVERHEAD {
-        return Err(DamageKind::SizeTooSmall {
-            size: (data.len() - LOG_OVERHEAD) as i32,
-            minimum: (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) as i32,
-        });
-    }
-    let mut c = Cursor::new(data, position);
-    // The header is 61 bytes and `data` holds at least that: these reads cannot fail.
-    let h = (|| -> Result<_, WireError> {
-        Ok((
-            c.i64("baseOffset")?,
-            c.i32("batchLength")?,
-            c.i32("partitionLeaderEpoch")?,
-            c.i8("magic")?,
-            c.u32("crc")?,
-            c.i16("attributes")?,
-            c.i32("lastOffsetDelta")?,
-            c.i64("baseTimestamp")?,
-            c.i64("maxTimestamp")?,
-            c.i64("producerId")?,
-            c.i16("producerEpoch")?,
-            c.i32("baseSequence")?,
-            c.i32("recordCount")?,
-        ))
-    })()
-    .map_err(|e| DamageKind::Malformed { reason: wire(e) })?;
-    let (
-        base,
-        _len,
-        epoch,
-        _magic,
-        crc,
-        attrs,
-        last_delta,
-        base_ts,
-        max_ts,
-        pid,
-        pepoch,
-        seq,
-        count,
-    ) = h;
-    let computed = known_crc.unwrap_or_else(|| crc32c::crc32c(&data[V2_CRC_FROM..]));
-    if computed != crc {
-        return Err(DamageKind::CrcMismatch {
-            stored: crc,
-            computed,
-        });
-    }
-    let compression = Compression::from_id((attrs & 0x07) as u8);
-    let log_append = attrs & 0x08 != 0;
-    let timestamp_type = if log_append {
-        TimestampKind::LogAppendTime
-    } else {
-        TimestampKind::CreateTime
-    };
-    let base_offset = Offset(base);
-    let last_offset = Offset(base.wrapping_add(last_delta as i64));
-    let records = match read_v2_records(
-        &data[RECORD_BATCH_OVERHEAD..],
-        position + RECORD_BATCH_OVERHEAD as u64,
-        compression,
-        count,
-        base,
-        base_ts,
-        log_append.then_some(max_ts),
-    ) {
-        Ok(records) => Records::Expanded { records },
-        Err(why) => Records::NotExpanded { why },
-    };
-    Ok(LogBatch {
-        position,
-        size: data.len() as u32,
-        magic: 2,
-        base_offset,
-        base_offset_inferred: false,
-        last_offset,
-        count: Some(count.max(0) as u32),
-        partition_leader_epoch: epoch,
-        producer_id: pid,
-        producer_epoch: pepoch,
-        base_sequence: seq,
-        transactional: attrs & 0x10 != 0,
-        control: attrs & 0x20 != 0,
-        timestamp_type,
-        base_timestamp: Timestamp(base_ts),
-        max_timestamp: Timestamp(max_ts),
-        compression,
-        crc,
-        records,
-    })
-}
-
-/// The records of a v2 batch (`DefaultRecord.readFrom`), decompressing first if needed.
-fn read_v2_records(
-    section: &[u8],
-    origin: u64,
-    compression: Compression,
-    count: i32,
-    base: i64,
-    base_ts: i64,
-    log_append_time: Option<i64>,
-) -> Result<Vec<RecordInfo>, NotExpanded> {
-    let malformed = |reason: String| NotExpanded::Malformed { reason };
-    if count < 0 {
-        return Err(malformed(format!("negative record count {count}")));
-    }
-    if count as u64 > MAX_EXPANDED_RECORDS {
-        // Refused before decompressing: each record listed takes some 40 bytes.
-        return Err(malformed(format!(
-            "record count {count} is more than the {MAX_EXPANDED_RECORDS} records logtime lists of one batch"
-        )));
-    }
-    let owned;
-    // Positions inside decompressed data are not file positions: name the batch's instead.
-    let (bytes, origin, compressed) = match compression {
-        Compression::None => (section, origin, false),
-        Compression::Unknown(id) => {
-            return Err(malformed(format!("unknown compression codec id {id}")));
-        }
-        codec => match decompress(codec, section, 2) {
-            Decompressed::Bytes(b) => {
-                owned = b;
-                (&owned[..], 0, true)
-            }
-            Decompressed::Unavailable => return Err(NotExpanded::CodecNotCompiled { codec }),
-            Decompressed::Invalid(reason) => {
-                return Err(malformed(format!(
-                    "{} data at byte {origin}: {reason}",
-                    codec.name()
-                )))
-            }
-        },
-    };
-    let where_ = |e: WireError| {
-        if compressed {
-            format!(
-                "{} (byte {} of the decompressed records)",
-                e.what, e.position
-            ) + ": "
-                + e.reason
-        } else {
-            wire(e)
-        }
-    };
-    // Every record takes at least 7 bytes: cap the allocation by what the data can hold.
-    let mut records = Vec::with_capacity((count as usize).min(bytes.len() / 7 + 1));
-    let mut c = Cursor::new(bytes, origin);
-    for i in 0..count {
-        let start = c.position();
-        let len = c
-            .varint("record length")
-            .map_err(|e| malformed(format!("record {i}: {}", where_(e))))?;
-        if len < 0 || len as usize > c.remaining() {
-            return Err(malformed(format!(
-                "record {i} at byte {start}{}: length {len} does not fit the {} bytes left",
-                if compressed {
-                    " of the decompressed records"
-                } else {
-                    ""
-                },
-                c.remaining()
-            )));
-        }
-        let body = c
-            .bytes(len as usize, "record")
-            .map_err(|e| malformed(where_(e)))?;
-        let body_origin = c.position() - len as u64;
-        let mut r = Cursor::new(body, body_origin);
-        let rec = (|| -> Result<RecordInfo, WireError> {
-            let _attributes = r.i8("record attributes")?;
-            let ts_delta = r.varlong("timestamp delta")?;
-            let offset_delta = r.varint("offset delta")?;
-            let key_size = r.varint("key length")?;
-            if key_size >= 0 {
-                r.bytes(key_size as usize, "key")?;
-            }
-            let value_size = r.varint("value length")?;
-            if value_size >= 0 {
-                r.bytes(value_size as usize, "value")?;
-            }
-            let headers = r.varint("header count")?;
-            if headers < 0 {
-                return Err(WireError {
-                    position: r.position(),
-                    what: "header count",
-                    reason: "negative",
-                });
-            }
-            for _ in 0..headers {
-                let k = r.varint("header key length")?;
-                if k < 0 {
-                    return Err(WireError {
-                        position: r.position(),
-                        what: "header key length",
-                        reason: "negative (header keys cannot be null)",
-                    });
-                }
-                r.bytes(k as usize, "header key")?;
-                let v = r.varint("header value length")?;
-                if v >= 0 {
-                    r.bytes(v as usize, "header value")?;
-                }
-            }
-            Ok(RecordInfo {
-                offset: Offset(base.wrapping_add(offset_delta as i64)),
-                timestamp: Timestamp(log_append_time.unwrap_or(base_ts.wrapping_add(ts_delta))),
-                key_bytes: nullable_len(key_size),
-                value_bytes: nullable_len(value_size),
-                headers: headers as u32,
-            })
-        })()
-        .map_err(|e| malformed(format!("record {i}: {}", where_(e))))?;
-        if r.remaining() != 0 {
-            return Err(malformed(format!(
-                "record {i} at byte {start}: {} bytes left over after its headers",
-                r.remaining()
-            )));
-        }
-        records.push(rec);
-    }
-    if c.remaining() != 0 {
-        return Err(malformed(format!(
-            "{} bytes after the batch's {count} records (incorrect declared batch size)",
-            c.remaining()
-        )));
-    }
-    Ok(records)
-}
-
 /// Reads a `.log` file fed in chunks of any size, keeping only the bytes of a batch not yet
 /// complete. Batches go to a callback as they complete; reading stops at the first invalid batch.
 ///
@@ -636,8 +112,9 @@ pub struct LogReader {
     /// Bytes the file's batches have decompressed to so far (see
     /// [`MAX_INFLATION`](super::codec::MAX_INFLATION)).
     inflated: u64,
-    /// CRC-32C of batches computed ahead, by file position, during [`LogReader::feed_with_crcs`].
-    known: Vec<(u64, u32)>,
+    /// Batches checked and read ahead, by file position, during
+    /// [`LogReader::feed_precomputed`].
+    known: Vec<Ahead>,
 }
 
 /// What a whole `.log` file gave, besides its batches.
@@ -716,28 +193,30 @@ impl LogReader {
         }
     }
 
-    /// [`LogReader::feed`], with the CRC-32C of the chunk's whole batches computed ahead (on
-    /// other threads: the CLI's reading of a large segment). The result is the same as `feed`'s
-    /// whatever `crcs` holds: CRCs computed for another position than the chunk's are ignored,
-    /// and a batch without one (a batch across chunks, a v0/v1 message) is checked here.
-    pub fn feed_with_crcs(
+    /// [`LogReader::feed`], with the chunk's whole v2 batches checked and read ahead (on other
+    /// threads: the CLI's reading of a large segment). The result is the same as `feed`'s
+    /// whatever `ahead` holds for these bytes: what was computed for another position than the
+    /// chunk's is ignored, and a batch without an entry (a batch across chunks, a v0/v1 message)
+    /// is read here.
+    pub fn feed_precomputed(
         &mut self,
         chunk: &[u8],
-        crcs: super::PrecomputedCrcs,
+        ahead: PrecomputedBatches,
         on_batch: &mut dyn FnMut(LogBatch),
     ) {
-        if crcs.covers(self.total, chunk.len()) {
-            self.known = crcs.into_entries();
+        if ahead.covers(self.total, chunk.len()) {
+            self.known = ahead.into_entries();
         }
         self.feed(chunk, on_batch);
         self.known.clear();
     }
 
-    fn known_crc(&self, position: u64) -> Option<u32> {
-        self.known
-            .binary_search_by_key(&position, |k| k.0)
-            .ok()
-            .map(|i| self.known[i].1)
+    /// What was computed ahead for the batch at `position`: the batch as read, else its CRC.
+    fn known(&mut self, position: u64) -> (Option<LogBatch>, Option<u32>) {
+        match self.known.binary_search_by_key(&position, |k| k.position) {
+            Ok(i) => (self.known[i].batch.take(), Some(self.known[i].crc)),
+            Err(_) => (None, None),
+        }
     }
 
     /// Reads the whole batches at the start of `data` (at file position `pending_at`), and
@@ -751,10 +230,13 @@ impl LogReader {
                 Some(n) => {
                     let next = self.next_offset.unwrap_or(Offset(0));
                     let allowance = inflation_budget(self.total).saturating_sub(self.inflated);
-                    let known = self.known_crc(pos);
-                    let (parsed, spent) = metered(allowance, || {
-                        parse_batch_known(&data[at..at + n], pos, next, known)
-                    });
+                    let (parsed, spent) = match self.known(pos) {
+                        // Read ahead: uncompressed, so it spent none of the budget.
+                        (Some(batch), _) => (Ok(batch), 0),
+                        (None, known) => metered(allowance, || {
+                            parse_batch_known(&data[at..at + n], pos, next, known)
+                        }),
+                    };
                     self.inflated = self.inflated.saturating_add(spent);
                     parsed.map(|b| Some((b, n)))
                 }
@@ -824,7 +306,9 @@ pub fn read_log(bytes: &[u8]) -> (Vec<LogBatch>, LogEnd) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::log_batch::{NotExpanded, Records};
     use super::*;
+    use logtime_model::units::Timestamp;
 
     /// A v2 batch of `records` bytes (already encoded), CRC-32C filled in.
     fn v2(base: i64, last_delta: i32, count: i32, records: &[u8]) -> Vec<u8> {

@@ -43,23 +43,29 @@
 
 mod codec;
 mod crc_ahead;
+mod dump_lines;
 mod dump_log;
 mod dump_paste;
+mod index_check;
 mod index_file;
 mod inspect;
 mod internal_topic;
 mod legacy;
+mod log_batch;
 mod log_file;
 mod metadata_log;
 mod rebuild;
+mod segment_log;
+mod v2_batch;
 pub use logtime_model::seed;
 mod wire;
 pub mod words;
 
 pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
-pub use crc_ahead::{precompute_crcs, whole_batches, PrecomputedCrcs};
+pub use crc_ahead::{precompute_batches, whole_batches, PrecomputedBatches};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
 pub use dump_paste::{DumpSplitError, IndexOnlyRow};
+pub use index_check::IndexCheck;
 pub use index_file::{
     parse_offset_index, parse_time_index, IndexFile, IndexKind, IndexNote, OffsetEntry, TimeEntry,
 };
@@ -71,18 +77,20 @@ pub use internal_topic::{
     configs_for, configs_with_metadata, internal_topic, ConfigInForce, ConfigOrigin, InternalTopic,
     INTERNAL_TOPICS,
 };
-pub use log_file::{
-    batch_extent, parse_batch, read_log, Compression, DamageKind, LogBatch, LogDamage, LogEnd,
-    LogReader, NotExpanded, RecordInfo, Records, TimestampKind, MAX_EXPANDED_RECORDS,
+pub use log_batch::{
+    Compression, DamageKind, LogBatch, LogDamage, NotExpanded, RecordInfo, Records, TimestampKind,
 };
+pub use log_file::{batch_extent, parse_batch, read_log, LogEnd, LogReader};
 pub use metadata_log::{
     meta_properties, MetadataConfigs, MetadataError, MetadataTopic, MAX_METADATA_LOG_BYTES,
     MAX_METADATA_RECORDS, MAX_META_PROPERTIES_BYTES,
 };
-pub use rebuild::{
-    BatchFormats, Compacted, Imported, IndexCheck, PartitionImport, SegmentLog, SegmentLogBuilder,
-    SegmentReader, SegmentReport, UnexpandedBatch, MAX_UNREAD_RECORDS,
+pub use rebuild::{Imported, PartitionImport, SegmentReport};
+pub use segment_log::{
+    BatchFormats, Compacted, SegmentLog, SegmentLogBuilder, SegmentReader, UnexpandedBatch,
+    MAX_UNREAD_RECORDS,
 };
+pub use v2_batch::MAX_EXPANDED_RECORDS;
 
 use logtime_model::units::Offset;
 use serde::{Deserialize, Serialize};
