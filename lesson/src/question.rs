@@ -455,8 +455,9 @@ impl Ask {
     pub(crate) fn default_hide(&self) -> Affordances {
         use Affordance::*;
         Affordances::of(match self {
+            // Age colours and future marks point at the pinning segment and at what expired.
             Ask::StrikeSegments | Ask::StrikeRecords | Ask::Pinning => {
-                &[Verdicts, PinnedBadges, Remedies, AnswerPanel][..]
+                &[Verdicts, PinnedBadges, Remedies, AnswerPanel, AgeMarks][..]
             }
             Ask::Lookup(..) => &[LookupTrace, AnswerPanel],
             Ask::Choose { .. } => &[Remedies, AnswerPanel],
