@@ -126,6 +126,7 @@ test('while the pinning question is open nothing tells the future stamp; settled
       await part.locator('[data-testid=ages-hidden]').waitFor();
       assert.doesNotMatch(await page.locator('[data-testid=chart-key]').innerText(), /▲/);
       assert.doesNotMatch(await page.locator('[data-testid=timestamp-chart]').getAttribute('aria-label'), /future/);
+      await part.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', `narration-partition-density-${viewport === 'mobile' ? 375 : 1280}.png`) });
       // Tiles around the future stamp: neutral, and no label or title says "future" or an age.
       for (let i = 0; i < 4; i++) await page.locator('[data-testid=zoom-in]').click();
       const tile = part.locator(`[data-testid=record-${pin}]`);

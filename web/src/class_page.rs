@@ -161,7 +161,7 @@ fn assign_link(p: &AssignLinkProps) -> Html {
             <summary>{ "Make an assignment link" }</summary>
             <p class="muted">{ "Send this link to the class: each learner types their name and gets their own variant of this lesson (the name picks it). Their results carry the variant, and this page replays it." }</p>
             <label for="assign-link">{ "Assignment link" }</label>
-            <textarea id="assign-link" readonly=true rows="2" value={p.link.clone()} data-testid="assign-link" />
+            <textarea id="assign-link" readonly=true rows="3" value={p.link.clone()} data-testid="assign-link" />
             <div class="row">
                 <button type="button" onclick={copy} data-testid="assign-copy">{ "Copy the link" }</button>
             </div>
