@@ -40,7 +40,8 @@
 // `page`.
 
 const TAG = 'logtime-explorer';
-/** The attributes the element passes on (web/src/options.rs OPTION_NAMES, less `inline`). */
+/** The attributes the element passes on (web/src/options.rs OPTION_NAMES, less `inline` and
+ * `assign`: an assignment link opens the standalone page). */
 const OPTIONS = ['scenario', 'src', 'z', 'panels', 'menu', 'theme', 'mode', 'seed', 'step', 'lookup', 'moment', 'page', 'load', 'poster'];
 /** How far ahead of the viewport a `load="visible"` explorer starts loading. */
 const AHEAD = '600px 0px';

@@ -32,17 +32,23 @@ pub enum Affordance {
     /// What the downstream stream processor did: its late marks, window closings and the
     /// narration of its reads.
     StreamVerdicts,
+    /// What tells a stamp's age at a glance: the record tiles' age colours and icons, the
+    /// density bars' colours and ▲ caps, the chart's ▲ marks for stamps ahead of the clock, and
+    /// the words that class a stamp ("stamped in the future", "older than retention.ms", "in
+    /// 3 y") in labels and titles. The stamps themselves stay: the learner reasons from them.
+    AgeMarks,
 }
 
 impl Affordance {
     /// Every affordance.
-    pub const ALL: [Affordance; 6] = [
+    pub const ALL: [Affordance; 7] = [
         Affordance::Remedies,
         Affordance::Verdicts,
         Affordance::PinnedBadges,
         Affordance::LookupTrace,
         Affordance::AnswerPanel,
         Affordance::StreamVerdicts,
+        Affordance::AgeMarks,
     ];
 
     /// The key in lesson files.
@@ -54,6 +60,7 @@ impl Affordance {
             Affordance::LookupTrace => "lookup_trace",
             Affordance::AnswerPanel => "answer_panel",
             Affordance::StreamVerdicts => "stream_verdicts",
+            Affordance::AgeMarks => "age_marks",
         }
     }
 

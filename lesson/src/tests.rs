@@ -156,7 +156,8 @@ fn the_future_drill_has_the_numbers_of_the_story() {
 fn a_drill_played_with_wrong_answers_hints_and_a_task_solved_by_acting() {
     let mut play = Play::new(concrete(FUTURE_DRILL)).unwrap();
     // Every affordance but the stream processor's: the drill has no stream section.
-    let all = Affordances::of(&Affordance::ALL[..5]);
+    let mut all = Affordances::of(&Affordance::ALL[..5]);
+    all.insert(Affordance::AgeMarks);
     assert_eq!(
         play.hidden(),
         all,
@@ -636,7 +637,7 @@ fn malformed_items_name_the_step_and_field() {
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "pinning": {}, "hide": ["verdict"]}}"#),
-        "step 4: question.hide[0]: unknown affordance \"verdict\" (expected one of: remedies, verdicts, pinned_badges, lookup_trace, answer_panel, stream_verdicts)"
+        "step 4: question.hide[0]: unknown affordance \"verdict\" (expected one of: remedies, verdicts, pinned_badges, lookup_trace, answer_panel, stream_verdicts, age_marks)"
     );
     assert_eq!(
         e(r#", {"question": {"ask": "x", "error": {"retention": {}}}}"#),

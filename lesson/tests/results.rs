@@ -138,3 +138,95 @@ fn rescoring_replays_the_moves_and_flags_what_does_not_count() {
         .to_text()
         .contains("1× segment 0 (picked a segment the check deletes)"));
 }
+
+/// Plays the future drill with `learner`'s variant, every question right at once; its task is
+/// solved by acting as a learner does in the explorer: each command of `acts` (from the task's
+/// own solution, or none) applied at the broker clock and recorded as a [`Move::Act`]. Returns
+/// the results and the goal's status after each act (checked live, as the pane shows it).
+fn acted(
+    learner: &str,
+    acts: &dyn Fn(&[logtime_lesson::Action]) -> Vec<logtime_lesson::Action>,
+) -> (Results, Vec<bool>) {
+    let l = lesson::parse(FUTURE_DRILL).unwrap();
+    let seed = seed_for(learner, l.fingerprint());
+    let mut play = Play::new(l.instantiate(Pick::Seed(seed)).unwrap()).unwrap();
+    let (mut entries, mut goals, mut ms) = (Vec::new(), Vec::new(), 0);
+    // A task left unsolved blocks the way on: the learner stops there.
+    while let Some(Ok(r)) = play.advance(&mut |_| {}) {
+        match r {
+            Reached::Question { item } => {
+                let right = play.solved().unwrap().as_ref().unwrap().answer.clone();
+                play.answer(&right).unwrap();
+                ms += 5_000;
+                entries.push(Entry {
+                    ms,
+                    play: Move::Answer {
+                        item,
+                        answer: right,
+                    },
+                });
+            }
+            Reached::Task { .. } => {
+                for a in acts(&play.task().unwrap().solution) {
+                    let now = play.runner().now();
+                    for (at, command) in a.commands(now).unwrap() {
+                        let step = play.next_step();
+                        let done = play.act(at, command.clone(), &mut |_| {}).unwrap();
+                        goals.push(done.goal.unwrap().met);
+                        ms += 5_000;
+                        entries.push(Entry {
+                            ms,
+                            play: Move::Act { step, at, command },
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let results = Results {
+        learner: learner.into(),
+        lesson: play.lesson().title().into(),
+        fingerprint: l.fingerprint().into(),
+        seed: Some(seed),
+        entries,
+    };
+    (results, goals)
+}
+
+#[test]
+fn a_task_solved_by_acting_is_checked_live_and_scored_again_from_the_acts() {
+    let l = lesson::parse(FUTURE_DRILL).unwrap();
+    let task = 3;
+    for learner in ["Ada", "Grace"] {
+        // The solution's own actions, as a learner would click them: the config first, then
+        // DeleteRecords past the pinned segment, then a retention check.
+        let (r, goals) = acted(learner, &|solution| solution.to_vec());
+        assert_eq!(goals.len(), 3, "{learner}: one goal check per act");
+        assert_eq!(
+            goals,
+            [false, false, true],
+            "{learner}: the goal holds after the last act only"
+        );
+        let g = rescore(&l, &r);
+        assert!(g.flags.is_empty(), "{learner}: {:?}", g.flags);
+        assert_eq!(g.items[task].outcome, Outcome::Done, "{learner}");
+        assert_eq!(g.items[task].cell(), "✓ 15 s");
+        assert_eq!(
+            g.score,
+            (50, 50),
+            "{learner}: every item right, the task solved by acting"
+        );
+        // Through the code's text form too: the acts survive it.
+        let back = Results::from_json(&r.to_json()).unwrap();
+        assert_eq!(rescore(&l, &back).score, (50, 50));
+    }
+    // Acting short of the goal (the config only) leaves the task open: no points for it, and
+    // the learner goes no further.
+    let (r, goals) = acted("Ada", &|solution| solution[..1].to_vec());
+    assert_eq!(goals, [false]);
+    let g = rescore(&l, &r);
+    assert!(g.flags.is_empty(), "{:?}", g.flags);
+    assert_eq!(g.items[task].outcome, Outcome::Open);
+    assert_eq!(g.score, (30, 50));
+}

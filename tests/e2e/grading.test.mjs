@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { ROOT, appRoot, screenshot, waitText, useE2E, withPage } from './harness.mjs';
+import { ROOT, appRoot, screenshot, until, waitText, useE2E, withPage } from './harness.mjs';
 import { answerKey, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
@@ -280,5 +280,127 @@ test('error codes by name, and a drill run by keyboard only', async () => {
     await item.locator('[data-testid=answer-value]').fill(name.toLowerCase());
     await item.locator('[data-testid=answer-check]').click();
     await waitText(item.locator('[data-testid=feedback]'), /✓ Right/);
+  });
+});
+
+// ------------------------------------------------------------ an assignment link
+
+/** core's `seed_for(name, fingerprint)`: SHA-256 of `fingerprint:name` (trimmed, lower case). */
+async function seedFor(name, fp) {
+  const { createHash } = await import('node:crypto');
+  const d = createHash('sha256').update(`${fp}:${name.trim().toLowerCase()}`).digest();
+  return Number(d.readBigUInt64BE(0) >> 11n);
+}
+
+/** Solves the future drill's task by acting: the after window in the config panel, then
+ * DeleteRecords past the pinned segment and a retention check; the goal is checked live. */
+async function solveByActing(page, fix) {
+  const marks = () => page.locator('[data-testid=goal] .lt-goal-mark').allInnerTexts();
+  const met = async () => (await marks()).filter((m) => m === '✓').length;
+  await page.locator('[data-testid=goal]').waitFor();
+  const before = await met();
+  assert.ok(before < (await marks()).length, 'the goal does not hold yet');
+  const after = page.locator('[data-testid="config-message.timestamp.after.max.ms"]');
+  await after.fill('3600000');
+  await after.press('Enter');
+  await after.blur();
+  // One more check of the goal holds now, not all: checked after each action.
+  await until(async () => (await met()) === before + 1, { what: 'the config check met' });
+  assert.equal(await page.locator('[data-testid=lesson-item] [data-testid=item-done]').count(), 0);
+  const del = page.locator('[data-testid=delete-offset]');
+  await del.fill(String(fix));
+  await del.press('Tab');
+  await page.locator('[data-testid=delete-records]').click();
+  await page.locator('[data-testid=run-retention]').click();
+  await waitText(page.locator('[data-testid=lesson-item] [data-testid=item-done]'), /Done: the goal holds/);
+}
+
+test('an assignment link: each name gets its own variant, a task solved by acting scores, the class page replays each', async () => {
+  let link = null;
+  for (const viewport of ['desktop', 'mobile']) {
+    await withPage(e2e, { path: '/class.html?lesson=future-drill', viewport }, async (page) => {
+      const box = page.locator('[data-testid=class-assign]');
+      await box.waitFor({ timeout: 20_000 });
+      await box.locator('summary').click();
+      link = await box.locator('[data-testid=assign-link]').inputValue();
+      assert.match(link, /\/index\.html\?scenario=future-drill&assign=[0-9a-f]{16}$/);
+      await shotOf(page.locator('main'), `grading-class-assign-${viewport === 'mobile' ? 375 : 1280}`);
+      if (viewport === 'desktop') assert.deepEqual(await axe(page), []);
+    });
+  }
+  const fp = link.split('assign=')[1];
+  const learners = [{ name: 'Ada Lovelace' }, { name: 'Grace Hopper' }];
+  for (const l of learners) {
+    l.seed = await seedFor(l.name, fp);
+    const viewport = l.name.startsWith('Grace') ? 'mobile' : 'desktop';
+    await withPage(e2e, { path: `/index.html${link.slice(link.indexOf('?'))}`, reducedMotion: 'reduce', viewport }, async (page) => {
+      await appRoot(page);
+      const form = page.locator('[data-testid=assignment]');
+      await form.locator('[data-testid=assign-name]').waitFor({ timeout: 20_000 });
+      if (l.name.startsWith('Ada')) {
+        // No name, no variant.
+        await form.locator('[data-testid=assign-start]').click();
+        await waitText(form, /type your name first/);
+        await shotOf(page.locator('[data-testid=lesson]'), 'grading-pane-assignment-1280');
+      }
+      await form.locator('[data-testid=assign-name]').fill(l.name);
+      await form.locator('[data-testid=assign-start]').click();
+      await waitText(page.locator('[data-testid=assigned]'), new RegExp(`Assignment for ${l.name}`));
+      // The variant the name picks: core's seed_for, computed here the same way.
+      await waitText(page.locator('[data-testid=variant]'), new RegExp(`^Variant ${l.seed}$`));
+      if (viewport === 'mobile') await shotOf(page.locator('[data-testid=lesson]'), 'grading-pane-assignment-375');
+      const key = answerKey(FILE, l.seed);
+      l.key = key;
+      const fix = parseAnswer(key.find((k) => k.kind === 'question' && /^offset/.test(k.answer)).answer).type + 10000;
+      let k = 0;
+      while (await toItem(page)) {
+        const it = key[k];
+        if (it.kind === 'task') {
+          await solveByActing(page, fix);
+        } else {
+          const right = parseAnswer(it.answer);
+          if (right.records) {
+            await page.locator('[data-testid=lesson-item] [data-testid=reveal-button]').click();
+          } else {
+            await give(page, right);
+            await waitText(page.locator('[data-testid=lesson-item] [data-testid=feedback]'), /✓ Right/);
+          }
+        }
+        k++;
+      }
+      assert.equal(k, key.length);
+      const score = await waitText(page.locator('[data-testid=score]'), /\d+ \/ \d+/);
+      // Every item right first time, the task solved by acting: full marks.
+      assert.equal(score, '50 / 50');
+      // The results carry the name the variant came from (fixed in the send box).
+      assert.equal(await page.locator('[data-testid=results-name]').inputValue(), l.name);
+      await page.locator('[data-testid=results-make]').click();
+      l.code = await page.locator('[data-testid=results-code]').inputValue({ timeout: 15_000 });
+      const r = unpack(l.code);
+      assert.equal(r.learner, l.name);
+      assert.equal(r.seed, l.seed);
+      assert.equal(r.fingerprint, fp);
+      assert.ok(r.moves.some((m) => m.act), `the acts are in the results: ${JSON.stringify(r.moves.slice(0, 2))}`);
+    });
+  }
+  assert.notEqual(learners[0].key.map((k) => k.answer).join('|'), learners[1].key.map((k) => k.answer).join('|'), 'two names, two variants');
+  await withPage(e2e, { path: '/class.html?lesson=future-drill' }, async (page) => {
+    await page.locator('[data-testid=class-paste]').waitFor({ timeout: 20_000 });
+    await page.locator('[data-testid=class-paste]').fill(learners.map((l) => l.code).join('\n'));
+    await page.locator('[data-testid=class-add]').click();
+    await page.locator('[data-testid=class-row]').nth(1).waitFor();
+    const rows = await page.locator('[data-testid=class-row]').evaluateAll((trs) =>
+      trs.map((tr) => Array.from(tr.children, (c) => c.textContent.trim())),
+    );
+    const csv = (await page.locator('[data-testid=class-csv]').textContent()).trim().split('\n');
+    for (const [i, l] of learners.entries()) {
+      const row = rows[i];
+      assert.equal(row[0], l.name);
+      assert.equal(row[1], '50/50', `${l.name} re-scored in their own variant: ${row}`);
+      assert.equal(row.at(-1), '', `no flag: ${row}`);
+      // The task (the fourth item) solved by acting counts as done.
+      assert.match(row[5], /^✓ \d+ s$/, `the task: ${row}`);
+      assert.equal(csvFields(csv[i + 1])[1], String(l.seed), 'the CSV names the variant');
+    }
   });
 });

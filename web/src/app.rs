@@ -194,6 +194,7 @@ pub fn app(props: &AppProps) -> Html {
         lookup: lookup_live.clone(),
         retention: retention_live,
         viewport: view.viewport,
+        neutral: hidden.contains(Affordance::AgeMarks),
     };
     let progress_key = AttrValue::from(lessons::progress_key(
         current.as_deref().unwrap_or(replay.title.as_ref()),
@@ -205,6 +206,10 @@ pub fn app(props: &AppProps) -> Html {
             .as_ref()
             .map(|o| o.panels.clone())
             .unwrap_or_default(),
+    );
+    hooks::use_followed(
+        root.clone(),
+        overlay.as_ref().and_then(|o| o.follow.clone()),
     );
     let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config) || lesson_on;
     let wide = show(Panel::Partition)
@@ -276,7 +281,8 @@ pub fn app(props: &AppProps) -> Html {
                             }
                         }
                         if let Some(i) = st.inspect {
-                            <DetailsPanel inspect={i} replay={ReplayView::of(&text.replay)} lookup={lookup_shown.clone()} on_close={on_close_details} />
+                            <DetailsPanel inspect={i} replay={ReplayView::of(&text.replay)} lookup={lookup_shown.clone()} on_close={on_close_details}
+                                          neutral={hidden.contains(Affordance::AgeMarks)} />
                         }
                         if show(Panel::Retention) || show(Panel::Lookup) {
                         <div class="lt-grid-2">
@@ -292,7 +298,7 @@ pub fn app(props: &AppProps) -> Html {
                         if show(Panel::Chart) || show(Panel::Disk) {
                         <div class="lt-grid-2">
                             if show(Panel::Chart) {
-                                <TimestampChart replay={ReplayView::of(&view.replay)} lookup={lookup_live} {dark} />
+                                <TimestampChart replay={ReplayView::of(&view.replay)} lookup={lookup_live} {dark} neutral={hidden.contains(Affordance::AgeMarks)} />
                             }
                             if show(Panel::Disk) {
                                 <DiskChart disk={view.disk.clone()} {dark} />
@@ -305,7 +311,8 @@ pub fn app(props: &AppProps) -> Html {
                     <div class="lt-col-side" role="group" aria-label="Narration and controls">
                         if lesson_on {
                             <LessonPane view={st.lesson.clone()} now={clock.now} playing={st.playback.playing} {progress_key}
-                                        {on_lesson} on_transport={on_transport.clone()} />
+                                        {on_lesson} on_transport={on_transport.clone()}
+                                        assign={opts.assign.clone().map(AttrValue::from)} />
                         }
                         if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
                         if show(Panel::Producer) {

@@ -120,13 +120,62 @@ fn common_wrong(t: &lesson::ClassTable) -> Html {
     }
 }
 
+/// A built-in lesson and its name, or why it could not be loaded.
+type Loaded = Result<(Rc<Lesson>, String), String>;
+
+/// The assignment link of the built-in lesson `name` with fingerprint `fp`: the explorer page
+/// beside this one, which asks each learner's name and gives them the variant it picks.
+fn assignment_link(name: &str, fp: &str) -> String {
+    let here = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let dir = here
+        .split(['?', '#'])
+        .next()
+        .unwrap_or_default()
+        .rsplit_once('/')
+        .map_or(String::new(), |(d, _)| format!("{d}/"));
+    format!("{dir}index.html?scenario={name}&assign={fp}")
+}
+
+/// "Make an assignment link": the link, to copy and send to the class.
+#[derive(Properties, PartialEq, Clone)]
+struct AssignLinkProps {
+    link: AttrValue,
+}
+
+#[function_component(AssignLink)]
+fn assign_link(p: &AssignLinkProps) -> Html {
+    let copied = use_state(|| None::<bool>);
+    let copy = {
+        let (link, copied) = (p.link.to_string(), copied.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (link, copied) = (link.clone(), copied.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(Some(glue::copy_text(&link).await));
+            });
+        })
+    };
+    html! {
+        <details class="class-assign" data-testid="class-assign">
+            <summary>{ "Make an assignment link" }</summary>
+            <p class="muted">{ "Send this link to the class: each learner types their name and gets their own variant of this lesson (the name picks it). Their results carry the variant, and this page replays it." }</p>
+            <label for="assign-link">{ "Assignment link" }</label>
+            <textarea id="assign-link" readonly=true rows="3" value={p.link.clone()} data-testid="assign-link" />
+            <div class="row">
+                <button type="button" onclick={copy} data-testid="assign-copy">{ "Copy the link" }</button>
+            </div>
+            if let Some(ok) = *copied {
+                <p class="muted" role="status">{ if ok { "Copied to the clipboard." } else { "Copying failed: select the link and copy it." } }</p>
+            }
+        </details>
+    }
+}
+
 /// The built-in lesson `name`, fetched and parsed (an error in words when it cannot be).
 #[hook]
-fn use_lesson(
-    name: Option<String>,
-    code: Option<String>,
-) -> UseStateHandle<Option<Result<Rc<Lesson>, String>>> {
-    let lesson = use_state(|| None::<Result<Rc<Lesson>, String>>);
+fn use_lesson(name: Option<String>, code: Option<String>) -> UseStateHandle<Option<Loaded>> {
+    let lesson = use_state(|| None::<Loaded>);
     {
         let lesson = lesson.clone();
         use_effect_with((name, code), move |(name, code)| {
@@ -146,7 +195,9 @@ fn use_lesson(
                     return;
                 };
                 let r = match glue::fetch_text(&b.url(), None).await {
-                    Ok(t) => lesson::parse(&t).map(Rc::new).map_err(|e| e.to_string()),
+                    Ok(t) => lesson::parse(&t)
+                        .map(|l| (Rc::new(l), name.clone()))
+                        .map_err(|e| e.to_string()),
                     Err(_) => Err(format!("the lesson {name:?} could not be loaded")),
                 };
                 lesson.set(Some(r));
@@ -193,7 +244,7 @@ pub fn class_page(p: &ClassProps) -> Html {
     let add = {
         let (lesson, rows) = (lesson.clone(), rows.clone());
         Callback::from(move |texts: Vec<(String, String)>| {
-            let Some(Ok(l)) = (*lesson).clone() else {
+            let Some(Ok((l, _))) = (*lesson).clone() else {
                 return;
             };
             let rows = rows.clone();
@@ -274,10 +325,11 @@ pub fn class_page(p: &ClassProps) -> Html {
         Some(Err(e)) => {
             html! { <p class="error" role="alert" data-testid="class-error">{ e.clone() }</p> }
         }
-        Some(Ok(l)) => {
+        Some(Ok((l, name))) => {
             html! {
                 <>
                 <p class="muted">{ format!("Lesson fingerprint {}. Each result is re-scored here by replaying its answers through the lesson; nothing leaves this browser.", l.fingerprint()) }</p>
+                <AssignLink link={AttrValue::from(assignment_link(name, l.fingerprint()))} />
                 <section class="class-input" aria-label="Add results" ondrop={on_drop} ondragover={on_drag_over} data-testid="class-drop">
                     <label for="class-paste">{ "Paste results codes, one a line" }</label>
                     <textarea id="class-paste" rows="4" value={(*paste).clone()} oninput={on_paste_input} data-testid="class-paste" />

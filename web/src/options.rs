@@ -17,6 +17,7 @@
 //! | `lookup` | a lookup to run after them: a time (`now-1h`, RFC 3339, ms) or `earliest`, `latest`, `max-timestamp` | |
 //! | `moment` | a saved moment: the journal's compact form (`logtime_core::scenario::session`) | |
 //! | `page` | the standalone page's URL, for "Copy link to this moment" in an embed | |
+//! | `assign` | an assignment: the lesson's fingerprint (16 hex digits); the learner types their name and gets the variant it picks (`seed_for`) | |
 //!
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
@@ -253,6 +254,8 @@ pub struct Options {
     pub moment: Option<String>,
     /// The standalone page's URL, for moment links from an embed.
     pub page: Option<String>,
+    /// An assignment: the fingerprint of the lesson the trainer assigned.
+    pub assign: Option<String>,
 }
 
 impl Options {
@@ -270,6 +273,7 @@ impl Options {
             lookup: None,
             moment: None,
             page: None,
+            assign: None,
         }
     }
 
@@ -283,7 +287,7 @@ impl Options {
 /// the attributes by these names).
 pub const OPTION_NAMES: &[&str] = &[
     "scenario", "src", "inline", "z", "panels", "menu", "theme", "mode", "seed", "step", "lookup",
-    "moment", "page", "load", "poster",
+    "moment", "page", "load", "poster", "assign",
 ];
 
 /// When an embed loads its explorer (`load`): logtime-embed.js acts on it before the module is
@@ -393,6 +397,15 @@ fn set_option(o: &mut Options, name: &str, label: &str, value: &str) -> Result<(
                 })?)
         }
         "lookup" => o.lookup = Some(LookupTarget::parse(v).map_err(bad)?),
+        "assign" => {
+            if v.len() != 16 || !v.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(bad(
+                    "expected the lesson's fingerprint: 16 hex digits, as the class page writes it"
+                        .into(),
+                ));
+            }
+            o.assign = Some(v.to_ascii_lowercase())
+        }
         "moment" => {
             if v.is_empty() {
                 return Err(bad("it is empty".into()));
@@ -583,6 +596,10 @@ mod tests {
         assert_eq!(
             e(&[("seed", "-3")]),
             "invalid `seed` value \"-3\": expected a whole number from 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            e(&[("assign", "abc")]),
+            "invalid `assign` value \"abc\": expected the lesson's fingerprint: 16 hex digits, as the class page writes it"
         );
         assert_eq!(
             e(&[("step", "-1")]),

@@ -17,6 +17,9 @@ pub struct TimestampChartProps {
     /// Dark colours.
     #[prop_or_default]
     pub dark: bool,
+    /// Every stamp a dot, none marked as ahead of the clock (a lesson's `age_marks` hidden).
+    #[prop_or_default]
+    pub neutral: bool,
 }
 
 /// The charts follow a playback a few times a second (the partition view shows every step).
@@ -27,7 +30,8 @@ const CHART_EVERY_MS: u32 = 250;
 #[function_component(TimestampChart)]
 pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
     let canvas = {
-        let (replay, lookup, dark) = (p.replay.clone(), p.lookup.clone(), p.dark);
+        let (replay, lookup, dark, neutral) =
+            (p.replay.clone(), p.lookup.clone(), p.dark, p.neutral);
         use_canvas(
             Box::new(move |c, size| {
                 let Some(r) = replay.runner() else {
@@ -51,6 +55,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
                     now,
                     target,
                     answer,
+                    neutral,
                 };
                 draw::timestamp_chart(c, size, &stamps, dark);
             }),
@@ -61,8 +66,9 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
         <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset" data-panel="chart">
             <h2>{ "Timestamp against offset" }</h2>
             <canvas ref={canvas} class="lt-chart-canvas" data-testid="timestamp-chart" role="img"
-                    aria-label="Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" />
-            <p class="lt-muted lt-chart-key">{ "● stamp · ▲ future stamp · ─ lookup T · │ answer" }</p>
+                    aria-label={if p.neutral { "Record timestamps plotted against offsets; the horizontal line is the lookup's T and the vertical line its answer" }
+                                else { "Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" }} />
+            <p class="lt-muted lt-chart-key" data-testid="chart-key">{ if p.neutral { "● stamp · ─ lookup T · │ answer" } else { "● stamp · ▲ future stamp · ─ lookup T · │ answer" } }</p>
         </section>
     }
 }

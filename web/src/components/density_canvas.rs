@@ -25,6 +25,9 @@ pub struct DensityCanvasProps {
     /// Dark colours.
     #[prop_or_default]
     pub dark: bool,
+    /// Bars in one neutral colour without ▲ caps (a lesson's `age_marks` hidden).
+    #[prop_or_default]
+    pub neutral: bool,
     /// Zoom on click.
     pub on_viewport: Callback<Viewport>,
 }
@@ -42,6 +45,8 @@ pub struct LiveDensity {
     pub retention: Shared<RetentionState>,
     /// The window onto the offsets.
     pub viewport: Viewport,
+    /// Bars without age colours or ▲ caps.
+    pub neutral: bool,
 }
 
 /// The offsets the partition view spans: from the first segment's base to the log end.
@@ -63,6 +68,7 @@ pub fn density_canvas(p: &DensityCanvasProps) -> Html {
             lookup: l.lookup,
             retention: l.retention,
             viewport: l.viewport,
+            neutral: l.neutral,
             ..p.clone()
         },
         None => p.clone(),
@@ -109,6 +115,7 @@ pub fn draw_offscreen(state: &crate::state::Explorer) {
                 retention: state.retention.clone(),
                 viewport: state.viewport,
                 dark: false,
+                neutral: false,
                 on_viewport: Callback::noop(),
             };
             draw_density(&c, (320.0, 120.0), &props);
@@ -146,7 +153,7 @@ fn draw_density(
     let marks = lookup_marks(&p.lookup).canvas_marks();
     // The bars sample their records in rising offsets.
     let stamps = crate::model::stamps::StampCursor::new(part);
-    let scene = build(&SceneInput {
+    let mut scene = build(&SceneInput {
         viewport: vp,
         width,
         height,
@@ -160,5 +167,10 @@ fn draw_density(
         ts_at: &|o| stamps.timestamp_at(o),
         marks: &marks,
     });
+    if p.neutral {
+        for (_, _, bar) in &mut scene.bars {
+            bar.class = None;
+        }
+    }
     draw::partition(c, &scene, p.dark);
 }

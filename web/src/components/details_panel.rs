@@ -21,10 +21,14 @@ pub struct DetailsPanelProps {
     pub lookup: Shared<LookupState>,
     /// Close.
     pub on_close: Callback<()>,
+    /// No ages (a lesson's `age_marks` hidden).
+    #[prop_or_default]
+    pub neutral: bool,
 }
 
-/// A full instant: RFC 3339 UTC and epoch ms, and its age at `now`.
-fn instant(label: &str, t: i64, now: i64) -> Html {
+/// A full instant: RFC 3339 UTC and epoch ms, and its age at `now` (`None`: a lesson hides
+/// ages, which would say "in the future" of the segment a question asks for).
+fn instant(label: &str, t: i64, now: Option<i64>) -> Html {
     if t == -1 {
         return html! { <div><dt>{ label.to_string() }</dt><dd>{ "none (−1, NO_TIMESTAMP)" }</dd></div> };
     }
@@ -32,7 +36,9 @@ fn instant(label: &str, t: i64, now: i64) -> Html {
         <>
             <div><dt>{ label.to_string() }</dt><dd data-testid="detail-utc">{ human::rfc3339(t) }</dd></div>
             <div><dt>{ "epoch ms" }</dt><dd data-testid="detail-epoch"><code>{ t }</code></dd></div>
-            <div><dt>{ "age" }</dt><dd>{ if t > now { format!("{} in the future", human::duration(t - now)) } else { human::age(now - t) } }</dd></div>
+            if let Some(now) = now {
+                <div><dt>{ "age" }</dt><dd>{ if t > now { format!("{} in the future", human::duration(t - now)) } else { human::age(now - t) } }</dd></div>
+            }
         </>
     }
 }
@@ -41,7 +47,7 @@ fn row(label: &str, value: Html) -> Html {
     html! { <div><dt>{ label.to_string() }</dt><dd>{ value }</dd></div> }
 }
 
-fn record(p: &Partition, o: Offset, now: i64) -> (String, Html) {
+fn record(p: &Partition, o: Offset, now: Option<i64>) -> (String, Html) {
     let Some(seg) = p.segment_of(o) else {
         return (
             format!("Offset {o}"),
@@ -106,7 +112,7 @@ fn record(p: &Partition, o: Offset, now: i64) -> (String, Html) {
     (format!("Record at offset {}", format::count(o.0)), body)
 }
 
-fn segment(p: &Partition, base: Offset, now: i64) -> (String, Html) {
+fn segment(p: &Partition, base: Offset, now: Option<i64>) -> (String, Html) {
     let Some(seg) = p.segments().iter().find(|s| s.base_offset() == base) else {
         return (
             format!("Segment {base}"),
@@ -131,7 +137,7 @@ fn segment(p: &Partition, base: Offset, now: i64) -> (String, Html) {
     (format!("Segment {}", format::count(base.0)), body)
 }
 
-fn index_entry(p: &Partition, base: Offset, i: usize, now: i64) -> (String, Html) {
+fn index_entry(p: &Partition, base: Offset, i: usize, now: Option<i64>) -> (String, Html) {
     let entry = p
         .segments()
         .iter()
@@ -167,7 +173,7 @@ pub fn details_panel(p: &DetailsPanelProps) -> Html {
     let Some(r) = p.replay.runner() else {
         return html! {};
     };
-    let now = r.now().0;
+    let now = (!p.neutral).then_some(r.now().0);
     let part = r.partition();
     let (title, body) = match p.inspect {
         Inspect::Record(o) => record(part, o, now),

@@ -148,10 +148,17 @@ pub fn option(value: &'static str, selected: bool, text: &'static str) -> Html {
 /// (`segment`, `offset`, `offsets`, `config`, `time`) and `data-value`, for linking and
 /// highlighting.
 pub fn sentence(s: &Sentence) -> Html {
-    s.spans().iter().map(span).collect()
+    s.spans().iter().map(|sp| span(sp, None)).collect()
 }
 
-fn span(s: &Span) -> Html {
+/// A sentence whose mentions of segments, records, offsets and configs are buttons that give
+/// the mention to `follow` (a lesson's narration: the explorer outlines what it names and
+/// scrolls to it). Buttons, so Tab reaches them and Enter follows them.
+pub fn sentence_live(s: &Sentence, follow: &Callback<Mention>) -> Html {
+    s.spans().iter().map(|sp| span(sp, Some(follow))).collect()
+}
+
+fn span(s: &Span, follow: Option<&Callback<Mention>>) -> Html {
     // Generated narration is plain text; authored narration (lessons) adds `code`, **bold** and
     // links, never raw HTML.
     let inner = match s.style {
@@ -173,5 +180,15 @@ fn span(s: &Span) -> Html {
         Mention::Time(t) => ("time", t.to_string()),
         _ => return inner,
     };
-    html! { <span class="lt-mention" data-mention={kind} data-value={value}>{ inner }</span> }
+    match follow {
+        Some(cb) if kind != "time" => {
+            let (cb, m) = (cb.clone(), m.clone());
+            let onclick = Callback::from(move |_: MouseEvent| cb.emit(m.clone()));
+            html! { <button type="button" class="lt-mention lt-mention-link" data-mention={kind} data-value={value}
+            data-testid="mention-link" {onclick}>{ inner }</button> }
+        }
+        _ => {
+            html! { <span class="lt-mention" data-mention={kind} data-value={value}>{ inner }</span> }
+        }
+    }
 }

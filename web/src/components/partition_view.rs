@@ -31,6 +31,9 @@ pub struct LessonMarks {
     pub picks_records: bool,
     /// The "pinned" badges are hidden until the question is answered.
     pub hide_pinned: bool,
+    /// Age colours, icons and words are neutral until the question is answered (core's
+    /// `age_marks`): they would point at the future-stamped segment.
+    pub hide_ages: bool,
 }
 
 impl LessonMarks {
@@ -208,8 +211,8 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                 <DensityCanvas replay={p.replay.clone()} lookup={p.lookup.clone()} retention={p.retention.clone()}
                                viewport={p.viewport} dark={p.dark} on_viewport={p.on_viewport.clone()} />
                 <p class="lt-legend-line lt-muted">
-                    { format!("{} records in view as density bars (bar height = records still in the log; colour and the ▲ cap = age). Zoom in to {} or fewer to see single records.",
-                        format::count(visible_records), TILE_LIMIT) }
+                    { format!("{} records in view as density bars (bar height = records still in the log{}). Zoom in to {} or fewer to see single records.",
+                        format::count(visible_records), if lm.hide_ages { "" } else { "; colour and the ▲ cap = age" }, TILE_LIMIT) }
                 </p>
                 if chips {
                     // Chips, keyed by base offset so that a window that moves while playing moves
@@ -253,13 +256,23 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
                 </p>
             }
             { body }
-            <Legend />
+            <Legend hide_ages={lm.hide_ages} />
         </section>
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct LegendProps {
+    hide_ages: bool,
+}
+
 #[function_component(Legend)]
-fn legend() -> Html {
+fn legend(p: &LegendProps) -> Html {
+    if p.hide_ages {
+        return html! {
+            <p class="lt-legend lt-muted" data-testid="ages-hidden">{ "Age colours and future marks are hidden until the question is settled: read the stamps." }</p>
+        };
+    }
     let item = |c: AgeClass, label: &str| {
         html! {
             <li><span class={classes!("lt-swatch", format!("age-{}", c.css()))} aria-hidden="true">{ c.icon() }</span>{ label.to_string() }</li>
@@ -319,6 +332,7 @@ impl Tile {
         let outlined = lesson.outlines(o);
         let picked = lesson.picks_records && lesson.picked.contains(&o);
         let class = AgeClass::of(t.0, self.now.0, self.retention_ms);
+        let ages = !lesson.hide_ages;
         let below = o < self.lso;
         let landing = !reduced_motion && landed.is_some_and(|(a, b)| o >= a && o <= b);
         let scanned = marks.is_scanned(o);
@@ -327,8 +341,10 @@ impl Tile {
         let mut words = vec![
             format!("offset {o}"),
             format!("stamped {}", human::date(t.0)),
-            class.words().to_string(),
         ];
+        if ages {
+            words.push(class.words().to_string());
+        }
         if below {
             words.push("below the log start offset (deleted)".into());
         }
@@ -354,14 +370,16 @@ impl Tile {
         };
         html! {
             <div role="listitem" tabindex="0" onclick={onclick} onkeydown={on_enter(click)}
-                 class={classes!("lt-tile", format!("age-{}", class.css()), landing.then_some("landing"),
+                 class={classes!("lt-tile", if ages { format!("age-{}", class.css()) } else { "age-hidden".to_string() }, landing.then_some("landing"),
                         scanned.then_some("scanned"), answer.then_some("answer"), late.then_some("late"), below.then_some("below-start"),
                         outlined.then_some("lt-hl"), picked.then_some("picked"))}
                  data-testid={format!("record-{o}")} title={words.join(", ")} aria-label={words.join(", ")}>
                 <span class="lt-tile-off">{ o.0 }</span>
                 if let Some(day) = &day { <span class="lt-tile-day">{ day.clone() }</span> }
                 <span class="lt-tile-ts">{ tile_time_html(&time) }</span>
-                <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t.0 == -1 { String::new() } else { format::relative(t.0 - self.now.0) } }</span>
+                if ages {
+                    <span class="lt-tile-rel">{ class.icon() }{ " " }{ if t.0 == -1 { String::new() } else { format::relative(t.0 - self.now.0) } }</span>
+                }
                 if answer { <span class="lt-tile-badge">{ "answer" }</span> }
                 else if late { <span class="lt-tile-badge">{ "↩ < T" }</span> }
             </div>
@@ -395,7 +413,7 @@ struct SegmentInfo<'a> {
 
 fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
     // A "future" badge names the segment a pinning question asks for: hidden with the pinned ones.
-    let future = s.largest > s.now && !s.lesson.hide_pinned;
+    let future = s.largest > s.now && !s.lesson.hide_pinned && !s.lesson.hide_ages;
     let pinned = !s.lesson.hide_pinned
         && matches!(s.verdict, Some(Verdict::NotOldEnough { future: true, .. }));
     let outlined = s.lesson.segments.contains(&s.base);
@@ -438,8 +456,10 @@ fn segment_card(s: SegmentInfo<'_>, tiles: Html) -> Html {
             <p class="lt-seg-meta">
                 { "largest timestamp " }
                 <strong>{ if s.records == 0 { "—".to_string() } else { human::date(s.largest.0) } }</strong>
-                if s.records > 0 {
+                if s.records > 0 && !s.lesson.hide_ages {
                     { format!(" ({}{})", format::relative(s.largest.0 - s.now.0), if s.record_time { "" } else { ", file time" }) }
+                } else if s.records > 0 && !s.record_time {
+                    { " (file time)" }
                 }
             </p>
             if let Some(r) = &s.roll { <p class="lt-seg-roll">{ "↪ " }{ sentence(r) }</p> }

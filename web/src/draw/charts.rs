@@ -153,6 +153,8 @@ pub struct Stamps<'a> {
     pub target: Option<Timestamp>,
     /// The latest lookup's answer.
     pub answer: Option<Offset>,
+    /// Every stamp a dot: none is marked as ahead of the clock.
+    pub neutral: bool,
 }
 
 /// The offsets and stamps the chart spans: the points', and the lookup's target.
@@ -215,6 +217,7 @@ pub fn timestamp_chart(canvas: &HtmlCanvasElement, size: (f64, f64), s: &Stamps<
         now,
         target,
         answer,
+        neutral,
     } = *s;
     let Some((c, p, w, h)) = open(canvas, size, dark) else {
         return;
@@ -250,6 +253,8 @@ pub fn timestamp_chart(canvas: &HtmlCanvasElement, size: (f64, f64), s: &Stamps<
         112.0,
     );
     plot.clip(&c);
+    // Neutral: a clock no stamp is after, so every stamp is a dot.
+    let now = if neutral { Timestamp(i64::MAX) } else { now };
     stamp_points(&c, &p, &plot, points, now);
     if let Some(t) = target {
         let y = plot.y(t.0);

@@ -15,6 +15,7 @@
 //! | [`use_page_keys`] | the standalone page's shortcuts before any click |
 //! | [`use_dispatch`] | callbacks of stable identity for the panels |
 //! | [`use_pointed_panels`] | a lesson's `panel:` targets, outlined and scrolled into view |
+//! | [`use_followed`] | a followed narration link's target, scrolled into view |
 //!
 //! The lesson plug-in keeps its own hook (`crate::lessons::use_progress`).
 
@@ -43,6 +44,6 @@ pub use moment::{
 pub use picture::{
     moment_of_svg, picture_of, use_picture, use_picture_drop, use_print_picture, PictureAction,
 };
-pub use pointing::{panel_selector, use_pointed_panels, POINTED_ATTR};
+pub use pointing::{panel_selector, use_followed, use_pointed_panels, POINTED_ATTR};
 pub use unload::use_unload_guard;
 pub use words::{use_panel_words, PanelState, Words};

@@ -33,6 +33,25 @@ pub fn use_pointed_panels(root: NodeRef, panels: Vec<Panel>) {
     });
 }
 
+/// Scrolls to what a followed narration link names (`follow`: a count, so following the same
+/// link again scrolls again, and a selector inside `root`), after the render that outlines it.
+#[hook]
+pub fn use_followed(root: NodeRef, follow: Option<(u32, String)>) {
+    use_effect_with(follow, move |follow| {
+        #[cfg(target_arch = "wasm32")]
+        if let (Some((_, sel)), Some(root)) = (follow, root.cast::<web_sys::Element>()) {
+            if let Ok(Some(el)) = root.query_selector(sel) {
+                let opts = web_sys::ScrollIntoViewOptions::new();
+                opts.set_block(web_sys::ScrollLogicalPosition::Center);
+                opts.set_inline(web_sys::ScrollLogicalPosition::Nearest);
+                el.scroll_into_view_with_scroll_into_view_options(&opts);
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = (root, follow);
+    });
+}
+
 #[cfg(target_arch = "wasm32")]
 fn point(root: &web_sys::Element, panels: &[Panel], scroll: bool) {
     if let Ok(old) = root.query_selector_all(&format!("[{POINTED_ATTR}]")) {

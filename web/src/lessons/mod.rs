@@ -18,7 +18,9 @@
 //!
 //! [`LessonAction`]: crate::state::LessonAction
 
+mod assign;
 mod draw_lane;
+pub mod follow;
 pub mod lane;
 mod pane;
 mod play;
@@ -55,6 +57,9 @@ pub struct Overlay {
     pub panels: Vec<Panel>,
     /// Presenter mode: the pane's narration large, for a room.
     pub presenter: bool,
+    /// The narration link the learner followed last: a count (each follow scrolls again) and
+    /// the element to scroll to.
+    pub follow: Option<(u32, String)>,
 }
 
 /// The overlay of the lesson whose pane shows `view` (`None`: no lesson plays).
@@ -73,9 +78,14 @@ pub fn overlay(view: &LessonView) -> Option<Overlay> {
             picks_records: open.is_some_and(|i| i.takes.picks_records()),
             hide_pinned: hidden.contains(Affordance::PinnedBadges)
                 || hidden.contains(Affordance::Verdicts),
+            hide_ages: hidden.contains(Affordance::AgeMarks),
         },
         configs,
         panels: view.pointed_panels(),
         presenter: view.mode == Some(Mode::Presenter),
+        follow: view
+            .followed
+            .as_ref()
+            .and_then(|(k, t)| follow::selector(t).map(|s| (*k, s))),
     })
 }

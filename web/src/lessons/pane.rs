@@ -3,15 +3,16 @@
 //! play (the state records it); the learner answers in the partition view.
 
 use logtime_core::human;
-use logtime_core::scenario::narrate::{Origin, Sentence};
+use logtime_core::scenario::narrate::{Mention, Origin, Sentence};
 use logtime_lesson::{Narration, Outcome};
 use logtime_model::{Offset, Timestamp};
 use yew::prelude::*;
 
+use super::assign::Assignment;
 use super::progress::use_progress;
 use super::send::SendResults;
 use super::{ItemView, LessonView, Takes};
-use crate::components::sentence;
+use crate::components::{sentence, sentence_live};
 use crate::model::format;
 use crate::options::Mode;
 use crate::state::{LessonAction, Shared, TransportAction};
@@ -32,20 +33,34 @@ pub struct LessonPaneProps {
     pub on_lesson: Callback<LessonAction>,
     /// The pane's transport: back to the previous stop, and play from stop to stop.
     pub on_transport: Callback<TransportAction>,
+    /// An assignment link's lesson fingerprint: the learner's name picks their variant.
+    #[prop_or_default]
+    pub assign: Option<AttrValue>,
 }
 
-fn paragraphs(n: &[Narration]) -> Html {
+/// Following a narration link: the mention's target, outlined and brought into view.
+fn follower(on_lesson: &Callback<LessonAction>) -> Callback<Mention> {
+    let cb = on_lesson.clone();
+    Callback::from(move |m: Mention| {
+        if let Some(t) = super::follow::target_of(&m) {
+            cb.emit(LessonAction::Follow(t));
+        }
+    })
+}
+
+/// The stop's narration; its mentions of segments, records and configs are links to them.
+fn paragraphs(n: &[Narration], follow: &Callback<Mention>) -> Html {
     n.iter()
         .map(|n| {
             let generated = n.origin == Origin::Generated;
             let class = classes!("lt-say", generated.then_some("lt-say-generated"));
             if generated {
                 let s = Sentence::join(n.sentences.clone(), "; ");
-                html! { <p class={class}>{ sentence(&s) }{ "." }</p> }
+                html! { <p class={class}>{ sentence_live(&s, follow) }{ "." }</p> }
             } else {
                 n.sentences
                     .iter()
-                    .map(|s| html! { <p class={class.clone()}>{ sentence(s) }</p> })
+                    .map(|s| html! { <p class={class.clone()}>{ sentence_live(s, follow) }</p> })
                     .collect::<Html>()
             }
         })
@@ -83,6 +98,7 @@ fn item_card(
 ) -> Html {
     let open = item.outcome == Outcome::Open;
     let task = item.takes == Takes::Task;
+    let follow = follower(on_lesson);
     let emit = |a: LessonAction| {
         let cb = on_lesson.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
@@ -149,7 +165,7 @@ fn item_card(
         <section ref={node.clone()} tabindex="-1" class={classes!("lt-item", (!open).then_some("settled"))} aria-label={format!("{kind} {} of {}", item.index + 1, item.of)} data-testid="lesson-item">
             <p class="lt-item-kicker">{ format!("{kind} {} of {} · {} points", item.index + 1, item.of, item.points) }</p>
             <h3 class="lt-item-title">{ item.title.clone() }</h3>
-            { for item.ask.iter().map(|s| html!{ <p>{ sentence(s) }</p> }) }
+            { for item.ask.iter().map(|s| html!{ <p>{ sentence_live(s, &follow) }</p> }) }
             if let Some(g) = &item.goal {
                 <ul class="lt-goal" aria-label="Goal" data-testid="goal">
                     { for g.checks.iter().map(|c| html!{
@@ -342,6 +358,16 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
             }
         });
     }
+    // The assignment's learner: kept by the pane, as the lesson restarts with their variant.
+    let assigned = use_state(|| None::<AttrValue>);
+    let on_assign = {
+        let (assigned, cb, fp) = (assigned.clone(), p.on_lesson.clone(), p.assign.clone());
+        Callback::from(move |name: String| {
+            let seed = logtime_lesson::seed_for(&name, fp.as_deref().unwrap_or_default());
+            assigned.set(Some(AttrValue::from(name)));
+            cb.emit(LessonAction::Restart(Some(seed)));
+        })
+    };
     let v = &*p.view;
     let emit = |a: LessonAction| {
         let cb = p.on_lesson.clone();
@@ -351,6 +377,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
         let cb = p.on_transport.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
+    let follow = follower(&p.on_lesson);
     let blocked = v.open().is_some();
     let presenter = v.mode == Some(Mode::Presenter);
     let drill = v.mode == Some(Mode::Drill);
@@ -367,6 +394,10 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 <span class="lt-lesson-progress" data-testid="lesson-step">{ format!("Step {step} of {}", v.steps) }</span>
                 <span class="lt-lesson-clock" data-testid="lesson-clock"><span class="lt-muted">{ "Broker clock " }</span>{ human::date(p.now.0) }</span>
             </div>
+            if let Some(fp) = &p.assign {
+                <Assignment fingerprint={fp.clone()} learner={(*assigned).clone()} on_start={on_assign}
+                            loaded={v.results.as_ref().map(|r| AttrValue::from(r.fingerprint.clone()))} />
+            }
             if v.stops.len() <= 1 && !v.summary.is_empty() {
                 <p class="lt-lesson-summary" data-testid="lesson-summary">{ for v.summary.iter().map(sentence) }</p>
             }
@@ -381,7 +412,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                         <ol>{ for v.passed.iter().map(|s| html!{ <li>{ sentence(s) }</li> }) }</ol>
                     </details>
                 }
-                { paragraphs(&v.narration) }
+                { paragraphs(&v.narration, &follow) }
                 if v.pause && !blocked && !v.finished {
                     <p class="lt-pause" data-testid="pause"><span aria-hidden="true">{ "‖ " }</span>{ "Pause: take your time, then go on." }</p>
                 }
@@ -408,7 +439,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
             if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { <ScoreCard view={p.view.clone()} progress_key={p.progress_key.clone()} on_lesson={p.on_lesson.clone()} /> }
             else if v.finished { <p class="lt-done" data-testid="lesson-finished">{ "✓ End of the walkthrough." }</p> }
             if v.card.as_ref().is_some_and(|c| !c.items.is_empty()) {
-                <SendResults results={v.results.clone()} open={v.finished} />
+                <SendResults results={v.results.clone()} open={v.finished} learner={(*assigned).clone()} />
             }
         </section>
     }

@@ -29,6 +29,7 @@ impl Explorer {
             LessonAction::Hint => self.lesson_hint(),
             LessonAction::Reveal => self.lesson_reveal(),
             LessonAction::Return => self.lesson_return(),
+            LessonAction::Follow(t) => self.lesson_follow(t),
             LessonAction::Restart(seed) => {
                 let seed = seed.or(self.lesson.seed);
                 let branch = self.lesson.branch.is_some();
@@ -351,6 +352,7 @@ impl Explorer {
         v.narration = narration;
         v.passed = passed;
         v.show = show;
+        v.followed = None;
         v.pause = pause;
         v.item = item;
         v.selection.clear();

@@ -19,6 +19,9 @@ pub struct SendProps {
     /// Open at once (at the end of the lesson).
     #[prop_or_default]
     pub open: bool,
+    /// The name an assignment was started with: fixed, since it picked the variant.
+    #[prop_or_default]
+    pub learner: Option<AttrValue>,
 }
 
 /// The class page's address for a code: `class.html` beside this page, the code after `#`
@@ -45,6 +48,7 @@ pub fn send_results(p: &SendProps) -> Html {
     let Some(results) = p.results.clone() else {
         return html! {};
     };
+    let fixed = p.learner.clone();
     let oninput = {
         let name = name.clone();
         let code = code.clone();
@@ -61,9 +65,10 @@ pub fn send_results(p: &SendProps) -> Html {
     };
     let make = {
         let (name, code, copied) = (name.clone(), code.clone(), copied.clone());
+        let fixed = fixed.clone();
         Callback::from(move |_: MouseEvent| {
             let mut r = results.clone();
-            r.learner = name.trim().to_string();
+            r.learner = fixed.as_deref().unwrap_or(&name).trim().to_string();
             let json = r.to_json();
             let (code, copied) = (code.clone(), copied.clone());
             copied.set(None);
@@ -87,10 +92,11 @@ pub fn send_results(p: &SendProps) -> Html {
             };
             let file = {
                 let c = c.clone();
-                let who = if name.trim().is_empty() {
+                let typed = fixed.as_deref().unwrap_or(&name).trim().to_string();
+                let who = if typed.is_empty() {
                     "results".to_string()
                 } else {
-                    name.trim().replace(|ch: char| !ch.is_alphanumeric(), "-")
+                    typed.replace(|ch: char| !ch.is_alphanumeric(), "-")
                 };
                 Callback::from(move |_: MouseEvent| {
                     glue::download(&c, &format!("{who}.logtime-results.txt"))
@@ -134,8 +140,13 @@ pub fn send_results(p: &SendProps) -> Html {
         <details class="lt-send" open={p.open} data-testid="send-results">
             <summary>{ "Send my results" }</summary>
             <p class="lt-muted lt-small">{ "Every answer, hint and reveal so far, with its time; no score (your trainer's class page re-scores it). Nothing is sent anywhere: you send the code." }</p>
-            <label class="lt-inline"><span>{ "Your name (optional)" }</span>
-                <input value={(*name).clone()} {oninput} autocomplete="name" data-testid="results-name" /></label>
+            if let Some(n) = &fixed {
+                <label class="lt-inline"><span>{ "Your name (it picked your variant)" }</span>
+                    <input value={n.clone()} readonly=true data-testid="results-name" /></label>
+            } else {
+                <label class="lt-inline"><span>{ "Your name (optional)" }</span>
+                    <input value={(*name).clone()} {oninput} autocomplete="name" data-testid="results-name" /></label>
+            }
             <button type="button" class="lt-btn lt-btn-primary lt-btn-small" onclick={make} data-testid="results-make">{ "Make my results code" }</button>
             { shown }
         </details>

@@ -168,6 +168,8 @@ pub struct LessonView {
     pub passed: Vec<Sentence>,
     /// What the stop points at.
     pub show: Vec<Target>,
+    /// The narration link followed last at this stop: a count and its target.
+    pub followed: Option<(u32, Target)>,
     /// The stop is a pause point.
     pub pause: bool,
     /// The question or task on screen.
@@ -205,7 +207,11 @@ impl LessonView {
     /// What the partition view outlines: segments by base offset and offset ranges.
     pub fn highlights(&self) -> (Vec<Offset>, Vec<(Offset, Offset)>, Vec<String>) {
         let (mut segs, mut ranges, mut configs) = (Vec::new(), Vec::new(), Vec::new());
-        for t in &self.show {
+        for t in self
+            .show
+            .iter()
+            .chain(self.followed.as_ref().map(|(_, t)| t))
+        {
             match t {
                 Target::Segment(o) => segs.push(*o),
                 Target::Offset(o) => ranges.push((*o, *o)),

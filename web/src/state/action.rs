@@ -161,6 +161,8 @@ pub enum LessonAction {
     Return,
     /// Start again, with this variant's seed (`None`: the same one).
     Restart(Option<u64>),
+    /// Follow a narration link: outline what it names and bring it into view.
+    Follow(logtime_lesson::Target),
 }
 
 /// Everything that can happen, by the slice of the state it concerns.
