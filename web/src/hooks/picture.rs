@@ -40,12 +40,14 @@ pub fn picture_of(
             logtime_render::Theme::Light
         },
         panels: Vec::new(),
+        captioned: false,
     };
     let m = logtime_render::Moment {
         title,
         partition: runner.partition(),
         lookup,
         happened: &[],
+        stream: None,
         query,
         page,
     };

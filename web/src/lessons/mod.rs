@@ -19,7 +19,7 @@
 //! [`LessonAction`]: crate::state::LessonAction
 
 mod draw_lane;
-pub mod lane;
+pub use logtime_render::lane;
 mod pane;
 mod play;
 mod progress;
