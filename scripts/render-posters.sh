@@ -26,4 +26,6 @@ done
   -o docs/pictures/pinned-retention.svg
 "$bin" render lookup-scan --step end --lookup 2025-11-04T10:00:05Z --panels lookup --width 880 \
   -o docs/pictures/lookup-scan.svg
-echo "wrote $n posters in static/posters/ and 2 pictures in docs/pictures/"
+"$bin" render incident-08-event-time-downstream-walkthrough --step end --panels lane --width 880 \
+  -o docs/pictures/event-time-lane.svg
+echo "wrote $n posters in static/posters/ and 3 pictures in docs/pictures/"

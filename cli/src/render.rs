@@ -24,6 +24,9 @@ pub struct Args {
     pub page: String,
     /// Width, theme and panels.
     pub options: Options,
+    /// `lane` was named in `--panels` (not only implied by `all`): an error when the moment has
+    /// no stream processor to draw.
+    pub lane_asked: bool,
     /// `-o FILE`: `.svg` or `.png`.
     pub out: String,
 }
@@ -34,7 +37,8 @@ pub fn usage() -> &'static str {
                    [--panels LIST] [--width PX] [--theme light|dark] [--page URL] -o FILE.svg|FILE.png
                                         draw the partition at a moment as a picture; NAME is a
                                         built-in, M a saved moment or a whole moment link; LIST
-                                        is lookup, retention, happened or all (default: none)
+                                        is lookup, retention, happened, lane (a lesson's
+                                        stream processor downstream) or all (default: none)
 "
 }
 
@@ -61,8 +65,10 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             width: 960.0,
             theme: Theme::Light,
             panels: Vec::new(),
+            captioned: false,
         },
         out: String::new(),
+        lane_asked: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -97,6 +103,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             "--panels" => {
                 let v = value(&mut it, "--panels", "a list of panels")?;
                 a.options.panels = PicturePanel::parse_list(v).map_err(|e| format!("--{e}"))?;
+                a.lane_asked = v.split([' ', ',']).any(|n| n == "lane");
             }
             "--width" => {
                 let v = value(&mut it, "--width", "a width in px")?;
@@ -203,7 +210,13 @@ pub fn svg(a: &Args, read: &dyn Fn(&str) -> Result<String, String>) -> Result<St
         .instantiate(a.seed.map_or(Pick::Default, Pick::Seed))
         .map_err(|e| format!("--seed: {e}"))?;
     let entries = entries(&a, from_link.as_ref(), &n.text, c.scenario.steps.len())?;
+    if c.stream.is_none() && a.lane_asked {
+        return Err(format!(
+            "--panels: lane shows a lesson's stream processor downstream, and {target} declares none (no \"stream\" section)"
+        ));
+    }
     let title = c.title().to_string();
+    let stream = c.stream;
     let r = logtime_render::rebuild(n.source.clone(), c.scenario, &entries, a.lookup)
         .map_err(|e| e.to_string())?;
     let view: Vec<(&str, String)> = a
@@ -217,6 +230,7 @@ pub fn svg(a: &Args, read: &dyn Fn(&str) -> Result<String, String>) -> Result<St
         partition: r.session.runner().partition(),
         lookup: r.lookup.as_ref(),
         happened: &r.happened,
+        stream: stream.as_ref(),
         query: &query,
         page: &a.page,
     };

@@ -140,6 +140,117 @@ fn every_builtin_at_several_steps() {
     }
 }
 
+/// The built-ins whose lesson declares a stream processor downstream (`"stream"`).
+fn with_stream() -> Vec<(&'static str, &'static str)> {
+    BUILTINS
+        .iter()
+        .copied()
+        .filter(|(_, text)| {
+            let c = logtime_lesson::parse(text).unwrap();
+            c.instantiate(Pick::Default).unwrap().stream.is_some()
+        })
+        .collect()
+}
+
+/// The text of the picture's lane panel, its lines joined by spaces (so a wrapped sentence reads
+/// whole again), and its description.
+fn lane_text(doc: &str, what: &str) -> (String, String) {
+    let x = roxmltree::Document::parse(doc).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let lane = x
+        .descendants()
+        .find(|n| n.attribute("data-panel") == Some("lane"))
+        .unwrap_or_else(|| panic!("{what}: no lane panel"));
+    let text: Vec<&str> = lane
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| n.text())
+        .collect();
+    let desc = x
+        .descendants()
+        .find(|n| n.tag_name().name() == "desc")
+        .and_then(|n| n.text())
+        .unwrap_or_default();
+    (text.join(" "), desc.to_string())
+}
+
+/// `--panels lane` on every lesson with a stream, at its start, middle and end, narrow and wide,
+/// light and dark: the lane panel is drawn as text, says the lesson crate's own figures and
+/// window lines for that moment, and the description says what the lane shows.
+#[test]
+fn the_lane_panel_on_every_lesson_with_a_stream() {
+    use logtime_lesson::stream::{self, lane as words};
+    let lessons = with_stream();
+    assert!(
+        lessons.len() >= 2,
+        "the incident 8 drill and walkthrough have a stream"
+    );
+    for (name, text) in lessons {
+        let n = steps_of(text);
+        let c = logtime_lesson::parse(text)
+            .unwrap()
+            .instantiate(Pick::Default)
+            .unwrap();
+        let config = c.stream.unwrap();
+        for step in [0, n / 2, n] {
+            let r = logtime_render::rebuild(
+                Source::Builtin(name.to_string()),
+                c.scenario.clone(),
+                &vec![Entry::Step; step],
+                None,
+            )
+            .unwrap();
+            let rep = stream::run(&config, r.session.runner().partition());
+            let tally = words::tally(&rep, usize::MAX);
+            let s = step.to_string();
+            for (width, theme) in [("320", "dark"), ("736", "light"), ("1280", "dark")] {
+                let what = format!("{name} at step {step}, {width} px {theme}");
+                let list = [
+                    name, "--step", &s, "--panels", "lane", "--width", width, "--theme", theme,
+                    "-o", "x.svg",
+                ];
+                let doc = render(&list);
+                check_picture(&doc, &what);
+                let (lane, desc) = lane_text(&doc, &what);
+                assert!(lane.starts_with(words::HEADING), "{what}: {lane}");
+                for (k, v) in words::figures(&rep, &tally) {
+                    assert!(
+                        lane.contains(&format!("{k}: {v}")),
+                        "{what}: {k}: {v} in {lane}"
+                    );
+                }
+                // the newest windows, in the lesson's words
+                let laid = logtime_render::lane::Lane::at(&rep, usize::MAX);
+                let newest = laid.windows.iter().rev().take(8);
+                for w in newest {
+                    let line = words::window_line(w.window, w.counted, w.late, w.closed_by);
+                    assert!(lane.contains(&line), "{what}: {line} in {lane}");
+                }
+                if tally.read == 0 {
+                    assert!(lane.contains(words::NOTHING_READ), "{what}");
+                }
+                assert!(desc.ends_with(&words::describe(&rep)), "{what}: {desc}");
+            }
+        }
+    }
+}
+
+/// A lane asked for by name on a scenario without a stream is an error that says so; `all` on
+/// it draws the other panels.
+#[test]
+fn a_lane_needs_a_stream() {
+    let v: Vec<String> = ["landing", "--panels", "lane", "-o", "x.svg"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let e = svg(&parse_args(&v).unwrap(), &read).unwrap_err();
+    assert!(
+        e.starts_with("--panels: lane shows a lesson's stream processor"),
+        "{e}"
+    );
+    let all = render(&["landing", "--panels", "all", "-o", "x.svg"]);
+    assert!(all.contains("data-panel=\"retention\"") && !all.contains("data-panel=\"lane\""));
+}
+
 /// A lookup and a saved moment survive the trip through the picture's link.
 #[test]
 fn a_lookup_and_a_moment_come_back_from_the_link() {
@@ -303,6 +414,20 @@ fn docs_pictures() -> Vec<(&'static str, Vec<&'static str>)> {
                 "2025-11-04T10:00:05Z",
                 "--panels",
                 "lookup",
+                "--width",
+                "880",
+                "-o",
+                "x.svg",
+            ],
+        ),
+        (
+            "event-time-lane.svg",
+            vec![
+                "incident-08-event-time-downstream-walkthrough",
+                "--step",
+                "end",
+                "--panels",
+                "lane",
                 "--width",
                 "880",
                 "-o",

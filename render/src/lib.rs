@@ -15,6 +15,8 @@ mod cards;
 pub mod density;
 mod error;
 pub mod format;
+pub mod lane;
+mod lane_panel;
 pub mod link;
 pub mod marks;
 mod moment;

@@ -54,6 +54,8 @@ fn content(
             };
             ("What happened", lines)
         }
+        // The lane has a panel of its own (`lane_panel`), drawn only when there is a stream.
+        PicturePanel::Lane => (logtime_lesson::stream::lane::HEADING, Vec::new()),
     }
 }
 

@@ -9,6 +9,7 @@ use crate::panels;
 use crate::svg::{fit, Font, Svg};
 use crate::theme::{Palette, Theme};
 use logtime_core::scenario::narrate;
+use logtime_lesson::stream::{StreamConfig, StreamReport};
 use logtime_model::retention::RetentionReport;
 use logtime_model::{Lookup, Partition};
 
@@ -21,14 +22,18 @@ pub enum PicturePanel {
     Retention,
     /// `happened`: what the last step did.
     Happened,
+    /// `lane`: the event-time lane of a lesson's downstream stream processor (drawn only when
+    /// the moment has one).
+    Lane,
 }
 
 impl PicturePanel {
     /// Every panel, in the order pictures draw them.
-    pub const ALL: [PicturePanel; 3] = [
+    pub const ALL: [PicturePanel; 4] = [
         PicturePanel::Lookup,
         PicturePanel::Retention,
         PicturePanel::Happened,
+        PicturePanel::Lane,
     ];
 
     /// Its name in `--panels` and `panels=`.
@@ -37,6 +42,7 @@ impl PicturePanel {
             PicturePanel::Lookup => "lookup",
             PicturePanel::Retention => "retention",
             PicturePanel::Happened => "happened",
+            PicturePanel::Lane => "lane",
         }
     }
 
@@ -54,7 +60,7 @@ impl PicturePanel {
                         .find(|p| p.key() == name)
                         .ok_or_else(|| {
                             RenderError::Panel(format!(
-                                "unknown panel {name:?} (expected partition, lookup, retention, happened or all)"
+                                "unknown panel {name:?} (expected partition, lookup, retention, happened, lane or all)"
                             ))
                         })?;
                     if !out.contains(&p) {
@@ -76,6 +82,9 @@ pub struct Options {
     pub theme: Theme,
     /// Panels below the partition.
     pub panels: Vec<PicturePanel>,
+    /// A caption around the picture gives its title and link (a printed explorer's figure): the
+    /// picture leaves out its title line and its link line, so that each is printed once.
+    pub captioned: bool,
 }
 
 /// The narrowest picture (a phone's column).
@@ -105,6 +114,8 @@ pub struct Moment<'a> {
     pub lookup: Option<&'a Lookup>,
     /// What the last step did.
     pub happened: &'a [String],
+    /// The downstream stream processor a lesson declares, for the lane panel.
+    pub stream: Option<&'a StreamConfig>,
     /// The moment link's query (`?scenario=…`), as the explorer writes it.
     pub query: &'a str,
     /// The page the link opens (`index.html`, or the site's explorer URL).
@@ -124,15 +135,28 @@ pub fn picture(m: &Moment<'_>, o: &Options) -> Result<String, RenderError> {
         .lookup
         .map(|l| LookupMarks::new(l, usize::MAX))
         .unwrap_or_default();
+    // The lane is drawn only for a moment whose lesson has a stream processor downstream.
+    let lane = m
+        .stream
+        .filter(|_| o.panels.contains(&PicturePanel::Lane))
+        .map(|c| crate::lane_panel::report(c, p));
     let mut body = Svg::default();
-    let mut y = heading(&mut body, m, o.width, pal);
+    let mut y = heading(&mut body, m, o, pal);
     let card_list: Vec<Card> = cards::cards(p, &preview, &marks);
     y = cards::draw_partition(&mut body, p, &card_list, &marks, (o.width, y), pal);
     for panel in &o.panels {
-        y = panels::draw(&mut body, *panel, m, &preview, (o.width, y), pal);
+        y = match (panel, &lane) {
+            (PicturePanel::Lane, Some(rep)) => {
+                crate::lane_panel::draw(&mut body, rep, p.clock(), (o.width, y), pal)
+            }
+            (PicturePanel::Lane, None) => y,
+            _ => panels::draw(&mut body, *panel, m, &preview, (o.width, y), pal),
+        };
     }
-    y = footer(&mut body, m, o.width, y, pal);
-    Ok(document(m, o, &preview, body, y))
+    if !o.captioned {
+        y = footer(&mut body, m, o.width, y, pal);
+    }
+    Ok(document(m, o, &preview, lane.as_ref(), body, y))
 }
 
 /// The root element, title, description and metadata around `body`.
@@ -140,11 +164,16 @@ fn document(
     m: &Moment<'_>,
     o: &Options,
     preview: &RetentionReport,
+    lane: Option<&StreamReport>,
     body: Svg,
     height: f64,
 ) -> String {
     let pal = o.theme.palette();
-    let desc = narrate::describe::moment(m.title, m.partition, preview, m.lookup);
+    let mut desc = narrate::describe::moment(m.title, m.partition, preview, m.lookup);
+    if let Some(rep) = lane {
+        desc.push(' ');
+        desc.push_str(&logtime_lesson::stream::lane::describe(rep));
+    }
     let (w, h) = (crate::svg::num(o.width), crate::svg::num(height));
     let href = format!("{}{}", m.page, m.query);
     let mut s = Svg::default();
@@ -193,17 +222,22 @@ fn document(
 /// dropped SVG.
 pub const LOGTIME_NS: &str = "https://logtime.invalid/ns/moment";
 
-/// The title and the clock line; returns the y below them.
-fn heading(s: &mut Svg, m: &Moment<'_>, width: f64, pal: &Palette) -> f64 {
+/// The title (unless a caption gives it) and the clock line; returns the y below them.
+fn heading(s: &mut Svg, m: &Moment<'_>, o: &Options, pal: &Palette) -> f64 {
     let p = m.partition;
-    let inner = width - 2.0 * PAD;
+    let inner = o.width - 2.0 * PAD;
     let title = Font {
         size: 17.0,
         fill: pal.fg,
         bold: true,
         mono: false,
     };
-    s.text(PAD, PAD + 16.0, title, &fit(m.title, inner, 17.0));
+    let top = if o.captioned {
+        PAD - 20.0
+    } else {
+        s.text(PAD, PAD + 16.0, title, &fit(m.title, inner, 17.0));
+        PAD
+    };
     let small = Font {
         size: 12.0,
         fill: pal.muted,
@@ -218,7 +252,7 @@ fn heading(s: &mut Svg, m: &Moment<'_>, width: f64, pal: &Palette) -> f64 {
         p.log_end_offset(),
         p.high_watermark()
     );
-    let mut y = PAD + 36.0;
+    let mut y = top + 36.0;
     for l in crate::svg::wrap(&line, inner, 12.0) {
         s.text(PAD, y, small, &l);
         y += 16.0;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { appRoot, loaded, ROOT, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { appRoot, loaded, ROOT, SCREENSHOTS, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
 const POSTER = fs.readFileSync(path.join(ROOT, 'tests/e2e/fixtures/poster-landing.svg'), 'utf8');
@@ -185,6 +185,28 @@ for (const [width, column] of [[375, 375], [1280, 736], [1280, 1280]]) {
       await screenshot(page, `lazy-compact-${column}`);
       assert.ok(two <= (column < 500 ? 1100 : 900), `two-panel embed ${two} px at ${column} px`);
       if (column < 500) assert.ok(walk <= 1200, `walkthrough ${walk} px at ${column} px`);
+      // The narration starts open (the height above is with it open); on a phone it folds away
+      // behind a disclosure button, and opens again.
+      const toggle = page.locator('#walk [data-testid=narration-toggle]');
+      const narration = page.locator('#walk [data-testid=narration]');
+      assert.equal(await narration.isVisible(), true, 'the narration is open as the walkthrough starts');
+      if (column < 500) {
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+        assert.equal(await toggle.getAttribute('aria-controls'), await narration.getAttribute('id'));
+        await toggle.click();
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+        assert.equal(await narration.isVisible(), false, 'folded away');
+        const folded = await h('walk');
+        console.log(`# column ${column}: walkthrough with the narration folded ${folded} px`);
+        assert.ok(folded < walk, `folding the narration makes the embed shorter (${folded} < ${walk})`);
+        await page.locator('#walk [data-testid=lesson]').screenshot({ path: path.join(SCREENSHOTS, `lazy-narration-folded-${column}.png`) });
+        await toggle.press('Enter');
+        assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+        assert.equal(await narration.isVisible(), true, 'open again, by keyboard');
+        assert.equal(await h('walk'), walk);
+      } else {
+        assert.equal(await toggle.isVisible(), false, 'a wide column keeps the narration without a fold');
+      }
       // The lookup trace shows its last line (or scrolls, saying so with a scrollbar).
       const trace = await page.locator('#two .lt-trace').evaluate((el) => ({ sh: el.scrollHeight, ch: el.clientHeight, oy: getComputedStyle(el).overflowY }));
       assert.ok(trace.sh <= trace.ch + 1 || trace.oy === 'auto', `the trace is cut off: ${JSON.stringify(trace)}`);

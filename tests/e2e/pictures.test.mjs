@@ -120,6 +120,60 @@ test('Save picture: the SVG names the moment shown; dropped on an explorer, it r
   });
 });
 
+/** The panels an SVG draws (`data-panel`), in order. */
+const svgPanels = (svg) => [...svg.matchAll(/<g data-panel="([a-z]+)"/g)].map((m) => m[1]);
+
+/** Saves the picture of the explorer `scope` shows (opening its Share row first in an embed). */
+async function savePicture(page, scope = page) {
+  const share = scope.locator('[data-testid=share]');
+  if (await share.count()) await share.first().click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    scope.locator('[data-testid=save-svg]').first().click(),
+  ]);
+  return fs.readFileSync(await download.path(), 'utf8');
+}
+
+test('Save picture draws the panels on screen: an embed\'s lookup, the page\'s panels, a lesson\'s lane', async () => {
+  // An embed with the lookup panel: the picture has the lookup panel and its trace, no other.
+  const html = `<!doctype html><html lang="en"><head><title>t</title><script type="module" src="logtime-embed.js"></script></head>
+    <body><main><logtime-explorer id="two" scenario="lookup-scan" panels="partition lookup" step="4" load="eager"></logtime-explorer></main></body></html>`;
+  await withPage(e2e, { path: null }, async (page) => {
+    await page.route('**/two-panels.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+    await page.goto(new URL('two-panels.html', e2e.server.url).href);
+    const two = page.locator('#two');
+    await two.locator('[data-testid=partition]').waitFor();
+    await loaded(two);
+    await two.locator('[data-testid=lookup-answer]').waitFor();
+    const answer = (await two.locator('[data-testid=lookup-answer]').innerText()).trim();
+    const svg = await savePicture(page, two);
+    assert.deepEqual(svgPanels(svg), ['lookup'], 'the lookup panel, as on screen');
+    assert.match(answer, /offset 3\b/);
+    assert.match(svg, /<g data-panel="lookup">.*offset 3\b.*<\/g>/s, 'with the answer the page shows');
+  });
+  // The standalone page shows every panel: the lookup, retention and what happened.
+  await withPage(e2e, { path: '/index.html?scenario=future-pins-retention&step=2' }, async (page) => {
+    await appRoot(page);
+    await loaded(page);
+    await page.locator('[data-testid=retention-panel], .lt-retention').first().waitFor();
+    const svg = await savePicture(page);
+    assert.deepEqual(svgPanels(svg), ['lookup', 'retention', 'happened']);
+  });
+  // A lesson with a stream processor downstream: its lane is on screen, and in the picture.
+  await withPage(e2e, { path: '/index.html?scenario=incident-08-event-time-downstream-walkthrough&step=6' }, async (page) => {
+    await appRoot(page);
+    await loaded(page);
+    const lane = page.locator('[data-testid=stream-lane]');
+    await lane.waitFor();
+    const read = await lane.locator('[data-testid=lane-read]').innerText();
+    const svg = await savePicture(page);
+    assert.ok(svgPanels(svg).includes('lane'), `the lane panel in ${svgPanels(svg)}`);
+    assert.ok(svg.includes(`Records read: ${read.trim()}`), `the lane's figures as the page shows them (${read})`);
+    assert.match(svg, /<desc[^>]*>[^<]*event-time lane/, 'the description says so');
+    await screenshot(page, 'pictures-lane-page-1280');
+  });
+});
+
 /** The controls' own words (the narration may say "Step 4" or "broker clock", a control may
  *  not print): labels inside a line, and labels that are a line of their own. */
 const CONTROL_TEXT = ['▶ Play', '‖ Pause', 'Step ▶', '◀ Back', '↻ Replay', '+1 min', 'Save picture', 'Copy picture',
@@ -210,6 +264,18 @@ test('print: every embed of the docs page prints as its picture, caption and lin
       assert.ok(caption.includes(href), `${id}: the caption shows the link`);
       const box = await fig.boundingBox();
       assert.ok(box && box.height > 100 && box.height < 1000, `${id}: picture ${box?.height} px tall`);
+      // The title and the link print once: in the caption, not again in the picture's own text.
+      // (The log's narration, drawn in the "what happened" panel, may quote the title in what
+      // it says, "Loaded “…”": that is a sentence of the log, not the picture's heading.)
+      const { title, drawn } = await fig.locator('svg').first().evaluate((svg) => ({
+        title: svg.querySelector('title').textContent.replace(/ \(Logtime\)$/, ''),
+        drawn: [...svg.querySelectorAll('text')].filter((t) => !t.closest('[data-panel=happened]')).map((t) => t.textContent),
+      }));
+      const printedText = [caption, ...drawn].join('\n');
+      assert.equal(printedText.split(title).length - 1, 1, `${id}: "${title}" printed once in ${JSON.stringify(printedText.slice(0, 400))}`);
+      assert.ok(!drawn.some((t) => t.includes(title.slice(0, 16))), `${id}: the picture leaves the title to the caption`);
+      assert.equal(printedText.split(href).length - 1, 1, `${id}: the link printed once`);
+      assert.ok(!drawn.some((t) => t.startsWith('Open this moment live')), `${id}: the picture leaves the link to the caption`);
     }
     const href = (id) => page.locator(`#${id} [data-testid=print-picture] figcaption a`).getAttribute('href');
     assert.match(await href('docs-lookup'), /scenario=lookup-scan&step=4/, 'the picture is of the moment shown');

@@ -163,9 +163,6 @@ pub fn app(props: &AppProps) -> Html {
             .unwrap_or_default()
             .to_string()
     };
-    let (picture_said, on_picture) = hooks::use_picture(&state, &link, &picture_page, &title, dark);
-    let (ondragover, ondrop) = hooks::use_picture_drop(&loads);
-    let printed = hooks::use_print_picture(&state, &link, &picture_page, &title);
     let printed_link = link.query.as_ref().map(|q| format!("{picture_page}{q}"));
     let clock = Clock {
         now: replay.now(),
@@ -187,6 +184,12 @@ pub fn app(props: &AppProps) -> Html {
         .flatten();
     let lesson_on = overlay.is_some();
     let hidden = overlay.as_ref().map_or(Affordances::NONE, |o| o.hidden);
+    // The pictures draw the panels the reader has open (less what a lesson hides).
+    let in_picture = hooks::Shown::of(panels, hidden, replay.stream.is_some(), &words.log);
+    let (picture_said, on_picture) =
+        hooks::use_picture(&state, &link, &picture_page, &title, dark, &in_picture);
+    let (ondragover, ondrop) = hooks::use_picture_drop(&loads);
+    let printed = hooks::use_print_picture(&state, &link, &picture_page, &title, &in_picture);
     let (retention_shown, lookup_shown) = unhidden(text, hidden);
     let (retention_live, lookup_live) = unhidden(&view, hidden);
     let density = LiveDensity {

@@ -62,6 +62,7 @@ use logtime_model::units::{Offset, Timestamp};
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub mod lane;
 pub mod narrate;
 pub(crate) mod section;
 

@@ -43,6 +43,7 @@ pub use moment::{
 };
 pub use picture::{
     moment_of_svg, picture_of, use_picture, use_picture_drop, use_print_picture, PictureAction,
+    Shown,
 };
 pub use pointing::{panel_selector, use_followed, use_pointed_panels, POINTED_ATTR};
 pub use unload::use_unload_guard;

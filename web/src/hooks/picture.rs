@@ -8,8 +8,11 @@ use yew::prelude::*;
 use super::loads::Loads;
 use super::moment::MomentLink;
 use crate::embed::ScenarioSource;
-use crate::state::{Explorer, Restore};
+use crate::options::{Panel, Panels};
+use crate::state::{Explorer, Log, Restore};
+use logtime_lesson::{Affordance, Affordances};
 use logtime_render::link::{self, SourceParam};
+use logtime_render::PicturePanel;
 
 /// What the picture buttons ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,16 +25,66 @@ pub enum PictureAction {
     Copy,
 }
 
-/// The picture of what `state` shows, with `query` as its moment link opening `page`.
+/// Lines of "what happened" a picture takes from the log (its newest).
+const HAPPENED_LINES: usize = 6;
+
+/// What the reader has open besides the partition: the picture draws the same panels, as
+/// `logtime render --panels` would, and leaves out what a lesson hides.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shown {
+    /// The picture's panels, in the picture's order.
+    pub panels: Vec<PicturePanel>,
+    /// The lookup's answer and marks may be drawn (a lesson's open question may hide them).
+    pub lookup: bool,
+    /// "What happened" as the log shows it: its newest lines, oldest first.
+    pub happened: Vec<String>,
+}
+
+impl Shown {
+    /// The panels on screen (`panels`), less what the lesson hides (`hidden`); the lane only
+    /// when the scenario has a stream processor downstream (`stream`), under the partition.
+    pub fn of(panels: Panels, hidden: Affordances, stream: bool, log: &Log) -> Shown {
+        let lookup = !hidden.contains(Affordance::LookupTrace);
+        let on = |p: PicturePanel| match p {
+            PicturePanel::Lookup => panels.has(Panel::Lookup) && lookup,
+            PicturePanel::Retention => {
+                panels.has(Panel::Retention) && !hidden.contains(Affordance::Verdicts)
+            }
+            PicturePanel::Happened => panels.has(Panel::Log),
+            PicturePanel::Lane => {
+                panels.has(Panel::Partition)
+                    && stream
+                    && !hidden.contains(Affordance::StreamVerdicts)
+            }
+        };
+        let lines = log.lines();
+        let happened = if panels.has(Panel::Log) {
+            lines[lines.len().saturating_sub(HAPPENED_LINES)..]
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Shown {
+            panels: PicturePanel::ALL.into_iter().filter(|p| on(*p)).collect(),
+            lookup,
+            happened,
+        }
+    }
+}
+
+/// The picture of what `state` shows with the panels `shown`, with `query` as its moment link
+/// opening `page`; `captioned` when a caption around it gives its title and link (print).
 pub fn picture_of(
     state: &Explorer,
-    query: &str,
-    page: &str,
-    title: &str,
+    (query, page, title): (&str, &str, &str),
     dark: bool,
+    shown: &Shown,
+    captioned: bool,
 ) -> Option<String> {
     let runner = state.replay.runner()?;
-    let lookup = state.lookup.result.as_deref();
+    let lookup = state.lookup.result.as_deref().filter(|_| shown.lookup);
     let options = logtime_render::Options {
         width: 960.0,
         theme: if dark {
@@ -39,13 +92,15 @@ pub fn picture_of(
         } else {
             logtime_render::Theme::Light
         },
-        panels: Vec::new(),
+        panels: shown.panels.clone(),
+        captioned,
     };
     let m = logtime_render::Moment {
         title,
         partition: runner.partition(),
         lookup,
-        happened: &[],
+        happened: &shown.happened,
+        stream: state.replay.stream.as_ref(),
         query,
         page,
     };
@@ -71,14 +126,15 @@ pub fn use_picture(
     page: &str,
     title: &AttrValue,
     dark: bool,
+    shown: &Shown,
 ) -> (Option<AttrValue>, Callback<PictureAction>) {
     let status = use_state(|| None::<AttrValue>);
     let on = {
         let (status, state, link) = (status.clone(), state.clone(), link.clone());
-        let (page, title) = (page.to_string(), title.to_string());
+        let (page, title, shown) = (page.to_string(), title.to_string(), shown.clone());
         Callback::from(move |a: PictureAction| {
             let query = link.query.clone().unwrap_or_default();
-            let Some(svg) = picture_of(&state, &query, &page, &title, dark) else {
+            let Some(svg) = picture_of(&state, (&query, &page, &title), dark, &shown, false) else {
                 status.set(Some("There is no partition to draw yet.".into()));
                 return;
             };
@@ -103,13 +159,15 @@ pub fn use_picture(
 /// The picture printed in place of the explorer (`@media print`): the SVG of the moment shown,
 /// redrawn when the moment changes but not on every frame of a playback (a printed page needs the
 /// moment, not the animation; the last still moment stays until playback stops). Always the
-/// light picture: it is printed on paper.
+/// light picture: it is printed on paper. Its caption gives the title and link, so the picture
+/// leaves them out.
 #[hook]
 pub fn use_print_picture(
     state: &UseReducerHandle<Explorer>,
     link: &MomentLink,
     page: &str,
     title: &AttrValue,
+    shown: &Shown,
 ) -> Option<AttrValue> {
     let query = link.query.clone().unwrap_or_default();
     let still = !state.playback.playing;
@@ -120,13 +178,14 @@ pub fn use_print_picture(
         state.replay.done,
         state.lookup.result.is_some(),
         still,
+        shown.clone(),
     );
     let last = use_mut_ref(|| None::<AttrValue>);
     let drawn = {
         let state = state.clone();
-        use_memo(key, move |(query, page, title, _, _, still)| {
+        use_memo(key, move |(query, page, title, _, _, still, shown)| {
             still
-                .then(|| picture_of(&state, query, page, title, false))
+                .then(|| picture_of(&state, (query, page, title), false, shown, true))
                 .flatten()
                 .map(AttrValue::from)
         })

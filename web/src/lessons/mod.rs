@@ -21,7 +21,7 @@
 mod assign;
 mod draw_lane;
 pub mod follow;
-pub mod lane;
+pub use logtime_render::lane;
 mod pane;
 mod play;
 mod progress;

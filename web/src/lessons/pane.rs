@@ -337,6 +337,12 @@ fn score_card(p: &ScoreCardProps) -> Html {
 pub fn lesson_pane(p: &LessonPaneProps) -> Html {
     let value = use_state(String::new);
     let form_error = use_state(Option::<String>::default);
+    // A phone embed can fold the narration away (its toggle shows only there: embed.css).
+    let folded = use_state(|| false);
+    let on_fold = {
+        let folded = folded.clone();
+        Callback::from(move |_: MouseEvent| folded.set(!*folded))
+    };
     // a new item starts with an empty field
     {
         let (value, form_error) = (value.clone(), form_error.clone());
@@ -393,6 +399,10 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 <span class="lt-badge">{ label }</span>
                 <span class="lt-lesson-progress" data-testid="lesson-step">{ format!("Step {step} of {}", v.steps) }</span>
                 <span class="lt-lesson-clock" data-testid="lesson-clock"><span class="lt-muted">{ "Broker clock " }</span>{ human::date(p.now.0) }</span>
+                <button type="button" class="lt-btn lt-btn-small lt-narration-toggle" aria-expanded={(!*folded).to_string()} aria-controls="lt-narration"
+                        onclick={on_fold} data-testid="narration-toggle">
+                    <span aria-hidden="true">{ if *folded { "▸" } else { "▾" } }</span>{ "Narration" }
+                </button>
             </div>
             if let Some(fp) = &p.assign {
                 <Assignment fingerprint={fp.clone()} learner={(*assigned).clone()} on_start={on_assign}
@@ -405,7 +415,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                 // the variant's values can name an answer: the score card says them at the end
                 <p class="lt-muted lt-small" data-testid="variant">{ format!("Variant {seed}") }</p>
             }
-            <div class="lt-narration" data-testid="narration" tabindex="0" role="group" aria-label="Narration">
+            <div id="lt-narration" class={classes!("lt-narration", folded.then_some("lt-folded"))} data-testid="narration" tabindex="0" role="group" aria-label="Narration">
                 if !v.passed.is_empty() {
                     <details class="lt-passed">
                         <summary>{ format!("{} step{} ran on the way", v.passed.len(), if v.passed.len() == 1 { "" } else { "s" }) }</summary>

@@ -6,15 +6,12 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use logtime_core::human;
-use logtime_core::scenario::narrate::{self, Sentence};
-use logtime_lesson::stream::{self, Semantics, StreamConfig, StreamReport};
-use logtime_model::Timestamp;
+use logtime_core::scenario::narrate::Sentence;
+use logtime_lesson::stream::{self, lane as words, StreamConfig, StreamReport};
 use yew::prelude::*;
 
-use super::lane::{self as stream_lane, Lane, LaneWindow};
+use super::lane::{self as stream_lane, Lane};
 use crate::components::{sentence, use_canvas};
-use crate::model::format;
 use crate::state::ReplayView;
 
 /// Reads shown one by one at this pace (ms) when several arrive at once.
@@ -55,16 +52,6 @@ fn key(replay: &ReplayView, config: StreamConfig) -> Option<Key> {
         p.size().0,
         replay.done(),
     ))
-}
-
-/// A window's bar label: `10:00–10:05 · 3 ✓ 5 ✗` (the day too when it is not the broker's).
-fn bar_label(w: &LaneWindow, now: Timestamp) -> String {
-    format!(
-        "{} · {} ✓ {} ✗",
-        stream_lane::short_label(w.window, now),
-        w.counted,
-        w.late
-    )
 }
 
 /// The lane.
@@ -129,7 +116,8 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
             Box::new(move |c, (width, _)| {
                 if let Some(r) = report.as_ref() {
                     let lane = Lane::at(r, cursor);
-                    let scene = lane.scene(r.reads.len(), width, &|w| bar_label(w, now));
+                    let scene =
+                        lane.scene(r.reads.len(), width, &|w| stream_lane::bar_label(w, now));
                     super::draw_lane::stream_lane(c, &scene, dark);
                 }
             }),
@@ -140,44 +128,29 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
         return html! {};
     };
     let lane = Lane::at(report, cursor);
-    let close_name = match config.semantics() {
-        Semantics::KafkaStreams => "Close time",
-        Semantics::Flink => "Watermark",
-    };
-    let date = |t: Option<Timestamp>| t.map_or_else(|| "—".to_string(), |t| human::date(t.0));
-    let counted = lane
-        .marks
-        .iter()
-        .filter(|m| {
-            m.fate != stream_lane::LaneFate::Late && m.fate != stream_lane::LaneFate::Skipped
-        })
-        .count();
-    let late = lane
-        .marks
-        .iter()
-        .filter(|m| m.fate == stream_lane::LaneFate::Late)
-        .count();
-    let closed = lane.windows.iter().filter(|w| w.closed).count();
+    let tally = words::tally(report, cursor);
     let newest: Option<Sentence> = cursor
         .checked_sub(1)
         .and_then(|i| report.reads.get(i))
         .map(|r| stream::narrate::fate(r, report));
     let height = stream_lane::height(lane.rows);
     let listed = lane.windows.len().saturating_sub(LISTED);
-    let summary = format!(
-        "Stream processor lane: {} of {} records read, {} counted, {} dropped as late, {} ({} closed)",
-        cursor,
-        total,
-        counted,
-        late,
-        narrate::count(lane.windows.len() as u64, "window", "windows"),
-        closed
-    );
+    let summary = words::summary(&tally);
+    // the lesson crate's figures, with the page's test ids
+    const IDS: [&str; 6] = [
+        "lane-read",
+        "lane-stream-time",
+        "lane-watermark",
+        "lane-counted",
+        "lane-late",
+        "lane-closed",
+    ];
+    let figures = words::figures(report, &tally);
     html! {
         <section role="group" class="lt-panel lt-lane" aria-label="Stream processor downstream" data-testid="stream-lane"
                  data-read={cursor.to_string()} data-total={total.to_string()}>
             <div class="lt-panel-head">
-                <h2>{ "Downstream: stream processor" }</h2>
+                <h2>{ words::HEADING }</h2>
                 <span class="lt-badge">{ config.semantics().label() }</span>
             </div>
             <p class="lt-lane-setting lt-small">{ sentence(&stream::narrate::setting(&config)) }</p>
@@ -187,36 +160,31 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                 </p>
             } else {
                 <dl class="lt-stats">
-                    <div><dt>{ "Records read" }</dt><dd data-testid="lane-read">{ format!("{} of {}", format::count(cursor as i64), format::count(total as i64)) }</dd></div>
-                    <div><dt>{ "Stream time" }</dt><dd data-testid="lane-stream-time">{ date(lane.stream_time) }</dd></div>
-                    <div><dt>{ close_name }</dt><dd data-testid="lane-watermark">{ date(lane.watermark) }</dd></div>
-                    <div><dt>{ "Counted" }</dt><dd data-testid="lane-counted">{ format::count(counted as i64) }</dd></div>
-                    <div><dt>{ "Dropped as late" }</dt><dd data-testid="lane-late">{ format::count(late as i64) }</dd></div>
-                    <div><dt>{ "Windows closed" }</dt><dd data-testid="lane-closed">{ format!("{closed} of {}", lane.windows.len()) }</dd></div>
+                    { for figures.iter().zip(IDS).map(|((k, v), id)| html! {
+                        <div><dt>{ *k }</dt><dd data-testid={id}>{ v.clone() }</dd></div>
+                    }) }
                 </dl>
                 <canvas ref={canvas} class="lt-lane-canvas" data-testid="lane-canvas" role="img" aria-label={summary}
                         style={format!("height: {}px", height as i64)} />
                 <p class="lt-lane-newest lt-small" role="status" aria-live="polite" data-testid="lane-newest">
                     if let Some(s) = &newest { <span class="lt-muted">{ "Last read: " }</span>{ sentence(s) }{ "." } }
-                    else { <span class="lt-muted">{ "Nothing read yet: the processor reads each record as it is appended." }</span> }
+                    else { <span class="lt-muted">{ words::NOTHING_READ }</span> }
                 </p>
                 if !lane.windows.is_empty() {
                     <ol class="lt-lane-windows lt-small" aria-label="Windows" data-testid="lane-windows">
-                        if listed > 0 { <li class="lt-muted">{ format!("{listed} earlier windows") }</li> }
+                        if listed > 0 { <li class="lt-muted">{ words::earlier(listed) }</li> }
                         { for lane.windows.iter().skip(listed).map(|w| html!{
                             <li class={classes!(w.closed.then_some("closed"), (w.late > 0).then_some("dropped"))} data-testid="lane-window">
                                 <span class="lt-lane-key" aria-hidden="true">{ if w.closed { "▮" } else { "▯" } }</span>
-                                { stream::narrate::window_label(w.window) }
-                                { format!(": {} counted, {} late, {}", w.counted, w.late,
-                                    match w.closed_by { Some(by) => format!("closed by record {by}"), None => "open".to_string() }) }
+                                { words::window_line(w.window, w.counted, w.late, w.closed_by) }
                             </li>
                         }) }
                     </ol>
                 }
                 <ul class="lt-legend" aria-label="Legend of the stream lane">
-                    <li><span class="lt-swatch lt-lane-counted" aria-hidden="true">{ "✓" }</span>{ "counted in its window" }</li>
-                    <li><span class="lt-swatch lt-lane-late" aria-hidden="true">{ "✗" }</span>{ "dropped as late" }</li>
-                    <li><span class="lt-swatch lt-lane-bar" aria-hidden="true">{ "▮" }</span>{ "a window, from its first record to the read that closed it" }</li>
+                    <li><span class="lt-swatch lt-lane-counted" aria-hidden="true">{ "✓" }</span>{ words::KEY[0] }</li>
+                    <li><span class="lt-swatch lt-lane-late" aria-hidden="true">{ "✗" }</span>{ words::KEY[1] }</li>
+                    <li><span class="lt-swatch lt-lane-bar" aria-hidden="true">{ "▮" }</span>{ words::KEY[2] }</li>
                 </ul>
             }
         </section>

@@ -1,8 +1,9 @@
 //! The stream lane under the partition: what a lesson's downstream stream processor
 //! (`logtime_lesson::stream`) has done after its first `cursor` reads, laid out on the partition's
 //! offset axis so it can be animated as records are read. Every fate, closing and watermark comes
-//! from core's [`StreamReport`]; this module only decides what is visible at the cursor and which
-//! row each window's bar takes.
+//! from the lesson crate's [`StreamReport`]; this module only decides what is visible at the
+//! cursor and which row each window's bar takes. The explorer's lane canvas and the picture's
+//! lane panel both lay out through it.
 //!
 //! A window is drawn as a bar from the first record read for it to the record whose read closed
 //! it (or to the cursor while it is open); bars whose offset spans overlap (out-of-order stamps)
@@ -137,8 +138,8 @@ impl Lane {
                 }
             }
         }
-        let order = crate::model::stable_order(lane.windows.iter().map(|w| (w.window.start.0, 0)));
-        lane.windows = crate::model::reorder(std::mem::take(&mut lane.windows), &order);
+        let order = stable_order(lane.windows.iter().map(|w| (w.window.start.0, 0)));
+        lane.windows = reorder(std::mem::take(&mut lane.windows), &order);
         lane.rows = pack(&mut lane.windows);
         lane
     }
@@ -295,6 +296,17 @@ impl Lane {
     }
 }
 
+/// A window's bar label: `10:00–10:05 · 3 ✓ 5 ✗` (the day too when it is not the broker's,
+/// `now`).
+pub fn bar_label(w: &LaneWindow, now: Timestamp) -> String {
+    format!(
+        "{} · {} ✓ {} ✗",
+        short_label(w.window, now),
+        w.counted,
+        w.late
+    )
+}
+
 /// A window for its bar: `10:00–10:05`, with the start's day (`11 Mar 10:00–10:05`) when it is
 /// not the broker's day, and both dates when it is longer than a day.
 pub fn short_label(w: Window, now: Timestamp) -> String {
@@ -320,9 +332,27 @@ pub fn short_label(w: Window, now: Timestamp) -> String {
     }
 }
 
+/// The indices of `keys` from the smallest key, equal keys in their first order (the index breaks
+/// ties, so the unstable sort gives the stable order; the explorer orders its lists with the same
+/// sort, so the wasm keeps one copy of it).
+fn stable_order(keys: impl Iterator<Item = (i64, i64)>) -> Vec<usize> {
+    let mut k: Vec<(i64, i64, usize)> = keys.enumerate().map(|(i, (a, b))| (a, b, i)).collect();
+    k.sort_unstable();
+    k.into_iter().map(|(_, _, i)| i).collect()
+}
+
+/// `v` reordered by `order` (a permutation of its indices).
+fn reorder<T>(v: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&i| slots.get_mut(i)?.take())
+        .collect()
+}
+
 /// Gives each bar the first row whose bars all end before it starts; returns the rows used.
 fn pack(windows: &mut [LaneWindow]) -> usize {
-    let order = crate::model::stable_order(windows.iter().map(|w| (w.first.0, w.window.start.0)));
+    let order = stable_order(windows.iter().map(|w| (w.first.0, w.window.start.0)));
     let mut row_ends: Vec<Offset> = Vec::new();
     for i in order {
         let w = &mut windows[i];
