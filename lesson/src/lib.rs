@@ -57,6 +57,7 @@
 //! ```
 
 mod action;
+pub mod author;
 mod check;
 pub mod errors;
 pub mod feedback;
@@ -79,6 +80,7 @@ mod variant;
 mod wrong;
 
 pub use action::{Action, Batch, ACTION_KINDS};
+pub use author::{AuthorCommand, AuthorError, AuthorEvent, Authoring, Checked, Start, StepView};
 pub use check::{check, check_all, CheckSummary, MAX_CHECKED_SUBSTITUTED_BYTES};
 pub use errors::{error_name, parse_error_code, KAFKA_ERRORS};
 pub use goal::{Bound, Goal, GoalCheck, GoalStatus, Probe, GOAL_KEYS};
