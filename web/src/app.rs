@@ -94,7 +94,16 @@ pub fn app(props: &AppProps) -> Html {
             crate::glue::download(&text, &name);
         })
     };
+    let on_author_command = {
+        let (author, now) = (author.clone(), state.replay.now());
+        Callback::from(move |c| author.dispatch(author::AuthorAction::Apply(now, Box::new(c))))
+    };
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
+    // While a draft is written, Ctrl+Z and Ctrl+Shift+Z are its undo and redo, wherever the focus is.
+    let onkeydown = match &author.draft {
+        Some(_) => author::undo_keys(&on_author_command, onkeydown),
+        None => onkeydown,
+    };
     hooks::use_page_keys(standalone, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
@@ -131,10 +140,6 @@ pub fn app(props: &AppProps) -> Html {
     let on_author = {
         let author = author.clone();
         Callback::from(move |a: author::AuthorAction| author.dispatch(a))
-    };
-    let on_author_command = {
-        let (author, now) = (author.clone(), state.replay.now());
-        Callback::from(move |c| author.dispatch(author::AuthorAction::Apply(now, Box::new(c))))
     };
     let on_close_details = use_dispatch(d.clone(), |()| ViewAction::Inspect(None));
     let on_pick_answer = use_dispatch(d.clone(), LessonAction::Select);

@@ -30,6 +30,9 @@ pub enum Begin {
 pub fn options_in(opts: &Options, author: &AuthorState) -> Options {
     let on = author.draft.is_some() || (opts.mode == Some(Mode::Author) && !author.left);
     let mut o = opts.clone();
+    if let Some(s) = author.loaded.as_ref().filter(|_| on) {
+        o.source = s.clone();
+    }
     o.mode = if on {
         Some(Mode::Author)
     } else if opts.mode == Some(Mode::Author) {
@@ -80,15 +83,23 @@ pub fn use_begin(
         let load_it = matches!(start, Start::Empty { .. });
         match Authoring::new(start) {
             Ok((a, _)) => {
-                if load_it {
-                    loads.go(ScenarioSource::Inline(a.document()), None);
-                }
+                // The source shown stays while the draft is written (the page's options change
+                // to author mode, and would otherwise load the page's own scenario again).
+                let loaded = if load_it {
+                    let s = ScenarioSource::Inline(a.document());
+                    loads.go(s.clone(), None);
+                    s
+                } else {
+                    (*loads.source).clone()
+                };
+                let recorded = if load_it { 0 } else { entries };
                 author.dispatch(AuthorAction::Started(
                     Ok(Box::new(a)),
-                    if load_it { 0 } else { entries },
+                    recorded,
+                    Some(loaded),
                 ));
             }
-            Err(e) => author.dispatch(AuthorAction::Started(Err(e.to_string()), entries)),
+            Err(e) => author.dispatch(AuthorAction::Started(Err(e.to_string()), entries, None)),
         }
     })
 }

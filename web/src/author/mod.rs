@@ -78,10 +78,7 @@ pub fn pointed(
             let o = record?;
             let ts = record_timestamp(replay, o)?;
             let ask = tools::ask_of(kind, Some((o.0, ts)))?;
-            let at = author
-                .selected
-                .filter(|i| *i <= draft.steps.len())
-                .map_or(draft.steps.len() + 1, |i| i + 1);
+            let at = tools::at(author.selected, draft.recording_at, draft.steps.len());
             Some(AuthorAction::Apply(
                 replay.now(),
                 Box::new(AuthorCommand::AddQuestion {
@@ -138,4 +135,32 @@ pub fn marks(author: &AuthorState) -> Option<(LessonMarks, Vec<String>)> {
         }
     }
     Some((m, configs))
+}
+
+/// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes the draft's last change, anywhere but in a
+/// text field (where they undo the typing); every other key goes to `rest` (the explorer's).
+pub fn undo_keys(
+    on: &Callback<AuthorCommand>,
+    rest: Callback<KeyboardEvent>,
+) -> Callback<KeyboardEvent> {
+    let on = on.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        let typing = e
+            .target_dyn_into::<web_sys::HtmlElement>()
+            .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA"));
+        let cmd = match e.key().as_str() {
+            _ if typing || !(e.ctrl_key() || e.meta_key()) => None,
+            "z" | "Z" if e.shift_key() => Some(AuthorCommand::Redo),
+            "z" => Some(AuthorCommand::Undo),
+            "y" => Some(AuthorCommand::Redo),
+            _ => None,
+        };
+        match cmd {
+            Some(cmd) => {
+                e.prevent_default();
+                on.emit(cmd);
+            }
+            None => rest.emit(e),
+        }
+    })
 }

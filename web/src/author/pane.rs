@@ -77,7 +77,6 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
     let undo = p.on_command.reform(|_: MouseEvent| AuthorCommand::Undo);
     let redo = p.on_command.reform(|_: MouseEvent| AuthorCommand::Redo);
     let selected = p.selected.and_then(|i| d.steps.get(i.wrapping_sub(1)));
-    let onkeydown = undo_keys(&p.on_command);
     let problems = d.checked.problems.len();
     let summary = if problems == 0 {
         format!("{} steps · the check passes", d.steps.len())
@@ -89,7 +88,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
         )
     };
     html! {
-        <section role="group" class="lt-panel lt-author" aria-label="Author: the lesson's steps" data-testid="author" {onkeydown}>
+        <section role="group" class="lt-panel lt-author" aria-label="Author: the lesson's steps" data-testid="author">
             <div class="lt-author-head">
                 <h2>{ "Author" }</h2>
                 <span class={classes!("lt-small", (problems > 0).then_some("lt-author-bad"))} data-testid="author-summary">{ summary }</span>
@@ -121,7 +120,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
                 <p class="lt-small lt-muted">{ "No steps yet: send a batch, change a config, move the clock or run retention in the explorer, and it is recorded here." }</p>
             }
             { step_bar(p.selected, d.steps.len(), &p.on_command) }
-            { add_bar(p.selected, d.steps.len(), p.pointing, &p.on_command, &p.on_author) }
+            { add_bar(p.selected, d.recording_at, d.steps.len(), p.pointing, &p.on_command, &p.on_author) }
             if let Some(s) = selected {
                 <StepEditor step={s.clone()} rev={d.rev} json={d.step_json(s.index)} pointing={p.pointing} replay={p.replay.clone()}
                             on_command={p.on_command.clone()} on_author={p.on_author.clone()} />
@@ -186,30 +185,4 @@ fn general_problems(d: &Draft) -> Html {
             { for list.iter().map(|p| html!{ <li><code>{ p.field.clone() }</code>{ ": " }{ p.message.clone() }</li> }) }
         </ul>
     }
-}
-
-/// Ctrl+Z undoes and Ctrl+Shift+Z (or Ctrl+Y) redoes the last change, anywhere in the pane but
-/// in a text field (where they undo the typing).
-fn undo_keys(on: &Callback<AuthorCommand>) -> Callback<KeyboardEvent> {
-    let on = on.clone();
-    Callback::from(move |e: KeyboardEvent| {
-        if !(e.ctrl_key() || e.meta_key()) {
-            return;
-        }
-        let typing = e
-            .target_dyn_into::<web_sys::HtmlElement>()
-            .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA"));
-        if typing {
-            return;
-        }
-        let cmd = match e.key().as_str() {
-            "z" | "Z" if e.shift_key() => AuthorCommand::Redo,
-            "z" => AuthorCommand::Undo,
-            "y" => AuthorCommand::Redo,
-            _ => return,
-        };
-        e.prevent_default();
-        e.stop_propagation();
-        on.emit(cmd);
-    })
 }

@@ -13,6 +13,8 @@ use logtime_lesson::author::{AuthorCommand, AuthorEvent, Authoring, Checked, Ste
 use logtime_model::Timestamp;
 use yew::Reducible;
 
+use crate::embed::ScenarioSource;
+
 /// A draft being written, compared by its revision (a change bumps it).
 #[derive(Clone)]
 pub struct Draft {
@@ -25,6 +27,8 @@ pub struct Draft {
     pub checked: Rc<Checked>,
     /// Whether undo and redo have something to do.
     pub undo: (bool, bool),
+    /// Where recordings go: after this step (0: before the first), `None`: at the end.
+    pub recording_at: Option<usize>,
 }
 
 impl PartialEq for Draft {
@@ -35,9 +39,10 @@ impl PartialEq for Draft {
 
 impl Draft {
     fn of(authoring: Rc<RefCell<Authoring>>, rev: u64) -> Draft {
-        let (steps, checked, undo) = {
+        let (steps, checked, undo, recording_at) = {
             let a = authoring.borrow();
-            (a.steps(), a.check().clone(), (a.can_undo(), a.can_redo()))
+            let undo = (a.can_undo(), a.can_redo());
+            (a.steps(), a.check().clone(), undo, a.recording_at())
         };
         Draft {
             authoring,
@@ -45,6 +50,7 @@ impl Draft {
             steps: Rc::new(steps),
             checked: Rc::new(checked),
             undo,
+            recording_at,
         }
     }
 
@@ -110,6 +116,9 @@ pub struct AuthorState {
     /// Where recordings go matches the explorer's moment (false from a start until the
     /// recorder has placed it).
     pub synced: bool,
+    /// The scenario an empty partition's draft loaded in the explorer (the page's own source
+    /// gives way to it while the draft is written).
+    pub loaded: Option<ScenarioSource>,
     /// The start card is open (the Author button, before a draft starts).
     pub opening: bool,
     /// The author left author mode (a page opened with `mode=author` does not start again).
@@ -125,6 +134,7 @@ impl Default for AuthorState {
             said: None,
             recorded: 0,
             synced: false,
+            loaded: None,
             opening: false,
             left: false,
         }
@@ -134,8 +144,12 @@ impl Default for AuthorState {
 /// What the pane and the recorder ask of author mode.
 pub enum AuthorAction {
     /// Writing starts with what core made of the start (or why it could not), the journal's
-    /// `recorded` entries passed over.
-    Started(Result<Box<Authoring>, String>, usize),
+    /// `recorded` entries passed over, and the scenario it loaded in the explorer, if any.
+    Started(
+        Result<Box<Authoring>, String>,
+        usize,
+        Option<ScenarioSource>,
+    ),
     /// Opens (or closes) the start card.
     Open(bool),
     /// Leaves author mode (the draft is dropped).
@@ -178,7 +192,7 @@ impl Reducible for AuthorState {
     fn reduce(self: Rc<Self>, action: AuthorAction) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            AuthorAction::Started(started, recorded) => match started {
+            AuthorAction::Started(started, recorded, loaded) => match started {
                 Ok(a) => {
                     s.draft = Some(Draft::of(Rc::new(RefCell::new(*a)), 0));
                     s.selected = None;
@@ -187,6 +201,7 @@ impl Reducible for AuthorState {
                     s.opening = false;
                     s.recorded = recorded;
                     s.synced = false;
+                    s.loaded = loaded;
                 }
                 Err(e) => s.said = Some((e, true)),
             },
@@ -198,7 +213,20 @@ impl Reducible for AuthorState {
             }
             AuthorAction::Apply(now, cmd) => {
                 let Some(d) = &s.draft else { return self };
+                // A step added right where recordings go comes before what is recorded next.
+                let follow = match &*cmd {
+                    AuthorCommand::AddNote { at, .. }
+                    | AuthorCommand::AddQuestion { at, .. }
+                    | AuthorCommand::AddTask { at, .. } => {
+                        (d.recording_at == Some(at.saturating_sub(1))).then_some(*at)
+                    }
+                    _ => None,
+                };
                 let result = d.authoring.borrow_mut().apply(now, *cmd);
+                if let (Ok(_), Some(at)) = (&result, follow) {
+                    let after = AuthorCommand::RecordAfter(Some(at));
+                    let _ = d.authoring.borrow_mut().apply(now, after);
+                }
                 match result {
                     Ok(events) => {
                         let (w, step) = words(&events);

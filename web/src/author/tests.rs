@@ -23,7 +23,7 @@ fn started() -> Rc<AuthorState> {
         start: T,
     })
     .unwrap();
-    Rc::new(AuthorState::default()).reduce(AuthorAction::Started(Ok(Box::new(a)), 0))
+    Rc::new(AuthorState::default()).reduce(AuthorAction::Started(Ok(Box::new(a)), 0, None))
 }
 
 fn send(s: Rc<AuthorState>, ago_ms: i64) -> Rc<AuthorState> {

@@ -111,9 +111,11 @@ pub(super) fn step_bar(
     }
 }
 
-/// Where a new step goes: after the selected one, or last.
-fn at(selected: Option<usize>, steps: usize) -> usize {
+/// Where a new step goes: after the selected one, else where recordings go (the explorer's
+/// moment), else last.
+pub(super) fn at(selected: Option<usize>, recording_at: Option<usize>, steps: usize) -> usize {
     selected
+        .or(recording_at)
         .filter(|i| *i <= steps)
         .map_or(steps + 1, |i| i + 1)
 }
@@ -121,12 +123,13 @@ fn at(selected: Option<usize>, steps: usize) -> usize {
 /// Add a note, a question (pointing at the partition when its kind needs it) or a task.
 pub(super) fn add_bar(
     selected: Option<usize>,
+    recording_at: Option<usize>,
     steps: usize,
     pointing: Pointing,
     on: &Callback<AuthorCommand>,
     on_author: &Callback<AuthorAction>,
 ) -> Html {
-    html! { <AddBar at={at(selected, steps)} {pointing} on_command={on.clone()} on_author={on_author.clone()} /> }
+    html! { <AddBar at={at(selected, recording_at, steps)} {pointing} on_command={on.clone()} on_author={on_author.clone()} /> }
 }
 
 #[derive(Properties, PartialEq, Clone)]
