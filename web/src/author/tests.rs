@@ -4,8 +4,9 @@
 
 use std::rc::Rc;
 
-use logtime_core::scenario::{Command, Entry};
+use logtime_core::scenario::Entry;
 use logtime_lesson::author::{AskKind, AuthorCommand, Authoring, Start};
+use logtime_model::partition::Command;
 use logtime_model::{Offset, Record, Timestamp};
 use yew::Reducible;
 
