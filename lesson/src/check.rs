@@ -97,25 +97,26 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 .bites
                 .extend(bites(at, r, play.partition().config()));
         }
-        let p = play.partition().clone();
+        // Borrowed, not cloned: a clone per step made checking a long lesson quadratic.
+        let p = play.partition();
         let field = if matches!(step.item, Item::Note) {
             "note"
         } else {
             "narration"
         };
         if let Some(m) = &step.narration {
-            targets(m, &p, at, field, &mut errors);
+            targets(m, p, at, field, &mut errors);
         }
         for (k, t) in step.show.iter().enumerate() {
-            if let Err(r) = t.resolve(&p) {
+            if let Err(r) = t.resolve(p) {
                 errors.push(e(at, format!("show[{k}]"), format!("{t}: {r}")));
             }
         }
         match (reached, &step.item) {
             (Reached::Question { .. }, Item::Question(q)) => {
                 summary.questions += 1;
-                targets(&q.ask, &p, at, "question.ask", &mut errors);
-                indexed(&q.hints, &p, at, "question.hints", &mut errors);
+                targets(&q.ask, p, at, "question.ask", &mut errors);
+                indexed(&q.hints, p, at, "question.hints", &mut errors);
                 let kind = match q.kind {
                     super::Ask::StrikeSegments | super::Ask::StrikeRecords => "question.strike",
                     super::Ask::Lookup(..) => "question.lookup",
@@ -130,11 +131,11 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                         if let Some(want) = &q.expect {
                             summary.expects += 1;
                             let right = match (want, &solved.answer) {
-                                (Answer::Value(_), _) => q.grade(&solved, want, &p).correct,
+                                (Answer::Value(_), _) => q.grade(&solved, want, p).correct,
                                 (w, a) => w == a,
                             };
                             if !right {
-                                let why = q.grade(&solved, &example(&solved.answer), &p).feedback;
+                                let why = q.grade(&solved, &example(&solved.answer), p).feedback;
                                 let why: Vec<String> = why.iter().map(|s| s.to_string()).collect();
                                 errors.push(e(
                                     at,
@@ -159,15 +160,15 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                     None => unreachable!("a reached question is solved"),
                 }
                 if let Some(r) = &q.reveal {
-                    targets(r, &p, at, "question.reveal", &mut errors);
+                    targets(r, play.partition(), at, "question.reveal", &mut errors);
                 }
             }
             (Reached::Task { already_met, .. }, Item::Task(t)) => {
                 summary.tasks += 1;
-                targets(&t.ask, &p, at, "task.ask", &mut errors);
-                indexed(&t.hints, &p, at, "task.hints", &mut errors);
+                targets(&t.ask, p, at, "task.ask", &mut errors);
+                indexed(&t.hints, p, at, "task.hints", &mut errors);
                 if already_met {
-                    let s = t.goal.evaluate(&p);
+                    let s = t.goal.evaluate(p);
                     let what: Vec<String> =
                         s.checks.iter().map(|c| c.sentence.to_string()).collect();
                     errors.push(e(

@@ -94,7 +94,7 @@ pub(crate) fn apply(
         AuthorCommand::Record(entry) => {
             let mut doc = a.doc.clone();
             let k = a.cursor.unwrap_or(edit::steps(&doc)?.len());
-            let clock = record::clock_after(concrete(&doc)?, k)?;
+            let clock = record::clock_after(&doc, k)?;
             let new = record::steps_for(&entry, clock)?;
             if new.is_empty() {
                 return Ok(Vec::new());
@@ -113,7 +113,7 @@ pub(crate) fn apply(
         } => {
             let mut doc = a.doc.clone();
             let k = edit::position(&doc, at)?;
-            let clock = record::clock_after(concrete(&doc)?, k)?;
+            let clock = record::clock_after(&doc, k)?;
             let solution = record::solution_for(&solution, clock)?;
             let change = edit::add_task(&mut doc, k, &goal, solution, text)?;
             commit(a, doc, change)

@@ -6,7 +6,7 @@ use super::error::{invalid, AuthorError};
 use super::spec::{ask_json, goal_json, variable_json, MetaEdit, QuestionEdit};
 use super::view::kind_of;
 use super::{group, AuthorCommand, AuthorEvent};
-use crate::Affordance;
+use crate::{Affordance, Target};
 use serde_json::{json, Map, Value};
 
 /// What an edit was (for undo) and its events.
@@ -100,17 +100,7 @@ fn changed(what: String, step: usize) -> Result<Change, AuthorError> {
 /// Carries out an edit.
 pub(crate) fn edit(doc: &mut Value, cmd: AuthorCommand) -> Result<Change, AuthorError> {
     match cmd {
-        AuthorCommand::Move { from, to } => {
-            let f = index(doc, "from", from)?;
-            let t = index(doc, "to", to)?;
-            let s = steps_mut(doc)?;
-            let v = s.remove(f);
-            s.insert(t, v);
-            Ok((
-                format!("moved step {from} to {to}"),
-                vec![AuthorEvent::StepMoved { from, to }],
-            ))
-        }
+        AuthorCommand::Move { from, to } => move_step(doc, from, to),
         AuthorCommand::Delete { step } => {
             let i = index(doc, "step", step)?;
             steps_mut(doc)?.remove(i);
@@ -126,26 +116,15 @@ pub(crate) fn edit(doc: &mut Value, cmd: AuthorCommand) -> Result<Change, Author
             Ok((format!("duplicated step {step}"), events))
         }
         AuthorCommand::Group { first, last } => group::group(doc, first, last),
+        AuthorCommand::MakeTask {
+            first,
+            last,
+            goal,
+            text,
+        } => group::make_task(doc, (first, last), &goal, text),
         AuthorCommand::SetNarration { step, text } => narration(doc, step, text),
-        AuthorCommand::SetHighlights { step, targets } => {
-            let m = step_mut(doc, "step", step)?;
-            if targets.is_empty() {
-                m.remove("show");
-            } else {
-                let t: Vec<Value> = targets.iter().map(|t| json!(t.to_string())).collect();
-                m.insert("show".into(), Value::Array(t));
-            }
-            changed(format!("changed what step {step} highlights"), step)
-        }
-        AuthorCommand::SetPause { step, pause } => {
-            let m = step_mut(doc, "step", step)?;
-            if pause {
-                m.insert("pause".into(), json!(true));
-            } else {
-                m.remove("pause");
-            }
-            changed(format!("set the pause after step {step}"), step)
-        }
+        AuthorCommand::SetHighlights { step, targets } => highlights(doc, step, &targets),
+        AuthorCommand::SetPause { step, pause } => set_pause(doc, step, pause),
         AuthorCommand::AddNote { at, text } => {
             let k = position(doc, at)?;
             let events = insert(doc, k, vec![json!({ "note": text })])?;
@@ -175,6 +154,39 @@ pub(crate) fn edit(doc: &mut Value, cmd: AuthorCommand) -> Result<Change, Author
         | AuthorCommand::Undo
         | AuthorCommand::Redo => Err(invalid("command", "is not an edit")),
     }
+}
+
+fn move_step(doc: &mut Value, from: usize, to: usize) -> Result<Change, AuthorError> {
+    let f = index(doc, "from", from)?;
+    let t = index(doc, "to", to)?;
+    let s = steps_mut(doc)?;
+    let v = s.remove(f);
+    s.insert(t, v);
+    Ok((
+        format!("moved step {from} to {to}"),
+        vec![AuthorEvent::StepMoved { from, to }],
+    ))
+}
+
+fn highlights(doc: &mut Value, step: usize, targets: &[Target]) -> Result<Change, AuthorError> {
+    let m = step_mut(doc, "step", step)?;
+    if targets.is_empty() {
+        m.remove("show");
+    } else {
+        let t: Vec<Value> = targets.iter().map(|t| json!(t.to_string())).collect();
+        m.insert("show".into(), Value::Array(t));
+    }
+    changed(format!("changed what step {step} highlights"), step)
+}
+
+fn set_pause(doc: &mut Value, step: usize, pause: bool) -> Result<Change, AuthorError> {
+    let m = step_mut(doc, "step", step)?;
+    if pause {
+        m.insert("pause".into(), json!(true));
+    } else {
+        m.remove("pause");
+    }
+    changed(format!("set the pause after step {step}"), step)
 }
 
 fn narration(doc: &mut Value, step: usize, text: String) -> Result<Change, AuthorError> {

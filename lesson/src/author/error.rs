@@ -53,7 +53,7 @@ pub enum AuthorError {
         /// Why.
         reason: String,
     },
-    /// The steps cannot be made one step of the grammar.
+    /// The steps cannot be made one step of the grammar (a group, or a task of a recorded fix).
     CannotGroup {
         /// The first step, 1-based.
         first: usize,
@@ -93,7 +93,10 @@ impl fmt::Display for AuthorError {
                 first,
                 last,
                 reason,
-            } => write!(f, "steps {first} to {last} cannot be grouped: {reason}"),
+            } => write!(
+                f,
+                "steps {first} to {last} cannot be made one step: {reason}"
+            ),
             AuthorError::NothingToUndo => f.write_str("there is nothing to undo"),
             AuthorError::NothingToRedo => f.write_str("there is nothing to redo"),
         }

@@ -6,6 +6,7 @@
 
 use super::edit::{steps, steps_mut, Change};
 use super::error::AuthorError;
+use super::spec::{goal_json, GoalSpec};
 use super::view::kind_of;
 use super::AuthorEvent;
 use logtime_core::scenario::parse_duration;
@@ -20,8 +21,8 @@ fn cannot(first: usize, last: usize, reason: impl Into<String>) -> AuthorError {
     }
 }
 
-/// Groups steps `first..=last` (1-based).
-pub(crate) fn group(doc: &mut Value, first: usize, last: usize) -> Result<Change, AuthorError> {
+/// Checks that `first..=last` (1-based) names two or more steps (one or more with `one`).
+fn range(doc: &Value, first: usize, last: usize, one: bool) -> Result<(), AuthorError> {
     let n = steps(doc)?.len();
     if first == 0 || first > n {
         return Err(AuthorError::NoSuchStep {
@@ -37,13 +38,19 @@ pub(crate) fn group(doc: &mut Value, first: usize, last: usize) -> Result<Change
             steps: n,
         });
     }
-    if last <= first {
+    if last < first || (last == first && !one) {
         return Err(cannot(
             first,
             last,
             "name two or more steps, the first before the last",
         ));
     }
+    Ok(())
+}
+
+/// Groups steps `first..=last` (1-based).
+pub(crate) fn group(doc: &mut Value, first: usize, last: usize) -> Result<Change, AuthorError> {
+    range(doc, first, last, false)?;
     let run: Vec<Value> = steps(doc)?[first - 1..last].to_vec();
     let kinds: Vec<&str> = run.iter().map(|s| kind_of(s).unwrap_or("?")).collect();
     let body = if kinds.iter().all(|k| *k == "config") {
@@ -172,4 +179,67 @@ fn annotations(run: &[Value], step: &mut Map<String, Value>) {
     if run.iter().any(|s| s.get("pause") == Some(&json!(true))) {
         step.insert("pause".into(), json!(true));
     }
+}
+
+/// The step kinds a task's solution holds ([`crate::ACTION_KINDS`]).
+const SOLUTION_KINDS: &[&str] = &[
+    "produce",
+    "advance",
+    "at",
+    "retention",
+    "delete_records",
+    "config",
+    "version",
+];
+
+/// Steps `first..=last` (1-based), the fix the author did in the explorer, become the solution
+/// of a task asked in their place; their narrations become the task's `reveal`.
+pub(crate) fn make_task(
+    doc: &mut Value,
+    (first, last): (usize, usize),
+    goal: &[GoalSpec],
+    text: String,
+) -> Result<Change, AuthorError> {
+    range(doc, first, last, true)?;
+    let run: Vec<Value> = steps(doc)?[first - 1..last].to_vec();
+    let mut solution = Vec::with_capacity(run.len());
+    for (i, s) in run.iter().enumerate() {
+        let kind = kind_of(s).unwrap_or("?");
+        let body = &s[kind];
+        if !SOLUTION_KINDS.contains(&kind) || (kind == "produce" && body.get("batches").is_some()) {
+            return Err(cannot(
+                first,
+                last,
+                format!(
+                    "step {} ({kind}{}) cannot be part of a task's solution, which holds one batch, a clock move, a retention check, DeleteRecords, a config or a version change",
+                    first + i,
+                    if kind == "produce" { ", generated traffic" } else { "" }
+                ),
+            ));
+        }
+        solution.push(json!({ kind: body }));
+    }
+    let mut task = Map::new();
+    task.insert("ask".into(), json!(text));
+    task.insert("goal".into(), goal_json(goal)?);
+    task.insert("solution".into(), Value::Array(solution));
+    let told: Vec<&str> = run
+        .iter()
+        .filter_map(|s| s.get("narration").and_then(Value::as_str))
+        .collect();
+    if !told.is_empty() {
+        task.insert("reveal".into(), json!(told.join("\n\n")));
+    }
+    steps_mut(doc)?.splice(first - 1..last, [json!({ "task": task })]);
+    Ok((
+        format!("made steps {first} to {last} a task"),
+        vec![AuthorEvent::StepChanged { step: first }]
+            .into_iter()
+            .chain(
+                (first + 1..=last)
+                    .rev()
+                    .map(|step| AuthorEvent::StepDeleted { step }),
+            )
+            .collect(),
+    ))
 }

@@ -127,9 +127,6 @@ pub(crate) fn run(doc: &Value) -> Checked {
             .extend(errors.iter().map(|e| problem(e, &variant)));
     }
     walk(lesson.default_variant().clone(), &mut out);
-    if let Ok(c) = lesson.instantiate(Pick::Default) {
-        out.previews.resize(c.steps.len(), Vec::new());
-    }
     out
 }
 

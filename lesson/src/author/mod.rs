@@ -11,6 +11,10 @@
 //! Steps are numbered from 1 everywhere in this module (commands, [`StepView`], [`Problem`],
 //! [`BiteAt`]), as the lesson pane numbers them; the file and `logtime check` count from 0.
 //!
+//! A task needs a solution (the file requires one): [`AuthorCommand::AddTask`] takes it as
+//! journal entries (the fix done in the explorer), and [`AuthorCommand::MakeTask`] turns fix
+//! steps already recorded into the task's solution.
+//!
 //! Saving is core's pretty writer ([`logtime_core::scenario::save`]): RFC 3339 instants, human
 //! durations and sizes; a saved file opened again with [`Start::Text`] gives the same document.
 
@@ -150,6 +154,19 @@ pub enum AuthorCommand {
         goal: Vec<GoalSpec>,
         /// The actions that reach it.
         solution: Vec<Entry>,
+        /// What the learner is asked (markup).
+        text: String,
+    },
+    /// Steps `first..=last`, the fix the author just did in the explorer (recorded as steps),
+    /// made the solution of a task asked in their place, with a goal from core's goal kinds;
+    /// their narrations become the task's `reveal`.
+    MakeTask {
+        /// 1-based.
+        first: usize,
+        /// 1-based.
+        last: usize,
+        /// Conditions that must all hold.
+        goal: Vec<GoalSpec>,
         /// What the learner is asked (markup).
         text: String,
     },

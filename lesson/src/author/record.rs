@@ -4,10 +4,10 @@
 //! by the difference from the clock at the step it is put after.
 
 use super::error::AuthorError;
-use crate::{Concrete, Play};
+use crate::{Pick, Play};
 use logtime_core::human::rfc3339;
 use logtime_core::scenario::save::duration_text;
-use logtime_core::scenario::Entry;
+use logtime_core::scenario::{parse, Entry, Runner, STEP_KINDS};
 use logtime_model::batch::Record;
 use logtime_model::config::ConfigValue;
 use logtime_model::lookup::OffsetSpec;
@@ -15,16 +15,50 @@ use logtime_model::partition::Command;
 use logtime_model::units::Timestamp;
 use serde_json::{json, Map, Value};
 
-/// The broker clock after file steps `..k` of `c` (scenario steps run, tasks solved by their
-/// solutions), or why the draft does not replay that far.
-pub(crate) fn clock_after(c: Concrete, k: usize) -> Result<Timestamp, AuthorError> {
-    let play = Play::open_at(c, k).map_err(|e| AuthorError::CannotRecord {
+/// The broker clock after file steps `..k` of `doc` (scenario steps run, tasks solved by their
+/// solutions), or why the draft does not replay that far. A draft whose lesson keys do not read
+/// yet (narration being typed with a markup mistake) still has a clock: its scenario steps
+/// alone give it, so recording goes on while the problem is shown at its step.
+pub(crate) fn clock_after(doc: &Value, k: usize) -> Result<Timestamp, AuthorError> {
+    let lesson = crate::parse(&doc.to_string()).and_then(|l| l.instantiate(Pick::Default));
+    let e = match lesson.and_then(|c| Play::open_at(c, k)) {
+        Ok(play) => return Ok(play.runner().now()),
+        Err(e) => e,
+    };
+    scenario_clock(doc, k).ok_or_else(|| AuthorError::CannotRecord {
         reason: format!(
             "the steps before it do not replay ({}); fix that first",
             super::live::problem_of(&e)
         ),
-    })?;
-    Ok(play.runner().now())
+    })
+}
+
+/// The clock after the scenario steps among file steps `..k`, read as a plain scenario (every
+/// lesson key left out); `None` when that does not replay either.
+fn scenario_clock(doc: &Value, k: usize) -> Option<Timestamp> {
+    let mut plain = doc.as_object()?.clone();
+    for key in ["lesson", "variants", "stream"] {
+        plain.remove(key);
+    }
+    let steps: Vec<Value> = plain
+        .get("steps")?
+        .as_array()?
+        .iter()
+        .take(k)
+        .filter_map(|s| {
+            let kind = super::view::kind_of(s)?;
+            STEP_KINDS
+                .contains(&kind)
+                .then(|| json!({ kind: s[kind].clone() }))
+        })
+        .collect();
+    plain.insert("steps".into(), Value::Array(steps));
+    let scenario = parse(&Value::Object(plain).to_string()).ok()?;
+    let mut runner = Runner::new(scenario);
+    while let Some(step) = runner.step(&mut |_| {}) {
+        step.ok()?;
+    }
+    Some(runner.now())
 }
 
 /// A time relative to the clock: `now`, `now+2h`, `now-3d`. NO_TIMESTAMP stays `-1`.

@@ -158,7 +158,7 @@ fn a_command_that_cannot_apply_changes_nothing_and_says_why() {
         ),
         (
             AuthorCommand::Group { first: 1, last: 3 },
-            "steps 1 to 3 cannot be grouped: only identical one-batch produce steps become generated traffic",
+            "steps 1 to 3 cannot be made one step: only identical one-batch produce steps become generated traffic",
         ),
         (
             AuthorCommand::SetMeta(MetaEdit::Minutes(Some(0))),
