@@ -124,6 +124,7 @@ test("the trainer's drill: built by clicking, saved, checked by logtime, reopene
     assert.match(await waitText(page.locator('[data-testid=author-answer-text]'), /segment/), /segments? 0, 1/);
     await waitText(page.locator('[data-testid=author-summary]'), /4 steps · the check passes/);
     await screenshot(page, 'author-drill-desktop');
+    await page.locator('[data-testid=author]').screenshot({ path: path.join(SCREENSHOTS, 'author-drill-pane-desktop.png') });
     const [download] = await Promise.all([page.waitForEvent('download'), c.click(page.locator('[data-testid=author-save]'))]);
     saved = fs.readFileSync(await download.path(), 'utf8');
     console.log('author clicks', c.n.clicks, 'keys', c.n.keys, "(the trainer's drill, saved)");

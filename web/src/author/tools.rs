@@ -129,12 +129,14 @@ pub(super) fn add_bar(
     on: &Callback<AuthorCommand>,
     on_author: &Callback<AuthorAction>,
 ) -> Html {
-    html! { <AddBar at={at(selected, recording_at, steps)} {pointing} on_command={on.clone()} on_author={on_author.clone()} /> }
+    html! { <AddBar at={at(selected, recording_at, steps)} {selected} {pointing} on_command={on.clone()} on_author={on_author.clone()} /> }
 }
 
 #[derive(Properties, PartialEq, Clone)]
 struct AddBarProps {
     at: usize,
+    /// The step selected: the fix a task is made of.
+    selected: Option<usize>,
     pointing: Pointing,
     on_command: Callback<AuthorCommand>,
     on_author: Callback<AuthorAction>,
@@ -181,6 +183,7 @@ fn add_bar_c(p: &AddBarProps) -> Html {
         let n = n.clone();
         Callback::from(move |e: Event| n.set(input_value(&e)))
     };
+    let selected = p.selected;
     let on_task = {
         let (goal, n, on, on_author) = (
             (*goal).clone(),
@@ -190,11 +193,21 @@ fn add_bar_c(p: &AddBarProps) -> Html {
         );
         Callback::from(move |_: MouseEvent| {
             match n.trim().parse::<i64>().ok().and_then(|v| goal_of(&goal, v)) {
-                Some(g) => on.emit(AuthorCommand::AddTask {
-                    at,
-                    goal: vec![g],
-                    solution: Vec::new(),
-                    text: String::new(),
+                // The selected step (the fix, recorded) becomes the task's solution; without one
+                // the task has none yet, and the check says so.
+                Some(g) => on.emit(match selected {
+                    Some(s) => AuthorCommand::MakeTask {
+                        first: s,
+                        last: s,
+                        goal: vec![g],
+                        text: String::new(),
+                    },
+                    None => AuthorCommand::AddTask {
+                        at,
+                        goal: vec![g],
+                        solution: Vec::new(),
+                        text: String::new(),
+                    },
                 }),
                 None => {
                     on_author.emit(AuthorAction::Say("N: expected a whole number".into(), true))
@@ -231,7 +244,9 @@ fn add_bar_c(p: &AddBarProps) -> Html {
                 </select>
                 <label for={ids[2].clone()}>{ "N" }</label>
                 <input id={ids[2].clone()} class="lt-author-n" inputmode="numeric" value={(*n).clone()} onchange={on_n} />
-                <button type="button" class="lt-btn lt-btn-small" onclick={on_task} data-testid="author-add-task">{ "Add task" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={on_task} data-testid="author-add-task">
+                    { match selected { Some(s) => format!("Make step {s} a task"), None => "Add task".into() } }
+                </button>
             </div>
         </div>
     }
