@@ -76,6 +76,21 @@ fn problems_at(s: &StepView) -> Html {
     }
 }
 
+/// Core's sentences as the lesson pane shows feedback: each after the first starts one of its
+/// own.
+fn sentences(list: &[logtime_core::scenario::narrate::Sentence]) -> Html {
+    list.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut s = s.clone();
+            if i > 0 {
+                s.capitalize();
+            }
+            html! { <span>{ sentence(&s) }{ ". " }</span> }
+        })
+        .collect()
+}
+
 /// What core computed for the question at the step.
 fn answer_at(s: &StepView) -> Html {
     let Some(a) = &s.answer else {
@@ -88,10 +103,10 @@ fn answer_at(s: &StepView) -> Html {
                 Err(e) => html!{ <p class="lt-field-error">{ e.clone() }</p> },
             } }
             if !a.right.is_empty() {
-                <p class="lt-small"><strong>{ "A learner who answers right reads: " }</strong>{ for a.right.iter().map(sentence) }</p>
+                <p class="lt-small"><strong>{ "A learner who answers right reads: " }</strong>{ sentences(&a.right) }</p>
             }
             if let Some((w, said)) = &a.wrong {
-                <p class="lt-small" data-testid="author-wrong"><strong>{ format!("A learner who answers {w} reads: ") }</strong>{ for said.iter().map(sentence) }</p>
+                <p class="lt-small" data-testid="author-wrong"><strong>{ format!("A learner who answers {w} reads: ") }</strong>{ sentences(said) }</p>
             }
         </div>
     }
