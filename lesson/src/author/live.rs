@@ -5,7 +5,10 @@
 //! the feedback a learner gets for it and for one sample wrong answer, and each narration
 //! rendered on the partition at its step.
 
-use crate::{check, check_all, Answer, Bite, Concrete, Pick, Play, Reached, Reveal};
+use crate::{
+    check, check_all, Affordances, Answer, Bite, Concrete, Misconception, Pick, Play, Reached,
+    Reveal,
+};
 use logtime_core::scenario::bites::bites;
 use logtime_core::scenario::narrate::Sentence;
 use logtime_core::scenario::ScenarioError;
@@ -62,6 +65,11 @@ pub struct AnswerView {
     pub right: Vec<Sentence>,
     /// A sample wrong answer and what a learner who gives it reads.
     pub wrong: Option<(String, Vec<Sentence>)>,
+    /// The classes of wrong answer this kind of question names, for the author's own words
+    /// (`wrong`).
+    pub classes: Vec<Misconception>,
+    /// What the learner does not see before answering (the kind's default unless set).
+    pub hide: Affordances,
 }
 
 /// The live check of a draft.
@@ -213,10 +221,14 @@ fn answer(play: &Play, at: usize) -> AnswerView {
         answer: Err(String::new()),
         right: Vec::new(),
         wrong: None,
+        classes: Vec::new(),
+        hide: Affordances::NONE,
     };
     let (Some(q), Some(solved)) = (play.question(), play.solved()) else {
         return view;
     };
+    view.classes = crate::grade::classes_of(&q.kind).to_vec();
+    view.hide = q.hide;
     let solved = match solved {
         Ok(s) => s,
         Err(reason) => {

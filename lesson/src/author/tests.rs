@@ -571,3 +571,29 @@ fn question_edits_write_the_keys_a_learner_is_graded_by() {
     assert_eq!(p[0].step, Some(5));
     assert!(p[0].field.starts_with("question.wrong"), "{p:?}");
 }
+
+#[test]
+fn the_author_sees_a_questions_wrong_classes_and_what_it_hides() {
+    let mut a = three_segments();
+    run(
+        &mut a,
+        AuthorCommand::AddQuestion {
+            at: 4,
+            ask: AskKind::StrikeSegments,
+            pointing: None,
+            text: "Which segments go?".into(),
+        },
+    );
+    let v = a.steps()[3].answer.clone().unwrap();
+    let keys: Vec<&str> = v.classes.iter().map(|c| c.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "behind_pinning",
+            "first_stamp",
+            "kept_struck",
+            "missed_deleted"
+        ]
+    );
+    assert!(v.hide.contains(Affordance::Verdicts));
+}
