@@ -276,7 +276,7 @@ test('modes: URL parameter and embed attribute; a lesson in the explorer; a scen
     await waitText(page.locator('[data-testid=narration]'), /\w/);
   });
   await withPage(e2e, { path: '/index.html?scenario=future-drill&mode=quiz', allowErrors: [/mode/] }, async (page) => {
-    await waitText(page.locator('[data-testid=logtime-error]'), /invalid `\?mode` value "quiz": unknown mode \(expected one of: explorer, walkthrough, drill, presenter\)/);
+    await waitText(page.locator('[data-testid=logtime-error]'), /invalid `\?mode` value "quiz": unknown mode \(expected one of: explorer, walkthrough, drill, presenter, author\)/);
   });
   const html = `<!doctype html><html lang="en"><head><title>t</title><script type="module" src="logtime-embed.js"></script></head><body><main>
     <logtime-explorer id="d" scenario="two-kinds-drill" mode="drill"></logtime-explorer>

@@ -9,6 +9,7 @@
 
 use yew::prelude::*;
 
+use crate::author::{self, AuthorPane, AuthorStart};
 use crate::builtins;
 use crate::components::charts::{DiskChart, TimestampChart};
 use crate::components::clock_bar::{picture_buttons, Clock, ClockBar};
@@ -45,7 +46,9 @@ pub struct AppProps {
 /// The explorer.
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
-    let opts = &props.options;
+    let author = use_reducer(author::AuthorState::default);
+    // Author mode loads what it shows in the explorer's mode (a lesson free to play with).
+    let opts = &author::options_in(&props.options, &author);
     let standalone = opts.context == Context::Standalone;
     let state = use_reducer(Explorer::default);
     let d = state.dispatcher();
@@ -71,6 +74,15 @@ pub fn app(props: &AppProps) -> Html {
     hooks::use_walk_timer(d.clone(), revs, state.playback.speed, reduced_motion);
     let (made_link, on_copy) = hooks::use_copy_link(opts, &link);
     let on_import = hooks::use_import(&loads, d.clone());
+    let on_begin = author::use_begin(author.clone(), state.clone(), &loads);
+    author::use_author_start(
+        &props.options,
+        &author,
+        state.replay.is_loaded(),
+        on_begin.clone(),
+    );
+    author::use_recording(author.clone(), &state);
+    let (author_link, on_tool) = author::use_tools(author.clone());
     let on_save = {
         let replay = state.replay.clone();
         Callback::from(move |()| {
@@ -82,7 +94,16 @@ pub fn app(props: &AppProps) -> Html {
             crate::glue::download(&text, &name);
         })
     };
+    let on_author_command = {
+        let (author, now) = (author.clone(), state.replay.now());
+        Callback::from(move |c| author.dispatch(author::AuthorAction::Apply(now, Box::new(c))))
+    };
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
+    // While a draft is written, Ctrl+Z and Ctrl+Shift+Z are its undo and redo, wherever the focus is.
+    let onkeydown = match &author.draft {
+        Some(_) => author::undo_keys(&on_author_command, onkeydown),
+        None => onkeydown,
+    };
     hooks::use_page_keys(standalone, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
@@ -105,6 +126,21 @@ pub fn app(props: &AppProps) -> Html {
     });
     let on_viewport = use_dispatch(d.clone(), ViewAction::SetViewport);
     let on_inspect = use_dispatch(d.clone(), |i| ViewAction::Inspect(Some(i)));
+    // While the author picks highlights or points a question, a click on a record or segment
+    // is theirs.
+    let on_inspect = if author.pointing == author::Pointing::Off {
+        on_inspect
+    } else {
+        let (author, replay) = (author.clone(), ReplayView::of(&state.replay));
+        Callback::from(move |i| match author::pointed(&author, &replay, i) {
+            Some(a) => author.dispatch(a),
+            None => on_inspect.emit(i),
+        })
+    };
+    let on_author = {
+        let author = author.clone();
+        Callback::from(move |a: author::AuthorAction| author.dispatch(a))
+    };
     let on_close_details = use_dispatch(d.clone(), |()| ViewAction::Inspect(None));
     let on_pick_answer = use_dispatch(d.clone(), LessonAction::Select);
     let on_dismiss = use_dispatch(d.clone(), |()| TransportAction::Dismiss);
@@ -183,6 +219,8 @@ pub fn app(props: &AppProps) -> Html {
         .then(|| lessons::overlay(&st.lesson))
         .flatten();
     let lesson_on = overlay.is_some();
+    let author_on = author.draft.is_some() || author.opening;
+    let author_marks = author::marks(&author);
     let hidden = overlay.as_ref().map_or(Affordances::NONE, |o| o.hidden);
     // The pictures draw the panels the reader has open (less what a lesson hides).
     let in_picture = hooks::Shown::of(panels, hidden, replay.stream.is_some(), &words.log);
@@ -214,7 +252,8 @@ pub fn app(props: &AppProps) -> Html {
         root.clone(),
         overlay.as_ref().and_then(|o| o.follow.clone()),
     );
-    let side = show(Panel::Log) || show(Panel::Producer) || show(Panel::Config) || lesson_on;
+    let side =
+        show(Panel::Log) || show(Panel::Producer) || show(Panel::Config) || lesson_on || author_on;
     let wide = show(Panel::Partition)
         || show(Panel::Retention)
         || show(Panel::Lookup)
@@ -234,6 +273,11 @@ pub fn app(props: &AppProps) -> Html {
                  aria-busy={replay.loading.then_some("true")}>
                 <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
                               describe={standalone} />
+                if standalone && !lesson_on {
+                    <div class="lt-author-open">
+                        { author::author_button(author_on, on_author.reform(move |_: MouseEvent| if author_on { author::AuthorAction::Stop } else { author::AuthorAction::Open(true) })) }
+                    </div>
+                }
                 if replay.loading && matches!(&*loads.source, ScenarioSource::Url(_)) {
                     <p class="lt-loading-line lt-muted" role="status" data-testid="loading">
                         { "Fetching the scenario… " }
@@ -260,7 +304,8 @@ pub fn app(props: &AppProps) -> Html {
                     <ConfirmBar pending={p.clone()} {standalone} {on_confirm} {on_dismiss} />
                 }
                 if show(Panel::Import) {
-                    <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()} />
+                    <ImportPanel state={st.import.clone()} replay={ReplayView::of(replay)} {on_import} on_delete_records={on_delete_records.clone()}
+                                 on_walkthrough={standalone.then(|| on_begin.reform(|()| author::Begin::Imported))} />
                 }
                 if !lesson_on {
     <ClockBar {clock} on_transport={on_transport.clone()} {on_advance} {on_copy} {on_save} link={made_link} {on_picture} picture={picture_said} compact={!standalone} />
@@ -277,7 +322,7 @@ pub fn app(props: &AppProps) -> Html {
                             <ContextProvider<LiveDensity> context={density}>
                             <PartitionView replay={ReplayView::of(&text.replay)} marks={text.marks.clone()} lookup={lookup_shown.clone()}
                                            retention={retention_shown.clone()} viewport={text.viewport} {reduced_motion} {dark} {on_viewport}
-                                           lesson={overlay.as_ref().map(|o| o.marks.clone())} on_inspect={on_inspect.clone()} on_pick={on_pick_answer} />
+                                           lesson={overlay.as_ref().map(|o| o.marks.clone()).or_else(|| author_marks.as_ref().map(|m| m.0.clone()))} on_inspect={on_inspect.clone()} on_pick={on_pick_answer} />
                             </ContextProvider<LiveDensity>>
                             if replay.stream.is_some() {
                                 <StreamLane replay={ReplayView::of(&view.replay)} hidden={hidden.contains(Affordance::StreamVerdicts)} {reduced_motion} {dark} />
@@ -317,13 +362,21 @@ pub fn app(props: &AppProps) -> Html {
                                         {on_lesson} on_transport={on_transport.clone()}
                                         assign={opts.assign.clone().map(AttrValue::from)} />
                         }
+                        if let Some(draft) = &author.draft {
+                            <AuthorPane draft={draft.clone()} selected={author.selected} pointing={author.pointing}
+                                        said={author.said.as_ref().map(|(w, e)| (AttrValue::from(w.clone()), *e))} link={author_link}
+                                        replay={ReplayView::of(replay)} on_command={on_author_command} on_author={on_author.clone()} {on_tool} />
+                        } else if author.opening {
+                            <AuthorStart title={title.clone()} error={author.said.as_ref().filter(|s| s.1).map(|s| AttrValue::from(s.0.clone()))}
+                                         on_begin={on_begin.clone()} on_close={on_author.reform(|()| author::AuthorAction::Open(false))} />
+                        }
                         if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
                         if show(Panel::Producer) {
                             <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
                         }
                         if show(Panel::Config) {
                             <ConfigPanel {config} state={st.config.clone()} {on_version} {on_config}
-                                         highlight={overlay.as_ref().map(|o| o.configs.clone()).unwrap_or_default()} />
+                                         highlight={overlay.as_ref().map(|o| o.configs.clone()).or_else(|| author_marks.as_ref().map(|m| m.1.clone())).unwrap_or_default()} />
                         }
                     </div>
                     }

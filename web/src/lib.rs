@@ -18,6 +18,7 @@
 //! [`builtins`], and the idle-time warm-up of a play's code in [`warm`].
 
 pub mod app;
+pub mod author;
 pub mod builtins;
 pub mod class_page;
 pub mod components;

@@ -36,6 +36,9 @@ pub struct ImportPanelProps {
     pub on_import: Callback<ImportRequest>,
     /// DeleteRecords to this offset, then a retention check (the inspection's remedy).
     pub on_delete_records: Callback<i64>,
+    /// Start a walkthrough from the imported partition (author mode; the standalone page).
+    #[prop_or_default]
+    pub on_walkthrough: Option<Callback<()>>,
 }
 
 fn machine_clock() -> i64 {
@@ -212,7 +215,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
                 <p class="lt-field-error" role="alert" data-testid="import-error"><strong>{ "Not imported: " }</strong>{ e.clone() }</p>
             }
             { findings(st) }
-            <Inspection replay={p.replay.clone()} on_delete_records={p.on_delete_records.clone()} />
+            <Inspection replay={p.replay.clone()} on_delete_records={p.on_delete_records.clone()} on_walkthrough={p.on_walkthrough.clone()} />
         </section>
     }
 }
@@ -244,6 +247,7 @@ fn findings(st: &ImportState) -> Html {
 struct InspectionProps {
     replay: ReplayView,
     on_delete_records: Callback<i64>,
+    on_walkthrough: Option<Callback<()>>,
 }
 
 /// The on-call answers about the loaded partition, at the broker clock, when the scenario starts
@@ -330,7 +334,14 @@ fn inspection(p: &InspectionProps) -> Html {
                 <p class="lt-muted" data-testid="inspect-oldest">{ words::oldest_record(t, r.now) }</p>
             }
             { delete.unwrap_or_default() }
-            <p><button type="button" class="lt-btn lt-btn-small" onclick={download} data-testid="inspect-download">{ "Download as a scenario file" }</button></p>
+            <p class="lt-import-actions">
+                <button type="button" class="lt-btn lt-btn-small" onclick={download} data-testid="inspect-download">{ "Download as a scenario file" }</button>
+                if let Some(on) = &p.on_walkthrough {
+                    <button type="button" class="lt-btn lt-btn-small lt-btn-primary" onclick={on.reform(|_: MouseEvent| ())} data-testid="inspect-walkthrough">
+                        { "Start a walkthrough from this partition" }
+                    </button>
+                }
+            </p>
             <p class="lt-muted">{ format!("{}. Move the clock, change retention.ms in the config panel, or look up a time: this table follows.", format::count_of(r.rows.iter().map(|x| x.records as i64).sum(), "record", "records")) }</p>
         </div>
     }

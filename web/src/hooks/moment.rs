@@ -77,6 +77,10 @@ fn view_params(o: &Options, lesson: Option<(&str, Option<u64>)>) -> Vec<(&'stati
     if o.context != Context::Standalone {
         return v;
     }
+    // Author mode is kept: reloading the page starts a draft from the moment again.
+    if o.mode == Some(crate::options::Mode::Author) {
+        v.push(("mode", "author".to_string()));
+    }
     if let Some((mode, seed)) = lesson {
         if !mode.is_empty() {
             v.push(("mode", mode.to_string()));

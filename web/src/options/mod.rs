@@ -11,7 +11,7 @@
 //! | `panels` | names from [`shown_panels`] (or `all`), separated by spaces or commas | all in the standalone page; in an embed, [`default_embed_panels`] |
 //! | `menu` | `true`/`false` (a bare attribute is `true`) | `true` standalone, `false` embedded |
 //! | `theme` | `light`, `dark`, `auto` | `auto` standalone; embedded, the host page's declared `color-scheme` |
-//! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter` | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
+//! | `mode` | `explorer`, `walkthrough`, `drill`, `presenter`, `author` (standalone page only) | a lesson's own kind (`walkthrough` or `drill`); `explorer` for a plain scenario |
 //! | `seed` | a lesson's variant: a whole number (the same seed gives the same numbers) | the lesson's default variant |
 //! | `step` | steps to run on load (0 to the scenario's length) | 0 |
 //! | `lookup` | a lookup to run after them: a time (`now-1h`, RFC 3339, ms) or `earliest`, `latest`, `max-timestamp` | |
@@ -21,7 +21,12 @@
 //!
 //! Errors name the option as the page wrote it (`panels`, `?panels`) and the reason.
 
+mod mode;
+mod panels;
+
 pub use logtime_core::scenario::narrate::Panel;
+pub use mode::Mode;
+pub use panels::{default_embed_panels, shown_panels, Panels};
 
 use crate::embed::{EmbedError, ScenarioSource};
 
@@ -78,152 +83,6 @@ impl Theme {
             _ => Theme::Auto,
         }
     }
-}
-
-/// What the explorer is for.
-///
-/// A lesson file opens in its own kind's mode unless `mode` says otherwise; a plain scenario opens
-/// in the explorer. Any scenario can be walked through (its narration is the narrator's), and a
-/// lesson can be opened in the explorer (its partition, free to play with, questions left out).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Free exploration.
-    Explorer,
-    /// Narrated steps beside the partition, with pauses, highlights and tasks.
-    Walkthrough,
-    /// Questions one at a time, answered in the partition view, scored.
-    Drill,
-    /// A walkthrough for a room: larger text, pauses honoured.
-    Presenter,
-}
-
-/// Every mode name the option may take.
-const MODES: &[(&str, Mode)] = &[
-    ("explorer", Mode::Explorer),
-    ("walkthrough", Mode::Walkthrough),
-    ("drill", Mode::Drill),
-    ("presenter", Mode::Presenter),
-];
-
-impl Mode {
-    fn parse(v: &str) -> Result<Mode, String> {
-        MODES
-            .iter()
-            .find(|(n, _)| *n == v)
-            .map(|(_, m)| *m)
-            .ok_or_else(|| {
-                let names: Vec<&str> = MODES.iter().map(|(n, _)| *n).collect();
-                format!("unknown mode (expected one of: {})", names.join(", "))
-            })
-    }
-
-    /// The option's value for this mode.
-    pub fn name(self) -> &'static str {
-        MODES
-            .iter()
-            .find(|(_, m)| *m == self)
-            .map_or("explorer", |(n, _)| n)
-    }
-
-    /// Whether the mode plays a lesson (narration pane, questions, score).
-    pub fn is_lesson(self) -> bool {
-        self != Mode::Explorer
-    }
-}
-
-/// The panels an explorer can show or leave out (`panels`), in display order: every
-/// [`Panel`] but the clock bar, which shows whenever a scenario plays outside a lesson.
-pub fn shown_panels() -> impl Iterator<Item = Panel> {
-    Panel::ALL.into_iter().filter(|p| *p != Panel::Clock)
-}
-
-/// A set of panels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Panels(u16);
-
-impl Panels {
-    /// Every panel.
-    pub const ALL: Panels = Panels(((1 << Panel::ALL.len()) - 1) & !Panels::CLOCK);
-
-    /// The clock bar's bit, never set (it is never left out).
-    const CLOCK: u16 = 1 << (Panel::Clock as u16);
-
-    /// The panel's bit.
-    fn bit(p: Panel) -> u16 {
-        (1 << (p as u16)) & !Panels::CLOCK
-    }
-
-    /// The given panels.
-    pub fn of(panels: &[Panel]) -> Panels {
-        Panels(panels.iter().fold(0, |acc, p| acc | Panels::bit(*p)))
-    }
-
-    /// Whether `p` is shown.
-    pub fn has(self, p: Panel) -> bool {
-        self.0 & Panels::bit(p) != 0
-    }
-
-    /// The names, space-separated, in display order (`all` for every panel).
-    pub fn names(self) -> String {
-        if self == Panels::ALL {
-            return "all".into();
-        }
-        shown_panels()
-            .filter(|p| self.has(*p))
-            .map(Panel::key)
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    fn parse(v: &str) -> Result<Panels, String> {
-        let mut set = 0;
-        for word in v
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-        {
-            if word == "all" {
-                set = Panels::ALL.0;
-                continue;
-            }
-            let p = shown_panels().find(|p| p.key() == word).ok_or_else(|| {
-                format!(
-                    "unknown panel {word:?} (expected names from: {}, or all)",
-                    shown_panels()
-                        .map(Panel::key)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })?;
-            set |= Panels::bit(p);
-        }
-        if set == 0 {
-            return Err("name at least one panel".into());
-        }
-        Ok(Panels(set))
-    }
-}
-
-/// The panels an embed shows when the page names none: the partition and the narration, plus
-/// the panels the scenario's steps use (a lookup step shows the lookup panel, a retention or
-/// DeleteRecords step the retention panel, a config step the config panel, a batch written in
-/// the wrong unit the producer's verdict).
-pub fn default_embed_panels(scenario: &logtime_core::scenario::Scenario) -> Panels {
-    use logtime_core::scenario::Step;
-    let mut panels = vec![Panel::Partition, Panel::Log];
-    for step in &scenario.steps {
-        let p = match step {
-            Step::Lookup(_) => Panel::Lookup,
-            Step::Retention | Step::DeleteRecords(_) => Panel::Retention,
-            Step::Config(_) => Panel::Config,
-            // A producer's unit mistake: the scenario is about what the broker refuses.
-            Step::Produce(b) if b.records.iter().any(|r| r.unit.is_some()) => Panel::Producer,
-            _ => continue,
-        };
-        if !panels.contains(&p) {
-            panels.push(p);
-        }
-    }
-    Panels::of(&panels)
 }
 
 /// A lookup to run once the explorer has loaded (moment links read it the same way).
@@ -358,6 +217,13 @@ pub fn parse(
             &label,
             o.moment.as_deref().unwrap_or_default(),
             "a saved moment already holds the steps and lookups; give either moment or step/lookup",
+        ));
+    }
+    if context == Context::Embed && o.mode == Some(Mode::Author) {
+        return Err(EmbedError::new(
+            &origin.label("mode"),
+            "author",
+            "author mode runs only on the standalone page (index.html?mode=author)",
         ));
     }
     if let Some(source) = one_source(sources)? {
@@ -591,7 +457,7 @@ mod tests {
         );
         assert_eq!(
             e(&[("mode", "quiz")]),
-            "invalid `mode` value \"quiz\": unknown mode (expected one of: explorer, walkthrough, drill, presenter)"
+            "invalid `mode` value \"quiz\": unknown mode (expected one of: explorer, walkthrough, drill, presenter, author)"
         );
         assert_eq!(
             e(&[("seed", "-3")]),

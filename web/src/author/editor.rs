@@ -1,0 +1,343 @@
+//! The selected step's editor: narration with a live preview of the safe markup, the pause,
+//! the highlights (picked by clicking the partition), and for a question what core computed
+//! (the answer, the feedback a learner gets), its hints, explanation, points and what stays
+//! hidden until it is answered. Every problem and every replay effect that bites at this step
+//! is shown at its field, in core's words.
+
+use std::rc::Rc;
+
+use logtime_lesson::author::{AuthorCommand, QuestionEdit, StepView};
+use logtime_lesson::{Affordance, Markup, Target};
+use yew::prelude::*;
+
+use super::state::{AuthorAction, Pointing};
+use crate::components::{sentence, use_uid};
+use crate::state::ReplayView;
+
+/// The step editor's props.
+#[derive(Properties, PartialEq, Clone)]
+pub(super) struct StepEditorProps {
+    /// The step.
+    pub step: StepView,
+    /// The draft's revision (the fields follow the draft when it changes).
+    pub rev: u64,
+    /// The step as the file has it (a question's hints, explanation, points and what it
+    /// hides are shown as written).
+    pub json: Rc<serde_json::Value>,
+    /// What a click in the partition does.
+    pub pointing: Pointing,
+    /// The partition shown (narration links are resolved against it in the live preview).
+    pub replay: ReplayView,
+    /// Commands for core.
+    pub on_command: Callback<AuthorCommand>,
+    /// Pointing.
+    pub on_author: Callback<AuthorAction>,
+}
+
+/// The live preview of `text`: core's markup parser, each link resolved on the partition shown.
+fn preview(text: &str, replay: &ReplayView) -> Html {
+    if text.trim().is_empty() {
+        return html! { <p class="lt-muted lt-small">{ "(no narration)" }</p> };
+    }
+    let markup = match Markup::parse(text) {
+        Ok(m) => m,
+        Err(e) => {
+            return html! { <p class="lt-field-error" data-testid="author-markup-error">{ e.to_string() }</p> }
+        }
+    };
+    let Some(runner) = replay.runner() else {
+        return html! { <p>{ markup.plain() }</p> };
+    };
+    let part = runner.partition();
+    match markup.sentences(&|t: &Target| t.resolve(part)) {
+        Ok(paras) => paras
+            .iter()
+            .map(|s| html! { <p class="lt-say">{ sentence(s) }</p> })
+            .collect(),
+        Err(e) => html! { <p class="lt-field-error" data-testid="author-markup-error">{ e }</p> },
+    }
+}
+
+/// The problems and the replay's effects that bite at the step, each at its field.
+fn problems_at(s: &StepView) -> Html {
+    if s.problems.is_empty() && s.bites.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <ul class="lt-author-problems" data-testid="author-problems">
+            { for s.problems.iter().map(|p| html!{
+                <li class="lt-author-problem" data-field={p.field.clone()}>
+                    if !p.field.is_empty() { <code>{ p.field.clone() }</code>{ ": " } }
+                    { p.message.clone() }
+                </li>
+            }) }
+            { for s.bites.iter().map(|b| html!{ <li class="lt-author-bite" data-testid="author-bite">{ sentence(&b.sentence) }</li> }) }
+        </ul>
+    }
+}
+
+/// Core's sentences as the lesson pane shows feedback: each after the first starts one of its
+/// own.
+fn sentences(list: &[logtime_core::scenario::narrate::Sentence]) -> Html {
+    list.iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut s = s.clone();
+            if i > 0 {
+                s.capitalize();
+            }
+            html! { <span>{ sentence(&s) }{ ". " }</span> }
+        })
+        .collect()
+}
+
+/// What core computed for the question at the step.
+fn answer_at(s: &StepView) -> Html {
+    let Some(a) = &s.answer else {
+        return Html::default();
+    };
+    html! {
+        <div class="lt-author-answer" data-testid="author-answer">
+            { match &a.answer {
+                Ok(t) => html!{ <p><strong>{ "Answer (computed): " }</strong><span data-testid="author-answer-text">{ t.clone() }</span></p> },
+                Err(e) => html!{ <p class="lt-field-error">{ e.clone() }</p> },
+            } }
+            if !a.right.is_empty() {
+                <p class="lt-small"><strong>{ "A learner who answers right reads: " }</strong>{ sentences(&a.right) }</p>
+            }
+            if let Some((w, said)) = &a.wrong {
+                <p class="lt-small" data-testid="author-wrong"><strong>{ format!("A learner who answers {w} reads: ") }</strong>{ sentences(said) }</p>
+            }
+        </div>
+    }
+}
+
+/// The selected step's editor.
+#[function_component(StepEditor)]
+pub(super) fn step_editor(p: &StepEditorProps) -> Html {
+    let s = &p.step;
+    let i = s.index;
+    let written = s.narration.clone().unwrap_or_default();
+    let text = use_state(|| written.clone());
+    {
+        // The field follows the draft (undo, another step selected).
+        let text = text.clone();
+        use_effect_with((i, p.rev, written.clone()), move |(_, _, n)| {
+            text.set(n.clone())
+        });
+    }
+    let ids = [use_uid("lt-au-narr"), use_uid("lt-au-pause")];
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                text.set(t.value());
+            }
+        })
+    };
+    let on_change = {
+        let (on, old) = (p.on_command.clone(), written.clone());
+        Callback::from(move |e: Event| {
+            let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() else {
+                return;
+            };
+            let text = t.value();
+            if text != old {
+                on.emit(AuthorCommand::SetNarration { step: i, text });
+            }
+        })
+    };
+    let on_pause = {
+        let (on, pause) = (p.on_command.clone(), s.pause);
+        Callback::from(move |_: Event| {
+            on.emit(AuthorCommand::SetPause {
+                step: i,
+                pause: !pause,
+            })
+        })
+    };
+    let picking = p.pointing == Pointing::Highlights;
+    let on_pick = p.on_author.reform(move |_: MouseEvent| {
+        AuthorAction::Point(if picking {
+            Pointing::Off
+        } else {
+            Pointing::Highlights
+        })
+    });
+    let highlights = s.highlights.iter().enumerate().map(|(k, t)| {
+        let rest: Vec<Target> = targets(&s.highlights)
+            .into_iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .map(|(_, t)| t)
+            .collect();
+        let onclick = p.on_command.reform(move |_: MouseEvent| AuthorCommand::SetHighlights { step: i, targets: rest.clone() });
+        html! {
+            <li><code>{ t.clone() }</code>
+                <button type="button" class="lt-btn lt-btn-small" {onclick} aria-label={format!("Remove highlight {t}")}>{ "✕" }</button></li>
+        }
+    });
+    html! {
+        <div class="lt-author-editor" data-testid="author-editor" aria-label={format!("Step {i}")} role="group">
+            <h3>{ format!("Step {i}: {}", s.kind) }</h3>
+            { problems_at(s) }
+            <label for={ids[0].clone()}>{ "Narration (**bold**, `code`, [text](segment:0) links)" }</label>
+            <textarea id={ids[0].clone()} rows="3" value={(*text).clone()} oninput={on_input} onchange={on_change} data-testid="author-narration" />
+            <div class="lt-author-preview lt-narration" aria-label="Preview" role="group" data-testid="author-preview-text">
+                // As written: core's rendering at the step; while typing, core's markup on the
+                // partition shown.
+                if *text == written && !s.preview.is_empty() {
+                    { for s.preview.iter().map(|x| html! { <p class="lt-say">{ sentence(x) }</p> }) }
+                } else {
+                    { preview(&text, &p.replay) }
+                }
+            </div>
+            <div class="lt-author-row">
+                <input type="checkbox" id={ids[1].clone()} checked={s.pause} onchange={on_pause} data-testid="author-pause" />
+                <label for={ids[1].clone()}>{ "Pause after this step" }</label>
+            </div>
+            <div class="lt-author-row">
+                <span>{ "Highlights:" }</span>
+                <ul class="lt-author-highlights" data-testid="author-highlights">{ for highlights }</ul>
+                <button type="button" class={classes!("lt-btn", "lt-btn-small", picking.then_some("lt-btn-primary"))} onclick={on_pick}
+                        aria-pressed={if picking { "true" } else { "false" }} data-testid="author-pick">
+                    { if picking { "Picking: click segments or records" } else { "Pick highlights" } }
+                </button>
+            </div>
+            if s.kind == "question" || s.kind == "task" {
+                { answer_at(s) }
+                <QuestionFields step={i} json={p.json.clone()} on_command={p.on_command.clone()} />
+            }
+        </div>
+    }
+}
+
+/// The highlights as targets (as written they always parse: core wrote them).
+fn targets(written: &[String]) -> Vec<Target> {
+    written
+        .iter()
+        .filter_map(|t| Target::parse(t).ok())
+        .collect()
+}
+
+#[derive(Properties, PartialEq, Clone)]
+struct QuestionFieldsProps {
+    step: usize,
+    json: Rc<serde_json::Value>,
+    on_command: Callback<AuthorCommand>,
+}
+
+/// A question's or task's fields as the file has them.
+struct Fields {
+    ask: String,
+    hints: Vec<String>,
+    reveal: Option<String>,
+    points: Option<u64>,
+    hide: Vec<Affordance>,
+}
+
+fn fields(step: &serde_json::Value) -> Fields {
+    let q = step.get("question").or_else(|| step.get("task"));
+    let text = |k: &str| {
+        q.and_then(|q| q.get(k))
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+    };
+    let list = |k: &str| {
+        q.and_then(|q| q.get(k))
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|h| h.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let hide: Vec<String> = list("hide");
+    Fields {
+        ask: text("ask").unwrap_or_default(),
+        hints: list("hints"),
+        reveal: text("reveal"),
+        points: q.and_then(|q| q.get("points")).and_then(|v| v.as_u64()),
+        hide: hide
+            .iter()
+            .filter_map(|k| Affordance::parse(k).ok())
+            .collect(),
+    }
+}
+
+/// A question's or task's words and settings: what is asked, hints, the explanation, points,
+/// and what stays hidden until it is answered.
+#[function_component(QuestionFields)]
+fn question_fields(p: &QuestionFieldsProps) -> Html {
+    let i = p.step;
+    let ids = [
+        use_uid("lt-au-ask"),
+        use_uid("lt-au-hint"),
+        use_uid("lt-au-reveal"),
+        use_uid("lt-au-points"),
+    ];
+    let edit = |f: fn(String) -> QuestionEdit| {
+        let on = p.on_command.clone();
+        Callback::from(move |e: Event| {
+            on.emit(AuthorCommand::EditQuestion {
+                step: i,
+                edit: f(crate::components::input_value(&e)),
+            })
+        })
+    };
+    let on_ask = edit(QuestionEdit::Ask);
+    let on_reveal = edit(|t| QuestionEdit::Reveal((!t.trim().is_empty()).then_some(t)));
+    let on_points = edit(|t| QuestionEdit::Points(t.trim().parse().ok()));
+    let on_hint = {
+        let on = p.on_command.clone();
+        Callback::from(move |e: Event| {
+            let Some(t) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            let v = t.value();
+            if !v.trim().is_empty() {
+                t.set_value("");
+                on.emit(AuthorCommand::EditQuestion {
+                    step: i,
+                    edit: QuestionEdit::AddHint(v),
+                });
+            }
+        })
+    };
+    let q = fields(&p.json);
+    let hidden = q.hide.clone();
+    let hide = Affordance::ALL.iter().map(|a| {
+        let a = *a;
+        let on = p.on_command.clone();
+        let now: Vec<Affordance> = hidden.clone();
+        let checked = now.contains(&a);
+        let onchange = Callback::from(move |_: Event| {
+            let mut next: Vec<Affordance> = now.iter().copied().filter(|x| *x != a).collect();
+            if !checked {
+                next.push(a);
+            }
+            on.emit(AuthorCommand::EditQuestion { step: i, edit: QuestionEdit::Hide(Some(next)) });
+        });
+        html! {
+            <label class="lt-author-hide"><input type="checkbox" {checked} {onchange} data-testid={format!("author-hide-{}", a.key())} />{ a.key() }</label>
+        }
+    });
+    html! {
+        <div class="lt-author-question" data-testid="author-question">
+            <label for={ids[0].clone()}>{ "What the learner is asked" }</label>
+            <input id={ids[0].clone()} value={q.ask.clone()} onchange={on_ask} data-testid="author-ask" />
+            <label for={ids[1].clone()}>{ format!("Hints ({}): add one", q.hints.len()) }</label>
+            <ol class="lt-small">{ for q.hints.iter().map(|h| html!{ <li>{ h.clone() }</li> }) }</ol>
+            <input id={ids[1].clone()} onchange={on_hint} placeholder="a hint, then Enter" data-testid="author-hint" />
+            <label for={ids[2].clone()}>{ "Explanation shown once answered" }</label>
+            <textarea id={ids[2].clone()} rows="2" value={q.reveal.clone().unwrap_or_default()} onchange={on_reveal} data-testid="author-reveal" />
+            <label for={ids[3].clone()}>{ "Points" }</label>
+            <input id={ids[3].clone()} class="lt-author-n" inputmode="numeric" value={q.points.map(|n| n.to_string()).unwrap_or_default()} onchange={on_points} data-testid="author-points" />
+            <fieldset class="lt-author-hides">
+                <legend>{ "Hidden until answered" }</legend>
+                { for hide }
+            </fieldset>
+        </div>
+    }
+}
