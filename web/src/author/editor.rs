@@ -6,10 +6,11 @@
 
 use std::rc::Rc;
 
-use logtime_lesson::author::{AuthorCommand, QuestionEdit, StepView};
-use logtime_lesson::{Affordance, Markup, Target};
+use logtime_lesson::author::{AuthorCommand, StepView};
+use logtime_lesson::{Markup, Target};
 use yew::prelude::*;
 
+use super::question::QuestionFields;
 use super::state::{AuthorAction, Pointing};
 use crate::components::{sentence, use_uid};
 use crate::state::ReplayView;
@@ -206,7 +207,8 @@ pub(super) fn step_editor(p: &StepEditorProps) -> Html {
             </div>
             if s.kind == "question" || s.kind == "task" {
                 { answer_at(s) }
-                <QuestionFields step={i} json={p.json.clone()} on_command={p.on_command.clone()} />
+                <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)}
+                                classes={s.answer.as_ref().map(|a| a.classes.clone()).unwrap_or_default()} on_command={p.on_command.clone()} />
             }
         </div>
     }
@@ -218,126 +220,4 @@ fn targets(written: &[String]) -> Vec<Target> {
         .iter()
         .filter_map(|t| Target::parse(t).ok())
         .collect()
-}
-
-#[derive(Properties, PartialEq, Clone)]
-struct QuestionFieldsProps {
-    step: usize,
-    json: Rc<serde_json::Value>,
-    on_command: Callback<AuthorCommand>,
-}
-
-/// A question's or task's fields as the file has them.
-struct Fields {
-    ask: String,
-    hints: Vec<String>,
-    reveal: Option<String>,
-    points: Option<u64>,
-    hide: Vec<Affordance>,
-}
-
-fn fields(step: &serde_json::Value) -> Fields {
-    let q = step.get("question").or_else(|| step.get("task"));
-    let text = |k: &str| {
-        q.and_then(|q| q.get(k))
-            .and_then(|v| v.as_str())
-            .map(str::to_string)
-    };
-    let list = |k: &str| {
-        q.and_then(|q| q.get(k))
-            .and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|h| h.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let hide: Vec<String> = list("hide");
-    Fields {
-        ask: text("ask").unwrap_or_default(),
-        hints: list("hints"),
-        reveal: text("reveal"),
-        points: q.and_then(|q| q.get("points")).and_then(|v| v.as_u64()),
-        hide: hide
-            .iter()
-            .filter_map(|k| Affordance::parse(k).ok())
-            .collect(),
-    }
-}
-
-/// A question's or task's words and settings: what is asked, hints, the explanation, points,
-/// and what stays hidden until it is answered.
-#[function_component(QuestionFields)]
-fn question_fields(p: &QuestionFieldsProps) -> Html {
-    let i = p.step;
-    let ids = [
-        use_uid("lt-au-ask"),
-        use_uid("lt-au-hint"),
-        use_uid("lt-au-reveal"),
-        use_uid("lt-au-points"),
-    ];
-    let edit = |f: fn(String) -> QuestionEdit| {
-        let on = p.on_command.clone();
-        Callback::from(move |e: Event| {
-            on.emit(AuthorCommand::EditQuestion {
-                step: i,
-                edit: f(crate::components::input_value(&e)),
-            })
-        })
-    };
-    let on_ask = edit(QuestionEdit::Ask);
-    let on_reveal = edit(|t| QuestionEdit::Reveal((!t.trim().is_empty()).then_some(t)));
-    let on_points = edit(|t| QuestionEdit::Points(t.trim().parse().ok()));
-    let on_hint = {
-        let on = p.on_command.clone();
-        Callback::from(move |e: Event| {
-            let Some(t) = e.target_dyn_into::<web_sys::HtmlInputElement>() else {
-                return;
-            };
-            let v = t.value();
-            if !v.trim().is_empty() {
-                t.set_value("");
-                on.emit(AuthorCommand::EditQuestion {
-                    step: i,
-                    edit: QuestionEdit::AddHint(v),
-                });
-            }
-        })
-    };
-    let q = fields(&p.json);
-    let hidden = q.hide.clone();
-    let hide = Affordance::ALL.iter().map(|a| {
-        let a = *a;
-        let on = p.on_command.clone();
-        let now: Vec<Affordance> = hidden.clone();
-        let checked = now.contains(&a);
-        let onchange = Callback::from(move |_: Event| {
-            let mut next: Vec<Affordance> = now.iter().copied().filter(|x| *x != a).collect();
-            if !checked {
-                next.push(a);
-            }
-            on.emit(AuthorCommand::EditQuestion { step: i, edit: QuestionEdit::Hide(Some(next)) });
-        });
-        html! {
-            <label class="lt-author-hide"><input type="checkbox" {checked} {onchange} data-testid={format!("author-hide-{}", a.key())} />{ a.key() }</label>
-        }
-    });
-    html! {
-        <div class="lt-author-question" data-testid="author-question">
-            <label for={ids[0].clone()}>{ "What the learner is asked" }</label>
-            <input id={ids[0].clone()} value={q.ask.clone()} onchange={on_ask} data-testid="author-ask" />
-            <label for={ids[1].clone()}>{ format!("Hints ({}): add one", q.hints.len()) }</label>
-            <ol class="lt-small">{ for q.hints.iter().map(|h| html!{ <li>{ h.clone() }</li> }) }</ol>
-            <input id={ids[1].clone()} onchange={on_hint} placeholder="a hint, then Enter" data-testid="author-hint" />
-            <label for={ids[2].clone()}>{ "Explanation shown once answered" }</label>
-            <textarea id={ids[2].clone()} rows="2" value={q.reveal.clone().unwrap_or_default()} onchange={on_reveal} data-testid="author-reveal" />
-            <label for={ids[3].clone()}>{ "Points" }</label>
-            <input id={ids[3].clone()} class="lt-author-n" inputmode="numeric" value={q.points.map(|n| n.to_string()).unwrap_or_default()} onchange={on_points} data-testid="author-points" />
-            <fieldset class="lt-author-hides">
-                <legend>{ "Hidden until answered" }</legend>
-                { for hide }
-            </fieldset>
-        </div>
-    }
 }

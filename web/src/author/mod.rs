@@ -17,11 +17,13 @@
 mod editor;
 mod hook;
 mod pane;
+mod question;
 mod start;
 mod state;
 #[cfg(test)]
 mod tests;
 mod tools;
+mod variants;
 
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
 pub use pane::{AuthorPane, AuthorPaneProps, Tool};
@@ -103,11 +105,33 @@ fn record_timestamp(replay: &ReplayView, o: Offset) -> Option<i64> {
         .map(|t| t.0)
 }
 
-/// The standalone page's **Author** button.
+/// The standalone page's **Author** button; while author mode is on, a link beside it that
+/// jumps to the author pane (in one column the pane is below the partition, out of sight).
 pub fn author_button(on: bool, onclick: Callback<MouseEvent>) -> Html {
     html! {
-        <button type="button" class={classes!("lt-btn", "lt-btn-small", on.then_some("lt-btn-primary"))} {onclick}
-                aria-pressed={if on { "true" } else { "false" }} data-testid="author-button">{ "Author" }</button>
+        <>
+            if on {
+                <button type="button" class="lt-btn lt-btn-small lt-author-jump" onclick={Callback::from(jump_to_pane)}
+                        data-testid="author-jump">{ "Jump to author pane" }</button>
+            }
+            <button type="button" class={classes!("lt-btn", "lt-btn-small", on.then_some("lt-btn-primary"))} {onclick}
+                    aria-pressed={if on { "true" } else { "false" }} data-testid="author-button">{ "Author" }</button>
+        </>
+    }
+}
+
+/// Scrolls this explorer's author pane into view and moves focus to it, so the next Tab is in
+/// the pane.
+fn jump_to_pane(e: MouseEvent) {
+    use wasm_bindgen::JsCast;
+    let pane = e
+        .target_dyn_into::<web_sys::Element>()
+        .and_then(|t| t.closest(".lt-app").ok().flatten())
+        .and_then(|app| app.query_selector(".lt-author").ok().flatten())
+        .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(p) = pane {
+        p.scroll_into_view();
+        let _ = p.focus();
     }
 }
 

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::editor::StepEditor;
 use super::state::{AuthorAction, Draft, Pointing};
 use super::tools::{add_bar, step_bar};
+use super::variants::VariantsPreview;
 use crate::state::ReplayView;
 
 /// What the pane's tool buttons ask of the page (they leave the draft as it is).
@@ -88,7 +89,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
         )
     };
     html! {
-        <section role="group" class="lt-panel lt-author" aria-label="Author: the lesson's steps" data-testid="author">
+        <section role="group" class="lt-panel lt-author" aria-label="Author: the lesson's steps" data-testid="author" tabindex="-1">
             <div class="lt-author-head">
                 <h2>{ "Author" }</h2>
                 <span class={classes!("lt-small", (problems > 0).then_some("lt-author-bad"))} data-testid="author-summary">{ summary }</span>
@@ -126,6 +127,9 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
                             on_command={p.on_command.clone()} on_author={p.on_author.clone()} />
             }
             { general_problems(d) }
+            if d.has_variants() {
+                <VariantsPreview draft={d.clone()} />
+            }
         </section>
     }
 }

@@ -64,7 +64,7 @@ pub fn author_start(p: &AuthorStartProps) -> Html {
     };
     let on_close = p.on_close.reform(|_: MouseEvent| ());
     html! {
-        <section role="group" class="lt-panel lt-author lt-author-start" aria-label="Author: start a lesson" data-testid="author-start">
+        <section role="group" class="lt-panel lt-author lt-author-start" aria-label="Author: start a lesson" data-testid="author-start" tabindex="-1">
             <h2>{ "Write a lesson" }</h2>
             <p class="lt-small">{ "What you do in the explorer becomes the lesson's steps: send batches, change configs, move the clock, run retention, look up. Then add narration, highlights and questions." }</p>
             <p><button type="button" class="lt-btn lt-btn-primary" onclick={on_shown} data-testid="author-from-shown">

@@ -9,7 +9,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use logtime_lesson::author::{AuthorCommand, AuthorEvent, Authoring, Checked, StepView};
+use logtime_lesson::author::{
+    AuthorCommand, AuthorEvent, Authoring, Checked, StepView, VariantPreview,
+};
+use logtime_lesson::Pick;
 use logtime_model::Timestamp;
 use yew::Reducible;
 
@@ -73,6 +76,20 @@ impl Draft {
     pub fn is_drill(&self) -> bool {
         let a = self.authoring.borrow();
         a.value().pointer("/lesson/kind").and_then(|k| k.as_str()) == Some("drill")
+    }
+
+    /// Whether the draft has `variants` (then two seeds' variants are previewed side by side).
+    pub fn has_variants(&self) -> bool {
+        let a = self.authoring.borrow();
+        a.value()
+            .get("variants")
+            .and_then(|v| v.as_object())
+            .is_some_and(|v| !v.is_empty())
+    }
+
+    /// The variant `pick` chooses, as a learner given it gets it (core's check and walk of it).
+    pub fn variant_preview(&self, pick: Pick) -> VariantPreview {
+        self.authoring.borrow().variant_preview(pick)
     }
 
     /// Step `i` (1-based) as the file has it.

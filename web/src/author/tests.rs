@@ -120,3 +120,20 @@ fn a_kind_that_needs_a_record_waits_for_the_click() {
     );
     assert_eq!(ask_of(99, None), None);
 }
+
+#[test]
+fn a_draft_with_variants_previews_two_seeds_and_one_without_has_none() {
+    use logtime_lesson::Pick;
+    let text = include_str!("../../../static/lessons/future-drill.json");
+    let (a, _) = Authoring::new(Start::Text(text.into())).unwrap();
+    let s = Rc::new(AuthorState::default()).reduce(AuthorAction::Started(Ok(Box::new(a)), 0, None));
+    let d = s.draft.as_ref().unwrap();
+    assert!(d.has_variants());
+    for seed in [1, 2] {
+        let v = d.variant_preview(Pick::Seed(seed));
+        assert!(v.label.contains("case = "), "{}", v.label);
+        assert_eq!(v.answers.len(), 4, "one answer per question");
+        assert!(v.problems.is_empty(), "{:?}", v.problems);
+    }
+    assert!(!started().draft.as_ref().unwrap().has_variants());
+}
