@@ -230,11 +230,83 @@ test('author mode by keyboard: undo and redo, axe finds nothing, screenshots at 
     await page.locator('[data-testid=author]').screenshot({ path: path.join(SCREENSHOTS, 'author-pane-desktop.png') });
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForTimeout(200);
+    // In one column the pane follows the partition, and the jump at the top reaches it.
+    const top = async (sel) => (await page.locator(sel).boundingBox()).y;
+    assert.ok((await top('[data-testid=author]')) > (await top('[data-testid=partition]')), 'the pane is below the partition');
+    for (const other of ['section[data-panel=producer]', 'section[data-panel=config]', 'section[data-panel=retention]']) {
+      if (await page.locator(other).count()) assert.ok((await top('[data-testid=author]')) < (await top(other)), `the pane is above ${other}`);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('[data-testid=author-jump]').click();
+    await until(async () => page.locator('[data-testid=author]').evaluate((el) => el.getRootNode().activeElement === el));
+    await until(async () => page.locator('[data-testid=author]').evaluate((el) => { const r = el.getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0; }));
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'author-mobile');
     await page.locator('[data-testid=author]').screenshot({ path: path.join(SCREENSHOTS, 'author-pane-mobile.png') });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 375 px`);
     assert.deepEqual(await axe(page), []);
+  });
+});
+
+test("a question's settings: hidden-until-answered as core resolves it, hints edited and removed, words for a wrong-answer class, two seeds' variants", async () => {
+  await withPage(e2e, { path: '/index.html?mode=author&scenario=future-drill', reducedMotion: 'reduce' }, async (page) => {
+    await ready(page);
+    await page.locator('[data-testid=author]').waitFor();
+    // Step 21 asks for the pinning segment and sets no `hide`: the boxes show the kind's default.
+    await page.locator('[data-testid=author-step-21] button').click();
+    const hides = page.locator('[data-testid=author-hides]');
+    await hides.waitFor();
+    assert.equal(await hides.getAttribute('data-explicit'), 'false');
+    const box = (k) => page.locator(`[data-testid=author-hide-${k}]`);
+    for (const k of ['verdicts', 'pinned_badges', 'remedies', 'answer_panel', 'age_marks']) assert.ok(await box(k).isChecked(), `${k} hidden by default`);
+    for (const k of ['lookup_trace', 'stream_verdicts']) assert.ok(!(await box(k).isChecked()), `${k} not hidden by default`);
+    // Unticking one writes the rest of the default; the kind's default comes back by its button.
+    await box('age_marks').click();
+    await until(async () => (await hides.getAttribute('data-explicit')) === 'true');
+    assert.ok(!(await box('age_marks').isChecked()));
+    assert.ok(await box('verdicts').isChecked());
+    await page.locator('[data-testid=author-hide-default]').click();
+    await until(async () => (await hides.getAttribute('data-explicit')) === 'false');
+    assert.ok(await box('age_marks').isChecked());
+    // Hints: rewritten in place, removed, added.
+    const hints = page.locator('[data-testid=author-hints] li');
+    assert.equal(await hints.count(), 2);
+    const first = page.locator('[data-testid=author-hint-0]');
+    await first.fill('Walk the segments from the oldest.');
+    await first.press('Tab');
+    await page.locator('[data-testid=author-hint-remove-1]').click();
+    await until(async () => (await hints.count()) === 1);
+    assert.equal(await page.locator('[data-testid=author-hint-0]').inputValue(), 'Walk the segments from the oldest.');
+    const add = page.locator('[data-testid=author-hint]');
+    await add.fill('Look for a largest timestamp ahead of the clock.');
+    await add.press('Enter');
+    await until(async () => (await hints.count()) === 2);
+    // The author's own words for a class of wrong answer core names for this kind.
+    const wrongs = page.locator('[data-testid=author-wrongs] input');
+    assert.ok((await wrongs.count()) >= 2, 'a pinning question names several wrong-answer classes');
+    const wrong = wrongs.first();
+    const cls = (await wrong.getAttribute('data-testid')).replace('author-wrong-', '');
+    await wrong.fill('That segment goes: it cannot hold the others back.');
+    await wrong.press('Tab');
+    await page.locator('[data-testid=author-step-22] button').click();
+    await page.locator('[data-testid=author-step-21] button').click();
+    assert.equal(await page.locator(`[data-testid=author-wrong-${cls}]`).inputValue(), 'That segment goes: it cannot hold the others back.');
+    await waitText(page.locator('[data-testid=author-summary]'), /the check passes/);
+    // Two seeds' variants side by side: each its values and its four answers.
+    const variants = page.locator('[data-testid=author-variants]');
+    await variants.waitFor();
+    for (const side of ['a', 'b']) {
+      const col = page.locator(`[data-testid=author-variant-${side}]`);
+      assert.match(await col.locator('[data-testid=author-variant-label]').innerText(), /case|retention/);
+      assert.equal(await col.locator('[data-testid=author-variant-answer]').count(), 4);
+    }
+    const seedA = page.locator('[data-testid=author-seed-a]');
+    await seedA.fill('7');
+    await seedA.press('Tab');
+    await waitText(page.locator('[data-testid=author-variant-a] h4'), /Seed A \(7\)/);
+    assert.deepEqual(await axe(page), []);
+    await page.locator('[data-testid=author]').screenshot({ path: path.join(SCREENSHOTS, 'author-question-pane-desktop.png') });
   });
 });
 
