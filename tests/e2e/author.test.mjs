@@ -292,6 +292,9 @@ test("a question's settings: hidden-until-answered as core resolves it, hints ed
     await page.locator('[data-testid=author-step-22] button').click();
     await page.locator('[data-testid=author-step-21] button').click();
     assert.equal(await page.locator(`[data-testid=author-wrong-${cls}]`).inputValue(), 'That segment goes: it cannot hold the others back.');
+    // The sample wrong answer (a deleted segment) reads the author's words, one full stop.
+    const said = await waitText(page.locator('[data-testid=author-wrong]'), /cannot hold the others back/);
+    assert.doesNotMatch(said, /back\.\./);
     await waitText(page.locator('[data-testid=author-summary]'), /the check passes/);
     // Two seeds' variants side by side: each its values and its four answers.
     const variants = page.locator('[data-testid=author-variants]');

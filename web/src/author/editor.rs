@@ -87,7 +87,13 @@ fn sentences(list: &[logtime_core::scenario::narrate::Sentence]) -> Html {
             if i > 0 {
                 s.capitalize();
             }
-            html! { <span>{ sentence(&s) }{ ". " }</span> }
+            // An author's own words may already end their sentence.
+            let stop = if s.to_string().trim_end().ends_with(['.', '!', '?']) {
+                " "
+            } else {
+                ". "
+            };
+            html! { <span>{ sentence(&s) }{ stop }</span> }
         })
         .collect()
 }
