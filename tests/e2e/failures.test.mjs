@@ -63,9 +63,10 @@ async function slowGood(page, ms = 3000) {
   });
 }
 
+// The superseded fetch is stopped, not just ignored: its request, if it started, ends aborted.
+const aborted = /^request failed: \S*\/good\.json \(net::ERR_ABORTED\)$/;
+
 test('stale loads: the last choice wins (standalone menu)', async () => {
-  // The superseded fetch is stopped, not just ignored: its request ends aborted.
-  const aborted = /^request failed: \S*\/good\.json \(net::ERR_ABORTED\)$/;
   await withPage(e2e, { path: null, allowErrors: [aborted] }, async (page) => {
     await slowGood(page);
     await page.goto(new URL('index.html?src=good.json', e2e.server.url).href);
@@ -79,7 +80,7 @@ test('stale loads: the last choice wins (standalone menu)', async () => {
 });
 
 test('stale loads: the last choice wins (mount then update)', async () => {
-  await withPage(e2e, { path: null }, async (page) => {
+  await withPage(e2e, { path: null, allowErrors: [aborted] }, async (page) => {
     await slowGood(page);
     await page.goto(new URL('embed-example.html', e2e.server.url).href);
     await page.locator('#explorer-builtin [data-testid=partition]').waitFor();
