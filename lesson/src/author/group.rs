@@ -78,15 +78,20 @@ pub(crate) fn group(doc: &mut Value, first: usize, last: usize) -> Result<Change
     s.splice(first - 1..last, [Value::Object(step)]);
     Ok((
         format!("grouped steps {first} to {last}"),
-        vec![AuthorEvent::StepChanged { step: first }]
-            .into_iter()
-            .chain(
-                (first + 1..=last)
-                    .rev()
-                    .map(|step| AuthorEvent::StepDeleted { step }),
-            )
-            .collect(),
+        merged(first, last),
     ))
+}
+
+/// The events of steps `first..=last` becoming one step at `first`: that step changed, and the
+/// others deleted from the last down, so each number is valid when its event is read.
+fn merged(first: usize, last: usize) -> Vec<AuthorEvent> {
+    std::iter::once(AuthorEvent::StepChanged { step: first })
+        .chain(
+            (first + 1..=last)
+                .rev()
+                .map(|step| AuthorEvent::StepDeleted { step }),
+        )
+        .collect()
 }
 
 fn configs(run: &[Value]) -> Value {
@@ -233,13 +238,6 @@ pub(crate) fn make_task(
     steps_mut(doc)?.splice(first - 1..last, [json!({ "task": task })]);
     Ok((
         format!("made steps {first} to {last} a task"),
-        vec![AuthorEvent::StepChanged { step: first }]
-            .into_iter()
-            .chain(
-                (first + 1..=last)
-                    .rev()
-                    .map(|step| AuthorEvent::StepDeleted { step }),
-            )
-            .collect(),
+        merged(first, last),
     ))
 }
