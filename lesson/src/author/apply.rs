@@ -127,7 +127,7 @@ pub(crate) fn apply(
 }
 
 /// The default variant of `doc`, for what a command needs to know of the replay.
-fn concrete(doc: &Value) -> Result<crate::Concrete, AuthorError> {
+pub(crate) fn concrete(doc: &Value) -> Result<crate::Concrete, AuthorError> {
     crate::parse(&doc.to_string())
         .and_then(|l| l.instantiate(Pick::Default))
         .map_err(|e| AuthorError::CannotRecord {

@@ -23,6 +23,7 @@ mod edit;
 mod error;
 mod group;
 mod live;
+mod place;
 mod record;
 mod spec;
 mod view;
