@@ -82,6 +82,7 @@ pub fn app(props: &AppProps) -> Html {
         on_begin.clone(),
     );
     author::use_recording(author.clone(), &state);
+    author::use_placing(author.clone(), &state, &loads);
     let (author_link, on_tool) = author::use_tools(author.clone());
     let on_save = {
         let replay = state.replay.clone();
@@ -101,16 +102,22 @@ pub fn app(props: &AppProps) -> Html {
     let onkeydown = hooks::use_keys(d.clone(), state.playback.speed);
     // While a draft is written, Ctrl+Z and Ctrl+Shift+Z are its undo and redo, wherever the focus is.
     let onkeydown = match &author.draft {
-        Some(_) => author::undo_keys(&on_author_command, onkeydown),
+        Some(_) => author::undo_keys(
+            &on_author_command,
+            author::place_keys(&author, author::pick_keys(&author, onkeydown)),
+        ),
         None => onkeydown,
     };
     hooks::use_page_keys(standalone, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
     let root = use_node_ref();
+    let shift = author::use_shift(root.clone());
 
     // Stable callbacks (`use_dispatch`): a panel whose props did not change is not rendered
     // again, which keeps a fast play's frames to the clock and the canvases.
     let on_transport = use_dispatch(d.clone(), |a: TransportAction| a);
+    // While a draft is written, back and step walk its steps.
+    let on_transport = author::place_transport(&author, on_transport);
     let on_command = use_dispatch(d.clone(), |a: CommandAction| a);
     let on_lesson = use_dispatch(d.clone(), |a: LessonAction| a);
     let on_advance = use_dispatch(d.clone(), CommandAction::Advance);
@@ -132,10 +139,12 @@ pub fn app(props: &AppProps) -> Html {
         on_inspect
     } else {
         let (author, replay) = (author.clone(), ReplayView::of(&state.replay));
-        Callback::from(move |i| match author::pointed(&author, &replay, i) {
-            Some(a) => author.dispatch(a),
-            None => on_inspect.emit(i),
-        })
+        Callback::from(
+            move |i| match author::pointed(&author, &replay, i, shift.get()) {
+                Some(a) => author.dispatch(a),
+                None => on_inspect.emit(i),
+            },
+        )
     };
     let on_author = {
         let author = author.clone();
@@ -221,6 +230,8 @@ pub fn app(props: &AppProps) -> Html {
     let lesson_on = overlay.is_some();
     let author_on = author.draft.is_some() || author.opening;
     let author_marks = author::marks(&author);
+    let picking = author::pick_context(&author, replay.now());
+    let picking_on = picking.is_some();
     let hidden = overlay.as_ref().map_or(Affordances::NONE, |o| o.hidden);
     // The pictures draw the panels the reader has open (less what a lesson hides).
     let in_picture = hooks::Shown::of(panels, hidden, replay.stream.is_some(), &words.log);
@@ -246,7 +257,7 @@ pub fn app(props: &AppProps) -> Html {
         overlay
             .as_ref()
             .map(|o| o.panels.clone())
-            .unwrap_or_default(),
+            .unwrap_or_else(|| author::marked_panels(&author)),
     );
     hooks::use_followed(
         root.clone(),
@@ -268,9 +279,10 @@ pub fn app(props: &AppProps) -> Html {
     html! {
             // One landmark per explorer, named by its scenario (the panels inside are groups, so
             // several explorers on a page do not repeat landmark names).
-            <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
+            <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"), picking_on.then_some("lt-author-picking"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
                  data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
                  aria-busy={replay.loading.then_some("true")}>
+                <ContextProvider<Option<author::PickContext>> context={picking}>
                 <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
                               describe={standalone} />
                 if standalone && !lesson_on {
@@ -386,6 +398,7 @@ pub fn app(props: &AppProps) -> Html {
                 } else if standalone {
                     <p class="lt-keys lt-muted">{ "Keys: space play/pause · → step · ← step back · + / − speed · Enter on a record or segment for its details" }</p>
                 }
+                </ContextProvider<Option<author::PickContext>>>
             </div>
         }
 }

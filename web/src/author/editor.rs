@@ -205,12 +205,15 @@ pub(super) fn step_editor(p: &StepEditorProps) -> Html {
             </div>
             <div class="lt-author-row">
                 <span>{ "Highlights:" }</span>
-                <ul class="lt-author-highlights" data-testid="author-highlights">{ for highlights }</ul>
+                <ul class="lt-author-highlights" data-testid="author-highlights" aria-live="polite">{ for highlights }</ul>
                 <button type="button" class={classes!("lt-btn", "lt-btn-small", picking.then_some("lt-btn-primary"))} onclick={on_pick}
                         aria-pressed={if picking { "true" } else { "false" }} data-testid="author-pick">
-                    { if picking { "Picking: click segments or records" } else { "Pick highlights" } }
+                    { if picking { "Done picking" } else { "Pick highlights" } }
                 </button>
             </div>
+            <p class="lt-small lt-author-pointing" role="status" data-testid="author-picking" hidden={!picking}>
+                { if picking { format!("Picking highlights for step {i}: click (or Enter on) a segment, a record (Shift for a range), a config row's ☆ or a panel's heading. Esc ends picking.") } else { String::new() } }
+            </p>
             if s.kind == "question" || s.kind == "task" {
                 { answer_at(s) }
                 <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)}

@@ -127,7 +127,8 @@ pub fn use_author_start(
 #[hook]
 pub fn use_recording(author: UseReducerHandle<AuthorState>, explorer: &UseReducerHandle<Explorer>) {
     let entries = explorer.replay.entries();
-    let on = author.draft.is_some();
+    // While the explorer is moved to a step (`place.rs`), what it runs is not the author's.
+    let on = author.draft.is_some() && author.placing.is_none();
     let synced = author.synced;
     let explorer = explorer.clone();
     use_effect_with((entries, on, synced), move |(entries, on, synced)| {

@@ -17,6 +17,8 @@
 mod editor;
 mod hook;
 mod pane;
+mod pick;
+mod place;
 mod question;
 mod start;
 mod state;
@@ -27,6 +29,10 @@ mod variants;
 
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
 pub use pane::{AuthorPane, AuthorPaneProps, Tool};
+pub use pick::{
+    marked_panels, pick_config, pick_context, pick_keys, use_shift, PickContext, PickPanel,
+};
+pub use place::{place_keys, place_transport, use_placing};
 pub use start::{AuthorStart, AuthorStartProps};
 pub use state::{AuthorAction, AuthorState, Draft, Pointing};
 
@@ -39,11 +45,13 @@ use crate::components::partition_view::LessonMarks;
 use crate::state::{Inspect, ReplayView};
 
 /// What a click on a record or segment does while the author picks or points: `None` when
-/// author mode leaves it to the explorer (inspect).
+/// author mode leaves it to the explorer (inspect). With `range` (Shift held) a record picked
+/// makes a range with the last record picked.
 pub fn pointed(
     author: &AuthorState,
     replay: &ReplayView,
     clicked: Inspect,
+    range: bool,
 ) -> Option<AuthorAction> {
     let draft = author.draft.as_ref()?;
     let (record, segment) = match clicked {
@@ -61,16 +69,7 @@ pub fn pointed(
                 (_, Some(o)) => Target::Segment(o),
                 _ => return None,
             };
-            let mut targets: Vec<Target> = s
-                .highlights
-                .iter()
-                .filter_map(|t| Target::parse(t).ok())
-                .collect();
-            if let Some(k) = targets.iter().position(|t| *t == target) {
-                targets.remove(k);
-            } else {
-                targets.push(target);
-            }
+            let targets = pick::toggled(&s.highlights, target, range);
             Some(AuthorAction::Apply(
                 replay.now(),
                 Box::new(AuthorCommand::SetHighlights { step, targets }),

@@ -50,7 +50,7 @@ pub struct AuthorPaneProps {
 
 fn step_row(s: &StepView, selected: bool, on_author: &Callback<AuthorAction>) -> Html {
     let i = s.index;
-    let onclick = on_author.reform(move |_: MouseEvent| AuthorAction::Select(Some(i)));
+    let onclick = on_author.reform(move |_: MouseEvent| AuthorAction::Show(Some(i)));
     let problems = s.problems.len() + s.bites.len();
     let marker = (problems > 0).then(|| {
         html! { <span class="lt-author-marker" title={format!("{problems} to look at")} aria-label={format!("{problems} to look at")}>{ "⚠" }</span> }
@@ -120,6 +120,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
             if d.steps.is_empty() {
                 <p class="lt-small lt-muted">{ "No steps yet: send a batch, change a config, move the clock or run retention in the explorer, and it is recorded here." }</p>
             }
+            { super::place::recording_line(d, &p.on_author) }
             { step_bar(p.selected, d.steps.len(), &p.on_command) }
             { add_bar(p.selected, d.recording_at, d.steps.len(), p.pointing, &p.on_command, &p.on_author) }
             if let Some(s) = selected {

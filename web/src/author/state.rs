@@ -92,6 +92,13 @@ impl Draft {
         self.authoring.borrow().variant_preview(pick)
     }
 
+    /// How many scenario steps the explorer runs to show the partition after step `k`, or
+    /// core's reason it cannot.
+    pub fn scenario_steps_to(&self, k: usize) -> Result<usize, String> {
+        let a = self.authoring.borrow();
+        a.scenario_steps_to(k).map_err(|e| e.to_string())
+    }
+
     /// Step `i` (1-based) as the file has it.
     pub fn step_json(&self, i: usize) -> Rc<serde_json::Value> {
         let a = self.authoring.borrow();
@@ -140,6 +147,9 @@ pub struct AuthorState {
     pub opening: bool,
     /// The author left author mode (a page opened with `mode=author` does not start again).
     pub left: bool,
+    /// The explorer is being moved to show the partition after a step (`Some(k)`; `None`: at
+    /// the end), where recordings go once it does (`place.rs`).
+    pub placing: Option<Option<usize>>,
 }
 
 impl Default for AuthorState {
@@ -154,6 +164,7 @@ impl Default for AuthorState {
             loaded: None,
             opening: false,
             left: false,
+            placing: None,
         }
     }
 }
@@ -183,6 +194,14 @@ pub enum AuthorAction {
     Synced(usize),
     /// Something the page says (a save, a link made, a refusal).
     Say(String, bool),
+    /// Shows the partition after a step in the explorer (`Some(k)`, selected; `None`: the
+    /// end), and records after it from then on.
+    Show(Option<usize>),
+    /// The explorer shows the scenario it was moved to (the draft), its journal holding this
+    /// many entries (`None`: it could not be moved, and stays as it was).
+    Placed(Option<usize>),
+    /// The scenario the explorer loads to show a step (the draft as it stands).
+    Showing(ScenarioSource),
 }
 
 /// The words of the events core returned (the step it names is selected).
@@ -219,6 +238,7 @@ impl Reducible for AuthorState {
                     s.recorded = recorded;
                     s.synced = false;
                     s.loaded = loaded;
+                    s.placing = None;
                 }
                 Err(e) => s.said = Some((e, true)),
             },
@@ -267,6 +287,20 @@ impl Reducible for AuthorState {
                 s.synced = true;
             }
             AuthorAction::Say(w, error) => s.said = Some((w, error)),
+            AuthorAction::Show(at) => {
+                if let Some(i) = at.filter(|i| *i >= 1) {
+                    s.selected = Some(i);
+                }
+                s.placing = Some(at);
+            }
+            AuthorAction::Placed(entries) => {
+                s.placing = None;
+                if let Some(n) = entries {
+                    s.recorded = n;
+                    s.synced = true;
+                }
+            }
+            AuthorAction::Showing(source) => s.loaded = Some(source),
         }
         Rc::new(s)
     }

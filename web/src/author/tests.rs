@@ -90,7 +90,13 @@ fn picking_a_highlight_toggles_it_on_the_selected_step() {
     let s = send(started(), 0);
     let s = s.reduce(AuthorAction::Point(Pointing::Highlights));
     let replay = crate::state::ReplayView::default();
-    let pick = super::pointed(&s, &replay, crate::state::Inspect::Segment(Offset(0))).unwrap();
+    let pick = super::pointed(
+        &s,
+        &replay,
+        crate::state::Inspect::Segment(Offset(0)),
+        false,
+    )
+    .unwrap();
     let s = s.reduce(pick);
     assert_eq!(
         s.draft.as_ref().unwrap().steps[0].highlights,
@@ -98,12 +104,24 @@ fn picking_a_highlight_toggles_it_on_the_selected_step() {
     );
     let (m, _) = marks(&s).unwrap();
     assert_eq!(m.segments, vec![Offset(0)]);
-    let again = super::pointed(&s, &replay, crate::state::Inspect::Segment(Offset(0))).unwrap();
+    let again = super::pointed(
+        &s,
+        &replay,
+        crate::state::Inspect::Segment(Offset(0)),
+        false,
+    )
+    .unwrap();
     let s = s.reduce(again);
     assert!(s.draft.as_ref().unwrap().steps[0].highlights.is_empty());
     // Not picking: the click is the explorer's.
     let off = s.reduce(AuthorAction::Point(Pointing::Off));
-    assert!(super::pointed(&off, &replay, crate::state::Inspect::Segment(Offset(0))).is_none());
+    assert!(super::pointed(
+        &off,
+        &replay,
+        crate::state::Inspect::Segment(Offset(0)),
+        false
+    )
+    .is_none());
 }
 
 #[test]

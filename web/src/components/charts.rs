@@ -2,6 +2,9 @@
 
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::use_canvas;
 use crate::draw;
 use crate::model::chart::{nothing_to_plot, timestamp_points};
@@ -64,7 +67,7 @@ pub fn timestamp_chart(p: &TimestampChartProps) -> Html {
     };
     html! {
         <section role="group" class="lt-panel lt-chart" aria-label="Timestamp against offset" data-panel="chart">
-            <h2>{ "Timestamp against offset" }</h2>
+            <h2><PickPanel panel={Panel::Chart}>{ "Timestamp against offset" }</PickPanel></h2>
             <canvas ref={canvas} class="lt-chart-canvas" data-testid="timestamp-chart" role="img"
                     aria-label={if p.neutral { "Record timestamps plotted against offsets; the horizontal line is the lookup's T and the vertical line its answer" }
                                 else { "Record timestamps plotted against offsets; triangles are stamps in the future, the horizontal line is the lookup's T and the vertical line its answer" }} />
@@ -100,7 +103,7 @@ pub fn disk_chart(p: &DiskChartProps) -> Html {
         .unwrap_or_default();
     html! {
         <section role="group" class="lt-panel lt-chart" aria-label="Disk usage" data-panel="disk">
-            <h2>{ "Disk usage over simulated time" }</h2>
+            <h2><PickPanel panel={Panel::Disk}>{ "Disk usage over simulated time" }</PickPanel></h2>
             <canvas ref={canvas} class="lt-chart-canvas lt-chart-small" data-testid="disk-chart" role="img"
                     aria-label={format!("Partition size over broker time; now {last}")} />
         </section>

@@ -4,6 +4,9 @@ use logtime_core::human;
 use logtime_model::Timestamp;
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use crate::hooks::PictureAction;
 
 use super::input_value;
@@ -106,6 +109,7 @@ pub fn clock_bar(p: &ClockBarProps) -> Html {
     let link_id = super::use_uid("lt-link");
     html! {
         <section role="group" class="lt-clockbar" aria-label="Broker clock and playback" data-panel="clock">
+            <PickPanel panel={Panel::Clock} only_picking=true>{ "Clock" }</PickPanel>
             <div class="lt-clock" data-testid="clock" aria-label="Broker clock">
                 <span class="lt-clock-icon" aria-hidden="true">{ "◷" }</span>
                 // No scenario yet (its file is on its way): no clock to show.

@@ -5,6 +5,9 @@ use logtime_model::{Config, ConfigValue, KafkaVersion};
 use logtime_model::{ConfigKind, ConfigUnit, CONFIG_KEYS};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::input_value;
 use crate::state::{ConfigState, Shared};
 
@@ -38,6 +41,8 @@ pub struct ConfigPanelProps {
 #[function_component(ConfigPanel)]
 pub fn config_panel(p: &ConfigPanelProps) -> Html {
     let vid = super::use_uid("lt-ver");
+    // While the author picks a step's highlights, each row has a toggle that picks it.
+    let pick = use_context::<Option<crate::author::PickContext>>().flatten();
     let Some(cfg) = &p.config else {
         return html! {};
     };
@@ -71,8 +76,9 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
             },
         };
         html! {
-            <div class={classes!("lt-config-row", err.is_some().then_some("invalid"), p.highlight.iter().any(|h| h == k.name).then_some("lt-hl"))}>
+            <div data-config={k.name} class={classes!("lt-config-row", err.is_some().then_some("invalid"), p.highlight.iter().any(|h| h == k.name).then_some("lt-hl"))}>
                 <label for={id.clone()}><code>{ k.name }</code>{ if k.broker { " (broker)" } else { "" } }</label>
+                { crate::author::pick_config(pick.as_ref(), k.name) }
                 { input }
                 <span class="lt-reading">{ reading(k.unit, &value) }</span>
                 <p class="lt-doc lt-muted" id={format!("{id}-doc")}>{ k.doc }</p>
@@ -82,7 +88,7 @@ pub fn config_panel(p: &ConfigPanelProps) -> Html {
     });
     html! {
         <section role="group" class="lt-panel lt-config" aria-label="Topic config" data-panel="config">
-            <h2>{ "Topic config" }</h2>
+            <h2><PickPanel panel={Panel::Config}>{ "Topic config" }</PickPanel></h2>
             <label class="lt-inline" for={vid.clone()}>
                 <span>{ "Kafka version" }</span>
                 <select id={vid.clone()} onchange={on_version} data-testid="kafka-version">

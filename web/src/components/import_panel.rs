@@ -9,6 +9,9 @@ use logtime_core::scenario::save::save;
 use logtime_model::{KafkaVersion, Timestamp};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::input_value;
 use crate::glue::{self, Files};
 use crate::model::format;
@@ -175,7 +178,7 @@ pub fn import_panel(p: &ImportPanelProps) -> Html {
     });
     html! {
         <section role="group" class="lt-panel lt-import" aria-label="Import a partition" data-testid="import-panel" data-panel="import">
-            <h2>{ "Import a real partition" }</h2>
+            <h2><PickPanel panel={Panel::Import}>{ "Import a real partition" }</PickPanel></h2>
             <div class={classes!("lt-dropzone", over.then_some("over"))} ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}
                  data-testid="import-drop">
                 <p>{ "Drop a partition folder (such as clicks-0) or its segment files (.log, .index, .timeindex) here, or kafka-dump-log output; a scenario or lesson file (.json) is opened." }</p>

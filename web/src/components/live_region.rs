@@ -2,6 +2,9 @@
 
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::sentence;
 use crate::state::{Log, Shared};
 
@@ -17,7 +20,7 @@ pub struct LiveRegionProps {
 pub fn live_region(p: &LiveRegionProps) -> Html {
     html! {
         <section role="group" class="lt-panel lt-log" aria-label="What happened" data-panel="log">
-            <h2>{ "What happened" }</h2>
+            <h2><PickPanel panel={Panel::Log}>{ "What happened" }</PickPanel></h2>
             <p class="lt-visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="live">
                 { p.log.announce() }
             </p>

@@ -7,6 +7,9 @@ use logtime_core::scenario::parse_time;
 use logtime_model::{OffsetSpec, Timestamp};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::{label, sentence};
 use crate::model::format;
 use crate::model::marks::late_records;
@@ -130,7 +133,7 @@ pub fn lookup_panel(p: &LookupPanelProps) -> Html {
     });
     html! {
         <section role="group" class="lt-panel lt-lookup" aria-label="Lookup" data-panel="lookup">
-            <h2>{ "Lookup (offsetsForTimes)" }</h2>
+            <h2><PickPanel panel={Panel::Lookup}>{ "Lookup (offsetsForTimes)" }</PickPanel></h2>
             <form class="lt-lookup-form" onsubmit={onsubmit}>
                 { label(&tid, "Time T") }
                 <input id={tid} value={(*text).clone()} {oninput} placeholder="now-1h, 2025-11-04T10:00:05Z, epoch ms" data-testid="lookup-time" />

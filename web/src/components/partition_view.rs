@@ -6,6 +6,9 @@ use logtime_core::scenario::narrate;
 use logtime_model::{Offset, Segment, Timestamp, Verdict};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::density_canvas::DensityCanvas;
 use super::sentence;
 use crate::model::density::TILE_LIMIT;
@@ -231,7 +234,7 @@ pub fn partition_view(p: &PartitionViewProps) -> Html {
     html! {
         <section role="group" class="lt-panel lt-partition" data-testid="partition" aria-label="Partition" data-panel="partition">
             <div class="lt-panel-head">
-                <h2>{ format!("Partition {}", part.topic_partition()) }</h2>
+                <h2><PickPanel panel={Panel::Partition}>{ format!("Partition {}", part.topic_partition()) }</PickPanel></h2>
                 <div class="lt-zoom" role="group" aria-label="Zoom and pan the partition">
                     <button type="button" class="lt-btn lt-btn-small" onclick={pan(-0.5)} aria-label="Pan to older offsets" title="Older">{ "◀" }</button>
                     <button type="button" class="lt-btn lt-btn-small" onclick={zoom(0.25)} aria-label="+ Zoom in" title="Zoom in" data-testid="zoom-in">{ "+" }</button>

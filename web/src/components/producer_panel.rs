@@ -6,6 +6,9 @@ use logtime_core::scenario::{parse_duration, parse_time, ProduceOutcome};
 use logtime_model::{Diagnosis, ErrorCode, ProduceError, Timestamp};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::{input_value, label, option, sentence};
 use crate::model::format;
 use crate::model::producer::{unit_of, BatchSpec, KeyChoice, When};
@@ -128,7 +131,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
     let key_hint = key_choice.key(&key_bytes).ok().map(narrate::key);
     html! {
         <section role="group" class="lt-panel lt-producer" aria-label="Producer" data-panel="producer">
-            <h2>{ "Producer" }</h2>
+            <h2><PickPanel panel={Panel::Producer}>{ "Producer" }</PickPanel></h2>
             <form class="lt-form" onsubmit={onsubmit} data-testid="producer-form">
                 { label(&ids[0], "Timestamp") }
                 <select id={ids[0].clone()} onchange={bind(&mode)} data-testid="ts-mode">

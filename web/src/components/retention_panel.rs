@@ -6,6 +6,9 @@ use logtime_core::scenario::parse_duration;
 use logtime_model::{RetentionReport, SegmentVerdict, Verdict};
 use yew::prelude::*;
 
+use crate::author::PickPanel;
+use logtime_core::scenario::narrate::Panel;
+
 use super::{input_value, label, sentence};
 use crate::model::format;
 use crate::state::{CommandAction, ReplayView, RetentionState, Shared};
@@ -131,7 +134,7 @@ pub fn retention_panel(p: &RetentionPanelProps) -> Html {
     html! {
         <section role="group" class="lt-panel lt-retention" aria-label="Retention" data-panel="retention">
             <div class="lt-panel-head">
-                <h2>{ "Retention" }</h2>
+                <h2><PickPanel panel={Panel::Retention}>{ "Retention" }</PickPanel></h2>
                 <button type="button" class="lt-btn" onclick={on_check} data-testid="run-retention">{ "Run retention check now" }</button>
             </div>
             <p class="lt-muted" data-testid="retention-settings">

@@ -8,9 +8,11 @@ use yew::prelude::*;
 /// panel's own re-render leaves it alone.
 pub const POINTED_ATTR: &str = "data-lt-pointed";
 
-/// The selector of a panel's root element in the explorer (`data-panel` on each panel).
+/// The selector of a panel's root element in the explorer (`data-panel` on each panel's
+/// `section`; the picture of the moment, kept in the page for printing, marks its own panels
+/// `data-panel` too, and comes first).
 pub fn panel_selector(p: Panel) -> String {
-    format!("[data-panel={}]", p.key())
+    format!("section[data-panel={}]", p.key())
 }
 
 /// Outlines `panels` inside `root` (and no others) whenever the list changes, and scrolls the
@@ -85,7 +87,7 @@ mod tests {
 
     #[test]
     fn every_panel_has_a_selector_naming_its_key() {
-        assert_eq!(panel_selector(Panel::Lookup), "[data-panel=lookup]");
-        assert_eq!(panel_selector(Panel::Clock), "[data-panel=clock]");
+        assert_eq!(panel_selector(Panel::Lookup), "section[data-panel=lookup]");
+        assert_eq!(panel_selector(Panel::Clock), "section[data-panel=clock]");
     }
 }
