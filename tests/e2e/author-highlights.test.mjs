@@ -8,9 +8,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { createRequire } from 'node:module';
 import { SCREENSHOTS, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
+const require = createRequire(import.meta.url);
+
+async function axe(page) {
+  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+  return page.evaluate(async () =>
+    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
+  );
+}
 
 async function ready(page) {
   await appRoot(page);
@@ -70,6 +79,7 @@ test('config rows and panels picked as highlights by mouse and by keyboard, save
     await waitText(page.locator('[data-testid=author-picking]'), /Picking highlights for step 1: .*Esc ends picking/);
     assert.ok(await page.locator('.lt-app.lt-author-picking').count());
     await page.locator('[data-testid=pick-panel-lookup]').waitFor();
+    assert.deepEqual(await axe(page), [], 'axe while picking');
     await screenshot(page, 'author-picking-desktop');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'author-picking-desktop-view.png') });
     await page.setViewportSize({ width: 375, height: 800 });
@@ -161,5 +171,12 @@ test('stepping back to step 2 moves the explorer there, and the next batch lands
     const all = await Promise.all([1, 2, 3, 4, 5].map((i) => summary(page, i)));
     assert.deepEqual(all.map((s) => s.replace(/.*stamped /, '')), ['now-3d', 'now-2d', 'now', 'now-1d', 'now-5h']);
     assert.equal(await steps(page).count(), 5);
+    // A record, then another with Shift: one range of offsets.
+    await page.locator('[data-testid=author-step-5] button').click();
+    await page.locator('[data-testid=author-pick]').click();
+    await page.locator('[data-testid=partition] [data-testid=record-0]').click();
+    await page.locator('[data-testid=partition] [data-testid=record-2]').click({ modifiers: ['Shift'] });
+    await waitText(page.locator('[data-testid=author-highlights]'), /offsets:0-2/);
+    assert.deepEqual(await page.locator('[data-testid=author-highlights] code').allInnerTexts(), ['offsets:0-2']);
   });
 });

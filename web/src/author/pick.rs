@@ -137,12 +137,15 @@ pub fn pick_panel(p: &PickPanelProps) -> Html {
     };
     let t = Target::Panel(p.panel);
     let on = ctx.has(&t);
-    let label = format!("Highlight {t} in step {}", ctx.step);
     let onclick = ctx.on_pick.reform(move |_: MouseEvent| t.clone());
+    // Named by its visible heading (what a voice user says), with what pressing it does.
     html! {
         <button type="button" class="lt-pick lt-pick-panel" {onclick} aria-pressed={if on { "true" } else { "false" }}
-                aria-label={label} data-testid={format!("pick-panel-{}", p.panel.key())}>
-            { p.children.clone() }<span class="lt-pick-mark" aria-hidden="true">{ if on { " ★" } else { " ☆" } }</span>
+                data-testid={format!("pick-panel-{}", p.panel.key())}>
+            <span class="lt-visually-hidden">{ "Highlight " }</span>
+            { p.children.clone() }
+            <span class="lt-visually-hidden">{ format!(" in step {}", ctx.step) }</span>
+            <span class="lt-pick-mark" aria-hidden="true">{ if on { " ★" } else { " ☆" } }</span>
         </button>
     }
 }
@@ -195,13 +198,13 @@ pub fn use_shift(root: NodeRef) -> Rc<Cell<bool>> {
             use wasm_bindgen::closure::Closure;
             use wasm_bindgen::JsCast;
             let el = root.cast::<web_sys::Element>();
-            let on = move |e: web_sys::Event| {
+            let on = move |e: Event| {
                 let held = js_sys::Reflect::get(&e, &"shiftKey".into())
                     .ok()
                     .and_then(|v| v.as_bool());
                 shift.set(held.unwrap_or(false));
             };
-            let cb = Closure::<dyn Fn(web_sys::Event)>::new(on);
+            let cb = Closure::<dyn Fn(Event)>::new(on);
             if let Some(el) = &el {
                 for kind in ["click", "keydown"] {
                     let f = cb.as_ref().unchecked_ref();
