@@ -212,8 +212,7 @@ pub(super) fn step_editor(p: &StepEditorProps) -> Html {
                 </button>
             </div>
             if s.kind == "question" || s.kind == "task" {
-                { answer_at(s) }
-                <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)}
+                <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)} answer={answer_at(s)}
                                 classes={s.answer.as_ref().map(|a| a.classes.clone()).unwrap_or_default()} on_command={p.on_command.clone()} />
             }
         </div>

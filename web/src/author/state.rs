@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use logtime_lesson::author::{
-    AuthorCommand, AuthorEvent, Authoring, Checked, StepView, VariantPreview,
+    AuthorCommand, AuthorEvent, Authoring, BatchSpec, Checked, StepView, VariantPreview,
 };
 use logtime_lesson::Pick;
 use logtime_model::Timestamp;
@@ -92,6 +92,12 @@ impl Draft {
         self.authoring.borrow().variant_preview(pick)
     }
 
+    /// The batch produce step `i` (1-based) sends, or why it has none (core's words).
+    pub fn batch_of_step(&self, i: usize) -> Result<BatchSpec, String> {
+        let a = self.authoring.borrow();
+        a.batch_of_step(i).map_err(|e| e.to_string())
+    }
+
     /// Step `i` (1-based) as the file has it.
     pub fn step_json(&self, i: usize) -> Rc<serde_json::Value> {
         let a = self.authoring.borrow();
@@ -140,6 +146,9 @@ pub struct AuthorState {
     pub opening: bool,
     /// The author left author mode (a page opened with `mode=author` does not start again).
     pub left: bool,
+    /// Batches composed in the Produce panel and taken for a question ("Use this batch"),
+    /// oldest first.
+    pub taken: Rc<Vec<BatchSpec>>,
 }
 
 impl Default for AuthorState {
@@ -154,6 +163,7 @@ impl Default for AuthorState {
             loaded: None,
             opening: false,
             left: false,
+            taken: Rc::default(),
         }
     }
 }
@@ -183,6 +193,8 @@ pub enum AuthorAction {
     Synced(usize),
     /// Something the page says (a save, a link made, a refusal).
     Say(String, bool),
+    /// A batch composed in the Produce panel, taken for a question about a batch.
+    Take(BatchSpec),
 }
 
 /// The words of the events core returned (the step it names is selected).
@@ -219,6 +231,7 @@ impl Reducible for AuthorState {
                     s.recorded = recorded;
                     s.synced = false;
                     s.loaded = loaded;
+                    s.taken = Rc::default();
                 }
                 Err(e) => s.said = Some((e, true)),
             },
@@ -267,6 +280,17 @@ impl Reducible for AuthorState {
                 s.synced = true;
             }
             AuthorAction::Say(w, error) => s.said = Some((w, error)),
+            AuthorAction::Take(b) => {
+                let mut taken = (*s.taken).clone();
+                let words = b.describe();
+                taken.push(b);
+                // A few at hand are enough to pick from; the oldest gives way.
+                if taken.len() > super::batch::TAKEN_MAX {
+                    taken.remove(0);
+                }
+                s.said = Some((format!("Batch {} taken: {words}.", taken.len()), false));
+                s.taken = Rc::new(taken);
+            }
         }
         Rc::new(s)
     }
