@@ -84,7 +84,7 @@ fn batch_pick(
     chosen: &str,
     options: &[(String, String)],
     on_pick: Callback<Event>,
-    on_label: Option<Callback<Event>>,
+    on_label: Option<(Callback<Event>, &str)>,
     testid: &str,
 ) -> Html {
     html! {
@@ -93,9 +93,9 @@ fn batch_pick(
             <select id={id.to_string()} onchange={on_pick} data-testid={format!("author-{testid}")}>
                 { for options.iter().map(|(v, words)| html!{ <option value={v.clone()} selected={v == chosen}>{ words.clone() }</option> }) }
             </select>
-            if let Some(onchange) = on_label {
+            if let Some((onchange, example)) = on_label {
                 <label for={label_id.to_string()}>{ "Its name in feedback (optional)" }</label>
-                <input id={label_id.to_string()} {onchange} placeholder="the 2-hours-ahead batch" data-testid={format!("author-{testid}-label")} />
+                <input id={label_id.to_string()} {onchange} placeholder={example.to_string()} data-testid={format!("author-{testid}-label")} />
             }
         </div>
     }
@@ -188,7 +188,7 @@ pub(super) fn batch_question(p: &BatchQuestionProps) -> Html {
             }
         })
     };
-    let label = |k: usize| Some(bind(&labels[k]));
+    let label = |k: usize, example| Some((bind(&labels[k]), example));
     html! {
         <div class="lt-author-batch" role="group" aria-label="The batch asked about" data-testid="author-batch-question">
             if p.choose {
@@ -198,8 +198,8 @@ pub(super) fn batch_question(p: &BatchQuestionProps) -> Html {
                         { for CHOOSE_CONFIGS.iter().map(|c| html!{ <option value={*c} selected={*c == config.as_str()}>{ *c }</option> }) }
                     </select>
                 </div>
-                { batch_pick((&ids[1], &ids[2]), "Batch it must accept", &a, &options, bind(&first), label(0), "batch-accept") }
-                { batch_pick((&ids[3], &ids[4]), "Batch it must reject", &b, &options, bind(&second), label(1), "batch-reject") }
+                { batch_pick((&ids[1], &ids[2]), "Batch it must accept", &a, &options, bind(&first), label(0, "e.g. the on-time batch"), "batch-accept") }
+                { batch_pick((&ids[3], &ids[4]), "Batch it must reject", &b, &options, bind(&second), label(1, "e.g. the 2-hours-ahead batch"), "batch-reject") }
             } else {
                 { batch_pick((&ids[1], &ids[2]), "Batch sent", &a, &options, bind(&first), None, "batch") }
             }
