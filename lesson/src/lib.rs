@@ -92,7 +92,9 @@ pub use parse::{
     POSTMORTEM_KEYS,
 };
 pub use play::{Acted, Play, PlayError, Reached, Reveal};
-pub use question::{Answer, Ask, Evidence, Grade, Question, Solved, QUESTION_KEYS, QUESTION_KINDS};
+pub use question::{
+    Answer, Ask, Evidence, Grade, Question, Solved, CHOOSE_CONFIGS, QUESTION_KEYS, QUESTION_KINDS,
+};
 pub use rescore::{class_table, rescore, ClassTable, Flag, Graded, ItemRecord};
 pub use results::{seed_for, Entry, Move, Results, ResultsError, RESULTS_VERSION};
 pub use score::{ItemResult, Outcome, Scorecard, Scoring};

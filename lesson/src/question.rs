@@ -242,8 +242,8 @@ pub const QUESTION_KEYS: &[&str] = &[
 ];
 
 /// Configs whose larger values accept more batches, so that "accept one, reject the other" is a
-/// range of values.
-const MONOTONE: &[&str] = &[
+/// range of values: the configs a `choose` question may ask for.
+pub const CHOOSE_CONFIGS: &[&str] = &[
     "message.timestamp.after.max.ms",
     "message.timestamp.before.max.ms",
     "message.timestamp.difference.max.ms",
@@ -350,11 +350,11 @@ impl Ask {
                     ));
                 }
                 let config = match c.get("config") {
-                    Some(Value::String(s)) if MONOTONE.contains(&s.as_str()) => s.clone(),
+                    Some(Value::String(s)) if CHOOSE_CONFIGS.contains(&s.as_str()) => s.clone(),
                     Some(Value::String(s)) => {
                         return Err((
                             "choose.config".into(),
-                            format!("{s} cannot be chosen: use one of {} (larger values accept more batches)", MONOTONE.join(", ")),
+                            format!("{s} cannot be chosen: use one of {} (larger values accept more batches)", CHOOSE_CONFIGS.join(", ")),
                         ))
                     }
                     _ => return Err(("choose.config".into(), "missing: a config name".into())),

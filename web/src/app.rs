@@ -150,6 +150,11 @@ pub fn app(props: &AppProps) -> Html {
         let author = author.clone();
         Callback::from(move |a: author::AuthorAction| author.dispatch(a))
     };
+    // In author mode the Produce panel's batch can be taken for a question instead of sent.
+    let on_use_batch = author.draft.is_some().then(|| {
+        let (author, now) = (author.clone(), state.replay.now());
+        Callback::from(move |b| author.dispatch(author::take(&b, now)))
+    });
     let on_close_details = use_dispatch(d.clone(), |()| ViewAction::Inspect(None));
     let on_pick_answer = use_dispatch(d.clone(), LessonAction::Select);
     let on_dismiss = use_dispatch(d.clone(), |()| TransportAction::Dismiss);
@@ -377,14 +382,15 @@ pub fn app(props: &AppProps) -> Html {
                         if let Some(draft) = &author.draft {
                             <AuthorPane draft={draft.clone()} selected={author.selected} pointing={author.pointing}
                                         said={author.said.as_ref().map(|(w, e)| (AttrValue::from(w.clone()), *e))} link={author_link}
-                                        replay={ReplayView::of(replay)} on_command={on_author_command} on_author={on_author.clone()} {on_tool} />
+                                        replay={ReplayView::of(replay)} on_command={on_author_command} on_author={on_author.clone()} {on_tool}
+                                        taken={author.taken.clone()} />
                         } else if author.opening {
                             <AuthorStart title={title.clone()} error={author.said.as_ref().filter(|s| s.1).map(|s| AttrValue::from(s.0.clone()))}
                                          on_begin={on_begin.clone()} on_close={on_author.reform(|()| author::AuthorAction::Open(false))} />
                         }
                         if show(Panel::Log) { <LiveRegion log={words.log.clone()} /> }
                         if show(Panel::Producer) {
-                            <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} />
+                            <ProducerPanel now={words.now} loaded={clock.loaded} state={st.producer.clone()} {reduced_motion} {on_send} on_use={on_use_batch.clone()} />
                         }
                         if show(Panel::Config) {
                             <ConfigPanel {config} state={st.config.clone()} {on_version} {on_config}

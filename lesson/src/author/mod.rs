@@ -299,6 +299,12 @@ impl Authoring {
         save_value(self.doc.clone()).unwrap_or_else(|_| self.doc.to_string())
     }
 
+    /// The batch produce step `step` (1-based) sends, as its records are written, for a
+    /// question about that batch (`choose`, `error`): "the batch of step 4".
+    pub fn batch_of_step(&self, step: usize) -> Result<BatchSpec, AuthorError> {
+        spec::batch_of_step(&self.doc, step)
+    }
+
     /// The document as parsed JSON.
     pub fn value(&self) -> &Value {
         &self.doc

@@ -4,8 +4,12 @@
 //! the live check reports a bad value at its step and field with the parser's words.
 
 use super::error::{invalid, AuthorError};
+use super::record::relative;
 use crate::{Affordance, LessonKind, Level, Target};
+use logtime_core::scenario::narrate::count;
 use logtime_core::scenario::parse_time;
+use logtime_model::batch::Record;
+use logtime_model::units::Timestamp;
 use serde_json::{json, Map, Value};
 
 /// One record of a batch a question or goal asks about.
@@ -38,6 +42,114 @@ pub struct BatchSpec {
     pub label: Option<String>,
     /// Its records (at least one).
     pub records: Vec<RecordSpec>,
+}
+
+impl BatchSpec {
+    /// The batch the explorer's producer composed at broker time `now`, stamped relative to
+    /// `now` as a recorded batch is (`now+1m`), so the question asks about it at its step's
+    /// clock; `label` names it in feedback. A batch with headers cannot be written (the file's
+    /// records have none).
+    pub fn of_records(
+        records: &[Record],
+        now: Timestamp,
+        label: Option<String>,
+    ) -> Result<BatchSpec, AuthorError> {
+        if records.is_empty() {
+            return Err(invalid(
+                "batch.records",
+                "a batch needs at least one record",
+            ));
+        }
+        if records.iter().any(|r| !r.headers.is_empty()) {
+            return Err(invalid(
+                "batch.records",
+                "the file's records have no headers; compose the batch without headers",
+            ));
+        }
+        let records = records
+            .iter()
+            .map(|r| RecordSpec {
+                timestamp: match relative(r.timestamp, now) {
+                    Value::String(t) => t,
+                    other => other.to_string(),
+                },
+                key_bytes: (r.key_bytes > 0 || r.empty_key).then_some(r.key_bytes),
+                value_bytes: Some(r.value_bytes),
+            })
+            .collect();
+        Ok(BatchSpec {
+            label: label.filter(|l| !l.trim().is_empty()),
+            records,
+        })
+    }
+
+    /// A few words naming the batch for the author: its label, or how many records and their
+    /// stamps as the file writes them (`1 record stamped now+1m`).
+    pub fn describe(&self) -> String {
+        if let Some(l) = &self.label {
+            return l.clone();
+        }
+        let n = count(self.records.len() as u64, "record", "records");
+        let (first, last) = match (self.records.first(), self.records.last()) {
+            (Some(f), Some(l)) => (f.timestamp.as_str(), l.timestamp.as_str()),
+            _ => return n,
+        };
+        if first == last {
+            format!("{n} stamped {first}")
+        } else {
+            format!("{n} stamped {first} to {last}")
+        }
+    }
+}
+
+/// The batch produce step `step` (1-based) of `doc` sends, read from its `records`.
+pub(crate) fn batch_of_step(doc: &Value, step: usize) -> Result<BatchSpec, AuthorError> {
+    let steps = doc.get("steps").and_then(Value::as_array);
+    let count = steps.map_or(0, Vec::len);
+    let s = step
+        .checked_sub(1)
+        .and_then(|k| steps?.get(k))
+        .ok_or(AuthorError::NoSuchStep {
+            field: "step",
+            step,
+            steps: count,
+        })?;
+    let wrong = |found: &str| AuthorError::WrongKind {
+        step,
+        expected: "a produce step that lists its records",
+        found: found.into(),
+    };
+    let records = match s.pointer("/produce/records").and_then(Value::as_array) {
+        Some(r) if !r.is_empty() => r,
+        _ => return Err(wrong(super::view::kind_of(s).unwrap_or("unknown"))),
+    };
+    let mut out = Vec::with_capacity(records.len());
+    for r in records {
+        let size = |k: &str| {
+            r.get(k)
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+        };
+        let timestamp = match r.get("timestamp") {
+            Some(Value::String(t)) => t.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => {
+                return Err(invalid(
+                    format!("step {step}: produce.records"),
+                    "every record needs a timestamp",
+                ))
+            }
+        };
+        out.push(RecordSpec {
+            timestamp,
+            key_bytes: size("key_bytes"),
+            value_bytes: size("value_bytes"),
+        });
+    }
+    Ok(BatchSpec {
+        label: None,
+        records: out,
+    })
 }
 
 /// Every question kind of the lesson format (`docs/scenarios.md`, "Questions"). A kind that
@@ -301,7 +413,16 @@ pub(crate) fn ask_json(
         } => json!({"config": config,
                     "accept": batch_json("question.choose.accept", accept)?,
                     "reject": batch_json("question.choose.reject", reject)?}),
-        AskKind::ErrorProduce(b) => json!({"produce": batch_json("question.error.produce", b)?}),
+        AskKind::ErrorProduce(b) => {
+            // The learner sends this one batch; the file names only the batches of a choice.
+            if b.label.as_ref().is_some_and(|l| !l.trim().is_empty()) {
+                return Err(invalid(
+                    "question.error.produce.label",
+                    "an error question's batch has no name in the file; say what it is in the question's words",
+                ));
+            }
+            json!({"produce": batch_json("question.error.produce", b)?})
+        }
         AskKind::ErrorDeleteRecords(o) => {
             let offset = match (o, pointing) {
                 (Some(o), _) => *o,

@@ -215,8 +215,7 @@ pub(super) fn step_editor(p: &StepEditorProps) -> Html {
                 { if picking { format!("Picking highlights for step {i}: click (or Enter on) a segment, a record (Shift for a range), a config row's ☆ or a panel's heading. Esc ends picking.") } else { String::new() } }
             </p>
             if s.kind == "question" || s.kind == "task" {
-                { answer_at(s) }
-                <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)}
+                <QuestionFields step={i} json={p.json.clone()} hide={s.answer.as_ref().map(|a| a.hide)} answer={answer_at(s)}
                                 classes={s.answer.as_ref().map(|a| a.classes.clone()).unwrap_or_default()} on_command={p.on_command.clone()} />
             }
         </div>

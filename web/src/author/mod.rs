@@ -14,6 +14,7 @@
 //!
 //! Every sentence about a step, a problem, an answer or a replay effect is core's.
 
+mod batch;
 mod editor;
 mod hook;
 mod pane;
@@ -27,6 +28,7 @@ mod tests;
 mod tools;
 mod variants;
 
+pub use batch::take;
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
 pub use pane::{AuthorPane, AuthorPaneProps, Tool};
 pub use pick::{

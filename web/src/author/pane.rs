@@ -46,6 +46,9 @@ pub struct AuthorPaneProps {
     pub on_author: Callback<AuthorAction>,
     /// Save, share, preview, leave.
     pub on_tool: Callback<Tool>,
+    /// Batches taken from the Produce panel for a question about a batch.
+    #[prop_or_default]
+    pub taken: std::rc::Rc<Vec<logtime_lesson::author::BatchSpec>>,
 }
 
 fn step_row(s: &StepView, selected: bool, on_author: &Callback<AuthorAction>) -> Html {
@@ -122,7 +125,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
             }
             { super::place::recording_line(d, &p.on_author) }
             { step_bar(p.selected, d.steps.len(), &p.on_command) }
-            { add_bar(p.selected, d.recording_at, d.steps.len(), p.pointing, &p.on_command, &p.on_author) }
+            { add_bar(p.selected, d, &p.taken, p.pointing, &p.on_command, &p.on_author) }
             if let Some(s) = selected {
                 <StepEditor step={s.clone()} rev={d.rev} json={d.step_json(s.index)} pointing={p.pointing} replay={p.replay.clone()}
                             on_command={p.on_command.clone()} on_author={p.on_author.clone()} />

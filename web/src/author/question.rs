@@ -23,6 +23,10 @@ pub(super) struct QuestionFieldsProps {
     pub hide: Option<Affordances>,
     /// The classes of wrong answer core names for the question's kind.
     pub classes: Vec<Misconception>,
+    /// What core computed: the answer and the feedback a learner gets (shown with the
+    /// author's words for each wrong answer).
+    #[prop_or_default]
+    pub answer: Html,
     /// Commands for core.
     pub on_command: Callback<AuthorCommand>,
 }
@@ -153,7 +157,7 @@ fn wrong_words(
     });
     html! {
         <fieldset class="lt-author-wrongs" data-testid="author-wrongs">
-            <legend>{ "Feedback for each kind of wrong answer" }</legend>
+            <legend>{ "Your words for each kind of wrong answer" }</legend>
             <ul>{ for rows }</ul>
         </fieldset>
     }
@@ -183,9 +187,9 @@ fn hides(step: usize, shown: Affordances, explicit: bool, on: &Callback<AuthorCo
         Callback::from(move |_: MouseEvent| emit(&on, step, QuestionEdit::Hide(None)))
     };
     html! {
-        <fieldset class="lt-author-hides" data-testid="author-hides" data-explicit={explicit.to_string()}>
+        <fieldset class="lt-author-group lt-author-hides" data-testid="author-hides" data-explicit={explicit.to_string()}>
             <legend>{ if explicit { "Hidden until answered (set here)" } else { "Hidden until answered (the kind's default)" } }</legend>
-            { for boxes }
+            <div class="lt-author-hide-boxes">{ for boxes }</div>
             if explicit {
                 <button type="button" class="lt-btn lt-btn-small" onclick={on_default} data-testid="author-hide-default">{ "Use the kind's default" }</button>
             }
@@ -215,16 +219,34 @@ pub(super) fn question_fields(p: &QuestionFieldsProps) -> Html {
     let shown = p
         .hide
         .unwrap_or_else(|| Affordances::of(q.hide.as_deref().unwrap_or_default()));
+    // Grouped as an author thinks of a question: what is asked; the answer and what a learner
+    // reads; the help around it; what stays hidden.
     html! {
         <div class="lt-author-question" data-testid="author-question">
-            <label for={ids[0].clone()}>{ "What the learner is asked" }</label>
-            <input id={ids[0].clone()} value={q.ask.clone()} onchange={on_ask} data-testid="author-ask" />
-            { hint_list(i, &q.hints, &p.on_command, &ids[1]) }
-            { wrong_words(i, &p.classes, &q.wrong, &p.on_command) }
-            <label for={ids[2].clone()}>{ "Explanation shown once answered" }</label>
-            <textarea id={ids[2].clone()} rows="2" value={q.reveal.clone().unwrap_or_default()} onchange={on_reveal} data-testid="author-reveal" />
-            <label for={ids[3].clone()}>{ "Points" }</label>
-            <input id={ids[3].clone()} class="lt-author-n" inputmode="numeric" value={q.points.map(|n| n.to_string()).unwrap_or_default()} onchange={on_points} data-testid="author-points" />
+            <fieldset class="lt-author-group" data-group="asked">
+                <legend>{ "What is asked" }</legend>
+                <label for={ids[0].clone()}>{ "What the learner is asked" }</label>
+                <input id={ids[0].clone()} value={q.ask.clone()} onchange={on_ask} data-testid="author-ask" />
+            </fieldset>
+            <fieldset class="lt-author-group" data-group="answer">
+                <legend>{ "Answer and feedback" }</legend>
+                if p.answer == Html::default() {
+                    <p class="lt-small lt-muted" data-testid="author-no-answer">{ "Core computes the answer here once the step's problems are fixed." }</p>
+                } else {
+                    { p.answer.clone() }
+                }
+                { wrong_words(i, &p.classes, &q.wrong, &p.on_command) }
+            </fieldset>
+            <fieldset class="lt-author-group" data-group="help">
+                <legend>{ "Hints, explanation, points" }</legend>
+                { hint_list(i, &q.hints, &p.on_command, &ids[1]) }
+                <label for={ids[2].clone()}>{ "Explanation shown once answered" }</label>
+                <textarea id={ids[2].clone()} rows="2" value={q.reveal.clone().unwrap_or_default()} onchange={on_reveal} data-testid="author-reveal" />
+                <div class="lt-author-row">
+                    <label for={ids[3].clone()}>{ "Points" }</label>
+                    <input id={ids[3].clone()} class="lt-author-n" inputmode="numeric" value={q.points.map(|n| n.to_string()).unwrap_or_default()} onchange={on_points} placeholder="default" data-testid="author-points" />
+                </div>
+            </fieldset>
             { hides(i, shown, explicit, &p.on_command) }
         </div>
     }

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use logtime_lesson::author::{
-    AuthorCommand, AuthorEvent, Authoring, Checked, StepView, VariantPreview,
+    AuthorCommand, AuthorEvent, Authoring, BatchSpec, Checked, StepView, VariantPreview,
 };
 use logtime_lesson::Pick;
 use logtime_model::Timestamp;
@@ -99,6 +99,12 @@ impl Draft {
         a.scenario_steps_to(k).map_err(|e| e.to_string())
     }
 
+    /// The batch produce step `i` (1-based) sends, or why it has none (core's words).
+    pub fn batch_of_step(&self, i: usize) -> Result<BatchSpec, String> {
+        let a = self.authoring.borrow();
+        a.batch_of_step(i).map_err(|e| e.to_string())
+    }
+
     /// Step `i` (1-based) as the file has it.
     pub fn step_json(&self, i: usize) -> Rc<serde_json::Value> {
         let a = self.authoring.borrow();
@@ -150,6 +156,9 @@ pub struct AuthorState {
     /// The explorer is being moved to show the partition after a step (`Some(k)`; `None`: at
     /// the end), where recordings go once it does (`place.rs`).
     pub placing: Option<Option<usize>>,
+    /// Batches composed in the Produce panel and taken for a question ("Use this batch"),
+    /// oldest first.
+    pub taken: Rc<Vec<BatchSpec>>,
 }
 
 impl Default for AuthorState {
@@ -165,6 +174,7 @@ impl Default for AuthorState {
             opening: false,
             left: false,
             placing: None,
+            taken: Rc::default(),
         }
     }
 }
@@ -202,6 +212,8 @@ pub enum AuthorAction {
     Placed(Option<usize>),
     /// The scenario the explorer loads to show a step (the draft as it stands).
     Showing(ScenarioSource),
+    /// A batch composed in the Produce panel, taken for a question about a batch.
+    Take(BatchSpec),
 }
 
 /// The words of the events core returned (the step it names is selected).
@@ -239,6 +251,7 @@ impl Reducible for AuthorState {
                     s.synced = false;
                     s.loaded = loaded;
                     s.placing = None;
+                    s.taken = Rc::default();
                 }
                 Err(e) => s.said = Some((e, true)),
             },
@@ -301,6 +314,17 @@ impl Reducible for AuthorState {
                 }
             }
             AuthorAction::Showing(source) => s.loaded = Some(source),
+            AuthorAction::Take(b) => {
+                let mut taken = (*s.taken).clone();
+                let words = b.describe();
+                taken.push(b);
+                // A few at hand are enough to pick from; the oldest gives way.
+                if taken.len() > super::batch::TAKEN_MAX {
+                    taken.remove(0);
+                }
+                s.said = Some((format!("Batch {} taken: {words}.", taken.len()), false));
+                s.taken = Rc::new(taken);
+            }
         }
         Rc::new(s)
     }

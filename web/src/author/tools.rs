@@ -1,10 +1,13 @@
 //! The pane's step tools (move, duplicate, group, delete) and what can be added after the
 //! selected step: a note, a question made by pointing at the partition, a task with a goal.
 
-use logtime_lesson::author::{AskKind, AuthorCommand, BoundSpec, GoalSpec};
+use std::rc::Rc;
+
+use logtime_lesson::author::{AskKind, AuthorCommand, BatchSpec, BoundSpec, GoalSpec};
 use yew::prelude::*;
 
-use super::state::{AuthorAction, Pointing};
+use super::batch::BatchQuestion;
+use super::state::{AuthorAction, Draft, Pointing};
 use crate::components::{input_value, use_uid};
 
 /// The question kinds the pane offers: the file's key, what the learner does, and whether the
@@ -33,6 +36,16 @@ pub(super) const KINDS: &[(&str, &str, bool)] = &[
         true,
     ),
     (
+        "error-produce",
+        "pick the error the broker answers to a batch",
+        false,
+    ),
+    (
+        "choose",
+        "set a config value that accepts one batch and rejects another",
+        false,
+    ),
+    (
         "late",
         "strike the records the stream processor drops as late",
         false,
@@ -45,7 +58,7 @@ pub(super) const KINDS: &[(&str, &str, bool)] = &[
 ];
 
 /// The kind `i` of [`KINDS`], made with what the author pointed at: `(offset, timestamp)` of a
-/// record clicked.
+/// record clicked. A question about a batch is made from the batch instead (`None`).
 pub(super) fn ask_of(i: usize, pointed: Option<(i64, i64)>) -> Option<AskKind> {
     let (key, _, needs) = KINDS.get(i)?;
     if *needs && pointed.is_none() {
@@ -59,6 +72,7 @@ pub(super) fn ask_of(i: usize, pointed: Option<(i64, i64)>) -> Option<AskKind> {
         "lookup" => AskKind::Lookup(Some(ts.to_string())),
         "error-delete" => AskKind::ErrorDeleteRecords(Some(offset)),
         "late" => AskKind::Late,
+        "error-produce" | "choose" => return None,
         _ => AskKind::Closes(Some(ts.to_string())),
     })
 }
@@ -120,16 +134,27 @@ pub(super) fn at(selected: Option<usize>, recording_at: Option<usize>, steps: us
         .map_or(steps + 1, |i| i + 1)
 }
 
-/// Add a note, a question (pointing at the partition when its kind needs it) or a task.
+/// Whether kind `i` of [`KINDS`] asks about a batch (made from a batch, not by pointing).
+fn about_a_batch(i: usize) -> Option<bool> {
+    match KINDS.get(i)?.0 {
+        "choose" => Some(true),
+        "error-produce" => Some(false),
+        _ => None,
+    }
+}
+
+/// Add a note, a question (pointing at the partition when its kind needs it, or from a batch)
+/// or a task.
 pub(super) fn add_bar(
     selected: Option<usize>,
-    recording_at: Option<usize>,
-    steps: usize,
+    draft: &Draft,
+    taken: &Rc<Vec<BatchSpec>>,
     pointing: Pointing,
     on: &Callback<AuthorCommand>,
     on_author: &Callback<AuthorAction>,
 ) -> Html {
-    html! { <AddBar at={at(selected, recording_at, steps)} {selected} {pointing} on_command={on.clone()} on_author={on_author.clone()} /> }
+    let at = at(selected, draft.recording_at, draft.steps.len());
+    html! { <AddBar {at} {selected} {pointing} draft={draft.clone()} taken={taken.clone()} on_command={on.clone()} on_author={on_author.clone()} /> }
 }
 
 #[derive(Properties, PartialEq, Clone)]
@@ -138,6 +163,10 @@ struct AddBarProps {
     /// The step selected: the fix a task is made of.
     selected: Option<usize>,
     pointing: Pointing,
+    /// The draft (its produce steps are batches a question can be about).
+    draft: Draft,
+    /// Batches taken from the Produce panel.
+    taken: Rc<Vec<BatchSpec>>,
     on_command: Callback<AuthorCommand>,
     on_author: Callback<AuthorAction>,
 }
@@ -229,8 +258,13 @@ fn add_bar_c(p: &AddBarProps) -> Html {
                         <option value={i.to_string()} selected={i == *kind}>{ *words }</option>
                     }) }
                 </select>
-                <button type="button" class="lt-btn lt-btn-small" onclick={on_question} disabled={asking} data-testid="author-add-question">{ "Add question" }</button>
+                if about_a_batch(*kind).is_none() {
+                    <button type="button" class="lt-btn lt-btn-small" onclick={on_question} disabled={asking} data-testid="author-add-question">{ "Add question" }</button>
+                }
             </div>
+            if let Some(choose) = about_a_batch(*kind) {
+                <BatchQuestion {at} {choose} draft={p.draft.clone()} taken={p.taken.clone()} on_command={p.on_command.clone()} on_author={p.on_author.clone()} />
+            }
             if asking {
                 <p class="lt-author-pointing" role="status" data-testid="author-pointing">
                     { "Click a record in the partition (or Tab to it and press Enter) to point the question. " }

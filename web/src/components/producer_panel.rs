@@ -28,6 +28,10 @@ pub struct ProducerPanelProps {
     pub reduced_motion: bool,
     /// A batch to send.
     pub on_send: Callback<BatchSpec>,
+    /// In author mode: the batch composed, taken for a question instead of sent ("Use this
+    /// batch" beside Send).
+    #[prop_or_default]
+    pub on_use: Option<Callback<BatchSpec>>,
 }
 
 /// Compose and send a batch; shows the append, or Kafka's exact rejection with the window.
@@ -71,7 +75,7 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             }
         })
     };
-    let onsubmit = {
+    let compose = {
         let (mode, amount, absolute, unit, skew, count, value_bytes, form_error) = (
             mode.clone(),
             amount.clone(),
@@ -83,9 +87,9 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             form_error.clone(),
         );
         let (key_kind, key_bytes) = (key_kind.clone(), key_bytes.clone());
-        let on_send = p.on_send.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
+        // The batch as the form says it, or why not (shown under the form); the same batch
+        // is sent, or taken for an author's question.
+        std::rc::Rc::new(move |to: &Callback<BatchSpec>| {
             let build = || -> Result<BatchSpec, String> {
                 let when = match mode.as_str() {
                     "plus" => When::Offset(parse_duration(&amount)?),
@@ -119,12 +123,23 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
             match build() {
                 Ok(spec) => {
                     form_error.set(None);
-                    on_send.emit(spec);
+                    to.emit(spec);
                 }
                 Err(msg) => form_error.set(Some(msg)),
             }
         })
     };
+    let onsubmit = {
+        let (compose, on_send) = (compose.clone(), p.on_send.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            compose(&on_send);
+        })
+    };
+    let on_use = p.on_use.clone().map(|to| {
+        let compose = compose.clone();
+        Callback::from(move |_: MouseEvent| compose(&to))
+    });
     let disabled = !p.loaded;
     let key_choice = KeyChoice::parse(&key_kind);
     // What the chosen key is, in the narrator's words (none while a sized key is mistyped).
@@ -172,7 +187,13 @@ pub fn producer_panel(p: &ProducerPanelProps) -> Html {
                 <p id={ids[8].clone()} class="lt-hint" data-testid="key-hint">
                     if let Some(h) = &key_hint { { sentence(h) } }
                 </p>
-                <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="send">{ "Send batch" }</button>
+                <div class="lt-producer-go">
+                    <button type="submit" class="lt-btn lt-btn-primary" disabled={disabled} data-testid="send">{ "Send batch" }</button>
+                    if let Some(onclick) = on_use {
+                        <button type="button" class="lt-btn" {disabled} {onclick} title="Take the batch for a question in the author pane, without sending it"
+                                data-testid="use-batch">{ "Use this batch" }</button>
+                    }
+                </div>
             </form>
             if let Some(msg) = &*form_error { <p class="lt-field-error" role="alert">{ msg.clone() }</p> }
             { outcome(p.state.last.as_ref(), p.state.rev, p.reduced_motion) }
