@@ -64,6 +64,41 @@ impl Affordance {
         }
     }
 
+    /// What an author sees beside the box that hides it: a label in sentence case, then what
+    /// it covers (for a tooltip).
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Affordance::Remedies => (
+                "Remedy buttons",
+                "the buttons that fix the partition: lower the after window, DeleteRecords pre-filled with the offset",
+            ),
+            Affordance::Verdicts => (
+                "Retention verdicts",
+                "each segment's deleted or kept, and the narration of a retention check",
+            ),
+            Affordance::PinnedBadges => (
+                "Pinned, behind and future badges",
+                "the badges on segment cards that name a pinning segment",
+            ),
+            Affordance::LookupTrace => (
+                "Lookup trace",
+                "the lookup's step-by-step trace and its answer",
+            ),
+            Affordance::AnswerPanel => (
+                "Answer panel",
+                "the panel that shows a question's answer and explanation",
+            ),
+            Affordance::StreamVerdicts => (
+                "Stream verdicts",
+                "the stream processor's late marks, window closings and the narration of its reads",
+            ),
+            Affordance::AgeMarks => (
+                "Age marks",
+                "age colours and icons on records, the density and chart's ▲ marks, and words such as \"stamped in the future\"; the stamps themselves stay",
+            ),
+        }
+    }
+
     /// The affordance with this key.
     pub fn parse(key: &str) -> Result<Affordance, String> {
         Affordance::ALL
@@ -288,6 +323,22 @@ mod tests {
     use logtime_model::batch::Record;
     use logtime_model::config::{Config, KafkaVersion};
     use logtime_model::partition::Command;
+
+    #[test]
+    fn every_affordance_has_distinct_words() {
+        let words: Vec<_> = Affordance::ALL.map(Affordance::words).to_vec();
+        for (short, long) in &words {
+            assert!(!short.is_empty() && !long.is_empty());
+            assert!(
+                short.starts_with(char::is_uppercase),
+                "a label in sentence case: {short}"
+            );
+        }
+        let mut shorts: Vec<_> = words.iter().map(|w| w.0).collect();
+        shorts.sort_unstable();
+        shorts.dedup();
+        assert_eq!(shorts.len(), Affordance::ALL.len());
+    }
 
     #[test]
     fn targets_parse_and_print() {

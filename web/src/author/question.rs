@@ -170,6 +170,7 @@ fn hides(step: usize, shown: Affordances, explicit: bool, on: &Callback<AuthorCo
     let boxes = Affordance::ALL.iter().map(|a| {
         let a = *a;
         let checked = shown.contains(a);
+        let words = a.words();
         let on = on.clone();
         let onchange = Callback::from(move |_: Event| {
             let next: Vec<Affordance> = Affordance::ALL
@@ -179,7 +180,7 @@ fn hides(step: usize, shown: Affordances, explicit: bool, on: &Callback<AuthorCo
             emit(&on, step, QuestionEdit::Hide(Some(next)));
         });
         html! {
-            <label class="lt-author-hide"><input type="checkbox" {checked} {onchange} data-testid={format!("author-hide-{}", a.key())} />{ a.key() }</label>
+            <label class="lt-author-hide" title={words.1}><input type="checkbox" {checked} {onchange} data-testid={format!("author-hide-{}", a.key())} />{ words.0 }</label>
         }
     });
     let on_default = {
