@@ -42,6 +42,11 @@ impl PrecomputedBatches {
         self.position == position && self.len == len
     }
 
+    /// Bytes of the run.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.len
+    }
+
     pub(crate) fn into_entries(self) -> Vec<Ahead> {
         self.entries
     }
@@ -54,6 +59,21 @@ impl PrecomputedBatches {
     /// Whether none was.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Whether the run is wholly read ahead: batches that follow one another from its first
+    /// byte to its last, each read. A reader can then take the run without its bytes
+    /// ([`LogReader::feed_read_ahead`](super::LogReader::feed_read_ahead)), so a thread that
+    /// checked it need not hand the bytes over.
+    pub fn complete(&self) -> bool {
+        let mut at = self.position;
+        for e in &self.entries {
+            match &e.batch {
+                Some(b) if e.position == at => at += u64::from(b.size),
+                _ => return false,
+            }
+        }
+        at == self.position + self.len as u64
     }
 }
 
@@ -147,7 +167,8 @@ mod tests {
     }
 
     /// The fast path as the CLI takes it: chunks cut after their whole batches where that
-    /// leaves any (the rest carried into the next chunk), batches checked and read ahead.
+    /// leaves any (the rest carried into the next chunk), batches checked and read ahead, and a
+    /// chunk wholly read ahead taken without its bytes.
     fn fast(bytes: &[u8], cuts: &[usize]) -> SegmentLog {
         let mut r = SegmentReader::new(Offset(0));
         let mut carry: Vec<u8> = Vec::new();
@@ -159,7 +180,9 @@ mod tests {
                 n => n,
             };
             let crcs = precompute_batches(&carry[..whole], position);
-            r.feed_precomputed(&carry[..whole], crcs);
+            if let Err(crcs) = r.feed_read_ahead(crcs) {
+                r.feed_precomputed(&carry[..whole], crcs);
+            }
             position += whole as u64;
             carry.drain(..whole);
         }
@@ -231,6 +254,38 @@ mod tests {
         let mut bad = b.clone();
         bad[70] ^= 1;
         assert!(precompute_batches(&bad, 0).entries[0].batch.is_none());
+    }
+
+    #[test]
+    fn only_a_run_wholly_read_ahead_is_taken_without_its_bytes() {
+        let (a, b) = (v2(0, 3, 1_000, false), v2(3, 2, 1_003, false));
+        let both = [a.clone(), b.clone()].concat();
+        assert!(precompute_batches(&both, 0).complete());
+        // A tail cut short, a damaged batch, a compressed one: their bytes are needed.
+        assert!(!precompute_batches(&both[..both.len() - 1], 0).complete());
+        let mut bad = both.clone();
+        bad[a.len() + 70] ^= 1;
+        assert!(!precompute_batches(&bad, 0).complete());
+        let mut gz = b.clone();
+        gz[22] |= 1;
+        let crc = crc32c(&gz[V2_CRC_FROM..]);
+        gz[17..21].copy_from_slice(&crc.to_be_bytes());
+        assert!(!precompute_batches(&[a.clone(), gz].concat(), 0).complete());
+        // Taken only as the next bytes of the file, and read as `feed` reads them.
+        let mut r = SegmentReader::new(Offset(0));
+        assert!(r
+            .feed_read_ahead(precompute_batches(&b, a.len() as u64))
+            .is_err());
+        assert!(r.feed_read_ahead(precompute_batches(&a, 0)).is_ok());
+        assert!(r
+            .feed_read_ahead(precompute_batches(&b, a.len() as u64))
+            .is_ok());
+        assert_eq!(r.bytes_read(), both.len() as u64);
+        assert_eq!(r.finish(), plain(&both, &[]));
+        // Not while a batch split across chunks waits for its bytes.
+        let mut r = SegmentReader::new(Offset(0));
+        r.feed(&a[..10]);
+        assert!(r.feed_read_ahead(precompute_batches(&b, 10)).is_err());
     }
 
     #[test]
