@@ -81,11 +81,69 @@ impl PrecomputedBatches {
 /// their size fields alone: where a reader can cut the file so that no batch spans two chunks.
 /// Stops at a batch cut short or at a size field below the minimum (the parse reports that).
 pub fn whole_batches(data: &[u8]) -> usize {
+    whole_batches_to(data, usize::MAX)
+}
+
+/// [`whole_batches`], stopping at the first batch boundary at or after `limit`: where a reader
+/// that takes the file in stripes ends its stripe (the batch that runs past the stripe's end is
+/// the stripe's).
+pub fn whole_batches_to(data: &[u8], limit: usize) -> usize {
     let mut at = 0;
-    while let Ok(Some(n)) = batch_extent(&data[at..], 0) {
-        at += n;
+    while at < limit {
+        match batch_extent(&data[at..], 0) {
+            Ok(Some(n)) => at += n,
+            _ => break,
+        }
     }
     at
+}
+
+/// Where [`find_batch_start`] found a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchStart {
+    /// A v2 batch whose CRC-32C holds starts at this byte.
+    Found(usize),
+    /// A header that could start a batch needs this many bytes from the start of the data to
+    /// be checked: call again with them.
+    Needs(usize),
+    /// None in the data.
+    NotFound,
+}
+
+/// A guess at where the first v2 batch starts in `data`, which begins anywhere in a `.log`: the
+/// first byte where a header with the v2 magic, a size of at most `max_len` bytes, attributes
+/// Kafka writes and counts that are not negative, starts a batch whose CRC-32C holds. It is
+/// only a guess (a record's value may hold a whole batch): a reader that takes a run of the file
+/// from here takes it only where its own reading arrives
+/// ([`LogReader::feed_read_ahead`](super::LogReader::feed_read_ahead)), so a wrong guess costs
+/// time, never a wrong reading.
+pub fn find_batch_start(data: &[u8], max_len: usize) -> BatchStart {
+    for i in 0..data.len().saturating_sub(RECORD_BATCH_OVERHEAD - 1) {
+        let h = &data[i..];
+        let size = i32::from_be_bytes([h[8], h[9], h[10], h[11]]);
+        let attrs = u16::from_be_bytes([h[21], h[22]]);
+        let last_delta = i32::from_be_bytes([h[23], h[24], h[25], h[26]]);
+        let count = i32::from_be_bytes([h[57], h[58], h[59], h[60]]);
+        let total = 12usize.saturating_add(size.max(0) as usize);
+        let plausible = h[16] == 2
+            && total >= RECORD_BATCH_OVERHEAD
+            && total <= max_len
+            && attrs & 0xff80 == 0
+            && attrs & 0x07 <= 4
+            && last_delta >= 0
+            && count >= 0;
+        if !plausible {
+            continue;
+        }
+        if h.len() < total {
+            return BatchStart::Needs(i + total);
+        }
+        let stored = u32::from_be_bytes([h[17], h[18], h[19], h[20]]);
+        if crc32c(&h[V2_CRC_FROM..total]) == stored {
+            return BatchStart::Found(i);
+        }
+    }
+    BatchStart::NotFound
 }
 
 /// Every whole v2 batch at the start of `data`, whose first byte is the start of a batch at
@@ -286,6 +344,33 @@ mod tests {
         let mut r = SegmentReader::new(Offset(0));
         r.feed(&a[..10]);
         assert!(r.feed_read_ahead(precompute_batches(&b, 10)).is_err());
+    }
+
+    #[test]
+    fn a_batch_start_is_found_from_anywhere_in_the_file() {
+        let (a, b) = (v2(0, 3, 1_000, false), v2(3, 2, 1_003, false));
+        let both = [a.clone(), b.clone()].concat();
+        assert_eq!(find_batch_start(&both, 1 << 20), BatchStart::Found(0));
+        // From inside the first batch: the second is the first whose CRC holds.
+        assert_eq!(
+            find_batch_start(&both[5..], 1 << 20),
+            BatchStart::Found(a.len() - 5)
+        );
+        // Cut inside the second: more bytes are asked for, unless it is larger than allowed.
+        let cut = &both[5..both.len() - 3];
+        assert_eq!(
+            find_batch_start(cut, 1 << 20),
+            BatchStart::Needs(both.len() - 5)
+        );
+        assert_eq!(find_batch_start(cut, b.len() - 1), BatchStart::NotFound);
+        let mut bad = b.clone();
+        bad[70] ^= 1;
+        assert_eq!(find_batch_start(&bad, 1 << 20), BatchStart::NotFound);
+        assert_eq!(find_batch_start(&[], 1 << 20), BatchStart::NotFound);
+        // A stripe ends after the batch that runs past its end.
+        assert_eq!(whole_batches_to(&both, 1), a.len());
+        assert_eq!(whole_batches_to(&both, a.len()), a.len());
+        assert_eq!(whole_batches_to(&both, a.len() + 1), both.len());
     }
 
     #[test]
