@@ -62,7 +62,8 @@ struct Run {
 /// The stripes on their way into the reader, in file order.
 struct Order {
     reader: SegmentReader,
-    waiting: BTreeMap<u64, Vec<Run>>,
+    /// Stripes read, by number: where each ends, and its runs.
+    waiting: BTreeMap<u64, (u64, Vec<Run>)>,
     next: u64,
     /// Workers waiting for room in the window.
     waiters: usize,
@@ -145,8 +146,8 @@ pub(super) fn read_large(
         // What no stripe's reading reached: a tail cut short, or the file grown since.
         let mut f = f;
         plain(&mut order.reader, &mut f, path, u64::MAX)?;
-        order.count(progress);
     }
+    order.count(progress);
     let mut reader = order.reader;
     if reader.stopped() {
         skip_rest(&mut reader)?;
@@ -158,6 +159,9 @@ pub(super) fn read_large(
 /// as they are.
 fn plain(reader: &mut SegmentReader, f: &mut File, path: &Path, end: u64) -> Result<(), Fail> {
     let at = reader.bytes_read();
+    if at >= end || reader.stopped() {
+        return Ok(());
+    }
     f.seek(SeekFrom::Start(at)).map_err(|e| io_err(path, e))?;
     let mut r = f.take(end.saturating_sub(at));
     let mut buf = vec![0u8; BUFFER];
@@ -207,7 +211,8 @@ fn work(shared: &Shared) {
             Ok(r) => r,
             Err(e) => return end(shared, Some(io_err(shared.path, e))),
         };
-        if !deliver(shared, &mut f, k, runs) {
+        let end = ((k + 1) * STRIPE).min(shared.len);
+        if !deliver(shared, &mut f, k, (end, runs)) {
             return;
         }
     }
@@ -319,7 +324,7 @@ fn end(shared: &Shared, failed: Option<Fail>) {
 
 /// Hands stripe `k` over, and feeds the reader every stripe now next in file order; false once
 /// the reading is over.
-fn deliver(shared: &Shared, f: &mut File, k: u64, runs: Vec<Run>) -> bool {
+fn deliver(shared: &Shared, f: &mut File, k: u64, stripe: (u64, Vec<Run>)) -> bool {
     let Ok(mut guard) = shared.order.lock() else {
         return false;
     };
@@ -327,9 +332,9 @@ fn deliver(shared: &Shared, f: &mut File, k: u64, runs: Vec<Run>) -> bool {
     if o.stop {
         return false;
     }
-    o.waiting.insert(k, runs);
+    o.waiting.insert(k, stripe);
     let moved = o.waiting.contains_key(&o.next);
-    'stripes: while let Some(runs) = o.waiting.remove(&o.next) {
+    'stripes: while let Some((end, runs)) = o.waiting.remove(&o.next) {
         o.next += 1;
         for run in runs {
             if o.reader.stopped() {
@@ -342,6 +347,16 @@ fn deliver(shared: &Shared, f: &mut File, k: u64, runs: Vec<Run>) -> bool {
                 (o.stop, o.failed) = (true, Some(e));
                 break 'stripes;
             }
+        }
+        // What the stripe's runs left unread (none found, a batch too large, a damaged size) is
+        // read now: damage there stops the reading before the workers go on through the file.
+        if let Err(e) = plain(&mut o.reader, f, shared.path, end) {
+            (o.stop, o.failed) = (true, Some(e));
+            break;
+        }
+        if o.reader.stopped() {
+            o.stop = true;
+            break;
         }
         o.count(shared.progress);
         if shared.draw && o.last_draw.elapsed() > Duration::from_millis(100) {
