@@ -2,7 +2,9 @@
 # Measures `logtime inspect` on one large segment: wall time, peak memory (max RSS) and speed
 # beside `cat`'s on the same file in the same run (both from the page cache: the file is read
 # once before either is timed); then a broker log directory of 1,000 partitions.
-#   [RUNS=3] scripts/measure-import.sh [MIB] [RECORDS_PER_BATCH] [VALUE_BYTES] [PARTITIONS] [PARTITION_MIB]
+#   [RUNS=3] [BEFORE=path/to/an/older/logtime] scripts/measure-import.sh [MIB] [RECORDS_PER_BATCH] [VALUE_BYTES] [PARTITIONS] [PARTITION_MIB]
+# BEFORE times another build of logtime beside this one in each run (and checks that its report
+# is byte-identical), so a change's before and after share the machine's load.
 # Default: a 1024 MiB segment of 16-record batches of 1000-byte values (about 16 KB a batch, a
 # common producer batch). The segment is written to a temporary folder with Python's standard
 # library only: one v2 batch (CRC-32C computed here) repeated with increasing base offsets (the
@@ -73,16 +75,30 @@ grep -E "Maximum resident" "$dir/../time.txt"
 # RUNS pairs, cat then inspect, each with its wall time and the CPU time it used (user + sys):
 # on a machine shared with other work the wall times swing, the CPU times much less.
 timed() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1; }
-for run in $(seq 1 "${RUNS:-3}"); do
-  read -r cw cu cs < <(timed cat "$seg")
-  read -r iw iu is < <(timed target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z)
-  python3 - "$bytes" "$cw" "$cu" "$cs" "$iw" "$iu" "$is" <<'PY'
+line() {
+  python3 - "$bytes" "$@" <<'PY'
 import sys
-b, cw, cu, cs, iw, iu, is_ = int(sys.argv[1]), *map(float, sys.argv[2:])
-cw, iw = max(cw, 0.01), max(iw, 0.01)
-print(f"cat:     {cw:.2f} s, {b/cw/1e9:.2f} GB/s (cpu user {cu:.2f} s + sys {cs:.2f} s)")
-print(f"inspect: {iw:.2f} s, {b/iw/1e9:.2f} GB/s (cpu user {iu:.2f} s + sys {is_:.2f} s): {cw/iw*100:.0f}% of cat's speed")
+b, name, cw, w, u, s = int(sys.argv[1]), sys.argv[2], *map(float, sys.argv[3:])
+cw, w = max(cw, 0.01), max(w, 0.01)
+tail = "" if name == "cat" else f": {cw/w*100:.0f}% of cat's speed"
+print(f"{name + ':':9}{w:.2f} s, {b/w/1e9:.2f} GB/s (cpu user {u:.2f} s + sys {s:.2f} s){tail}")
 PY
+}
+if [ -n "${BEFORE:-}" ]; then
+  "$BEFORE" inspect "$dir" --now 2027-03-20T00:00:00Z >"$dir/../before.txt"
+  target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z >"$dir/../after.txt"
+  cmp "$dir/../before.txt" "$dir/../after.txt" && echo "reports of before and after: byte-identical"
+fi
+for run in $(seq 1 "${RUNS:-3}"); do
+  echo "run $run, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  read -r cw cu cs < <(timed cat "$seg")
+  line cat "$cw" "$cw" "$cu" "$cs"
+  if [ -n "${BEFORE:-}" ]; then
+    read -r bw bu bs < <(timed "$BEFORE" inspect "$dir" --now 2027-03-20T00:00:00Z)
+    line before "$cw" "$bw" "$bu" "$bs"
+  fi
+  read -r iw iu is < <(timed target/release/logtime inspect "$dir" --now 2027-03-20T00:00:00Z)
+  line inspect "$cw" "$iw" "$iu" "$is"
 done
 rm -rf "$(dirname "$dir")"
 

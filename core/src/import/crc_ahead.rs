@@ -42,6 +42,11 @@ impl PrecomputedBatches {
         self.position == position && self.len == len
     }
 
+    /// Bytes of the run.
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.len
+    }
+
     pub(crate) fn into_entries(self) -> Vec<Ahead> {
         self.entries
     }
@@ -55,17 +60,90 @@ impl PrecomputedBatches {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// Whether the run is wholly read ahead: batches that follow one another from its first
+    /// byte to its last, each read. A reader can then take the run without its bytes
+    /// ([`LogReader::feed_read_ahead`](super::LogReader::feed_read_ahead)), so a thread that
+    /// checked it need not hand the bytes over.
+    pub fn complete(&self) -> bool {
+        let mut at = self.position;
+        for e in &self.entries {
+            match &e.batch {
+                Some(b) if e.position == at => at += u64::from(b.size),
+                _ => return false,
+            }
+        }
+        at == self.position + self.len as u64
+    }
 }
 
 /// Bytes of the whole batches at the start of `data` (the first byte of a batch), found from
 /// their size fields alone: where a reader can cut the file so that no batch spans two chunks.
 /// Stops at a batch cut short or at a size field below the minimum (the parse reports that).
 pub fn whole_batches(data: &[u8]) -> usize {
+    whole_batches_to(data, usize::MAX)
+}
+
+/// [`whole_batches`], stopping at the first batch boundary at or after `limit`: where a reader
+/// that takes the file in stripes ends its stripe (the batch that runs past the stripe's end is
+/// the stripe's).
+pub fn whole_batches_to(data: &[u8], limit: usize) -> usize {
     let mut at = 0;
-    while let Ok(Some(n)) = batch_extent(&data[at..], 0) {
-        at += n;
+    while at < limit {
+        match batch_extent(&data[at..], 0) {
+            Ok(Some(n)) => at += n,
+            _ => break,
+        }
     }
     at
+}
+
+/// Where [`find_batch_start`] found a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchStart {
+    /// A v2 batch whose CRC-32C holds starts at this byte.
+    Found(usize),
+    /// A header that could start a batch needs this many bytes from the start of the data to
+    /// be checked: call again with them.
+    Needs(usize),
+    /// None in the data.
+    NotFound,
+}
+
+/// A guess at where the first v2 batch starts in `data`, which begins anywhere in a `.log`: the
+/// first byte where a header with the v2 magic, a size of at most `max_len` bytes, attributes
+/// Kafka writes and counts that are not negative, starts a batch whose CRC-32C holds. It is
+/// only a guess (a record's value may hold a whole batch): a reader that takes a run of the file
+/// from here takes it only where its own reading arrives
+/// ([`LogReader::feed_read_ahead`](super::LogReader::feed_read_ahead)), so a wrong guess costs
+/// time, never a wrong reading.
+pub fn find_batch_start(data: &[u8], max_len: usize) -> BatchStart {
+    for i in 0..data.len().saturating_sub(RECORD_BATCH_OVERHEAD - 1) {
+        let h = &data[i..];
+        let size = i32::from_be_bytes([h[8], h[9], h[10], h[11]]);
+        let attrs = u16::from_be_bytes([h[21], h[22]]);
+        let last_delta = i32::from_be_bytes([h[23], h[24], h[25], h[26]]);
+        let count = i32::from_be_bytes([h[57], h[58], h[59], h[60]]);
+        let total = 12usize.saturating_add(size.max(0) as usize);
+        let plausible = h[16] == 2
+            && total >= RECORD_BATCH_OVERHEAD
+            && total <= max_len
+            && attrs & 0xff80 == 0
+            && attrs & 0x07 <= 4
+            && last_delta >= 0
+            && count >= 0;
+        if !plausible {
+            continue;
+        }
+        if h.len() < total {
+            return BatchStart::Needs(i + total);
+        }
+        let stored = u32::from_be_bytes([h[17], h[18], h[19], h[20]]);
+        if crc32c(&h[V2_CRC_FROM..total]) == stored {
+            return BatchStart::Found(i);
+        }
+    }
+    BatchStart::NotFound
 }
 
 /// Every whole v2 batch at the start of `data`, whose first byte is the start of a batch at
@@ -147,7 +225,8 @@ mod tests {
     }
 
     /// The fast path as the CLI takes it: chunks cut after their whole batches where that
-    /// leaves any (the rest carried into the next chunk), batches checked and read ahead.
+    /// leaves any (the rest carried into the next chunk), batches checked and read ahead, and a
+    /// chunk wholly read ahead taken without its bytes.
     fn fast(bytes: &[u8], cuts: &[usize]) -> SegmentLog {
         let mut r = SegmentReader::new(Offset(0));
         let mut carry: Vec<u8> = Vec::new();
@@ -159,7 +238,9 @@ mod tests {
                 n => n,
             };
             let crcs = precompute_batches(&carry[..whole], position);
-            r.feed_precomputed(&carry[..whole], crcs);
+            if let Err(crcs) = r.feed_read_ahead(crcs) {
+                r.feed_precomputed(&carry[..whole], crcs);
+            }
             position += whole as u64;
             carry.drain(..whole);
         }
@@ -231,6 +312,65 @@ mod tests {
         let mut bad = b.clone();
         bad[70] ^= 1;
         assert!(precompute_batches(&bad, 0).entries[0].batch.is_none());
+    }
+
+    #[test]
+    fn only_a_run_wholly_read_ahead_is_taken_without_its_bytes() {
+        let (a, b) = (v2(0, 3, 1_000, false), v2(3, 2, 1_003, false));
+        let both = [a.clone(), b.clone()].concat();
+        assert!(precompute_batches(&both, 0).complete());
+        // A tail cut short, a damaged batch, a compressed one: their bytes are needed.
+        assert!(!precompute_batches(&both[..both.len() - 1], 0).complete());
+        let mut bad = both.clone();
+        bad[a.len() + 70] ^= 1;
+        assert!(!precompute_batches(&bad, 0).complete());
+        let mut gz = b.clone();
+        gz[22] |= 1;
+        let crc = crc32c(&gz[V2_CRC_FROM..]);
+        gz[17..21].copy_from_slice(&crc.to_be_bytes());
+        assert!(!precompute_batches(&[a.clone(), gz].concat(), 0).complete());
+        // Taken only as the next bytes of the file, and read as `feed` reads them.
+        let mut r = SegmentReader::new(Offset(0));
+        assert!(r
+            .feed_read_ahead(precompute_batches(&b, a.len() as u64))
+            .is_err());
+        assert!(r.feed_read_ahead(precompute_batches(&a, 0)).is_ok());
+        assert!(r
+            .feed_read_ahead(precompute_batches(&b, a.len() as u64))
+            .is_ok());
+        assert_eq!(r.bytes_read(), both.len() as u64);
+        assert_eq!(r.finish(), plain(&both, &[]));
+        // Not while a batch split across chunks waits for its bytes.
+        let mut r = SegmentReader::new(Offset(0));
+        r.feed(&a[..10]);
+        assert!(r.feed_read_ahead(precompute_batches(&b, 10)).is_err());
+    }
+
+    #[test]
+    fn a_batch_start_is_found_from_anywhere_in_the_file() {
+        let (a, b) = (v2(0, 3, 1_000, false), v2(3, 2, 1_003, false));
+        let both = [a.clone(), b.clone()].concat();
+        assert_eq!(find_batch_start(&both, 1 << 20), BatchStart::Found(0));
+        // From inside the first batch: the second is the first whose CRC holds.
+        assert_eq!(
+            find_batch_start(&both[5..], 1 << 20),
+            BatchStart::Found(a.len() - 5)
+        );
+        // Cut inside the second: more bytes are asked for, unless it is larger than allowed.
+        let cut = &both[5..both.len() - 3];
+        assert_eq!(
+            find_batch_start(cut, 1 << 20),
+            BatchStart::Needs(both.len() - 5)
+        );
+        assert_eq!(find_batch_start(cut, b.len() - 1), BatchStart::NotFound);
+        let mut bad = b.clone();
+        bad[70] ^= 1;
+        assert_eq!(find_batch_start(&bad, 1 << 20), BatchStart::NotFound);
+        assert_eq!(find_batch_start(&[], 1 << 20), BatchStart::NotFound);
+        // A stripe ends after the batch that runs past its end.
+        assert_eq!(whole_batches_to(&both, 1), a.len());
+        assert_eq!(whole_batches_to(&both, a.len()), a.len());
+        assert_eq!(whole_batches_to(&both, a.len() + 1), both.len());
     }
 
     #[test]

@@ -194,6 +194,34 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
     let now = now.max(p.clock());
     let config = p.config();
     let retention = p.preview_retention(now);
+    let rows = segment_rows(p, &retention, now);
+    let future = future_stamps(&rows, now, config);
+    let unexpanded: Vec<&UnexpandedBatch> = imported.unexpanded().collect();
+    let lookup = lookup.map(|spec| {
+        let result = p.lookup(spec);
+        let caveat = result.as_ref().ok().and_then(|l| caveat(l, &unexpanded));
+        LookupAnswer { result, caveat }
+    });
+    let delete_records = recommended_delete_records(p, now);
+    let oldest_record = oldest_record(p);
+    let kafka_41_warning = kafka_41_warning(p, &retention);
+    Inspection {
+        oldest_record,
+        kafka_41_warning,
+        now,
+        retention_ms: config.topic.retention_ms,
+        rows,
+        retention,
+        future,
+        lookup,
+        delete_records,
+    }
+}
+
+/// One row per segment: its figures and retention verdict, and from when a time-retention walk
+/// reaching it could delete it.
+fn segment_rows(p: &Partition, retention: &RetentionReport, now: Timestamp) -> Vec<SegmentRow> {
+    let config = p.config();
     let mut rows: Vec<SegmentRow> = p
         .segments()
         .iter()
@@ -239,17 +267,21 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
     }
     // A check never takes the empty active segment; everything else has a verdict.
     rows.retain(|r| r.size_bytes.0 > 0 || r.base_offset == p.active_segment().base_offset());
+    rows
+}
+
+/// The segments stamped in the future, each with the segments it pins.
+fn future_stamps(rows: &[SegmentRow], now: Timestamp, config: &Config) -> Vec<FutureStamp> {
     // The segments each segment pins, gathered once: a scan of every row for each segment
     // stamped in the future was quadratic (25,000 such segments took seconds).
     let mut pinned: std::collections::HashMap<Offset, Vec<&SegmentRow>> =
         std::collections::HashMap::new();
-    for x in &rows {
+    for x in rows {
         if let Some(b) = x.pinned_by {
             pinned.entry(b).or_default().push(x);
         }
     }
-    let future = rows
-        .iter()
+    rows.iter()
         .filter(|r| r.largest_timestamp > now && r.record_time)
         .map(|r| {
             let pins: &[&SegmentRow] = pinned.get(&r.base_offset).map_or(&[], Vec::as_slice);
@@ -266,27 +298,7 @@ pub fn inspect(imported: &Imported, now: Timestamp, lookup: Option<OffsetSpec>) 
                 pinned_bytes: Bytes(pins.iter().map(|x| x.size_bytes.0).sum()),
             }
         })
-        .collect();
-    let unexpanded: Vec<&UnexpandedBatch> = imported.unexpanded().collect();
-    let lookup = lookup.map(|spec| {
-        let result = p.lookup(spec);
-        let caveat = result.as_ref().ok().and_then(|l| caveat(l, &unexpanded));
-        LookupAnswer { result, caveat }
-    });
-    let delete_records = recommended_delete_records(p, now);
-    let oldest_record = oldest_record(p);
-    let kafka_41_warning = kafka_41_warning(p, &retention);
-    Inspection {
-        oldest_record,
-        kafka_41_warning,
-        now,
-        retention_ms: config.topic.retention_ms,
-        rows,
-        retention,
-        future,
-        lookup,
-        delete_records,
-    }
+        .collect()
 }
 
 fn kafka_41_warning(p: &Partition, r: &RetentionReport) -> Option<String> {

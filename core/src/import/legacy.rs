@@ -138,38 +138,50 @@ pub(super) fn parse_legacy(
     if compression == Compression::None {
         return Ok(batch);
     }
-    let not_expanded = |batch: &mut LogBatch, why| {
-        batch.records = Records::NotExpanded { why };
-        batch.base_offset = next_offset.min(batch.last_offset);
-        batch.base_offset_inferred = true;
-    };
+    match inner_records(&outer, compression, timestamp_type, position, magic) {
+        Ok(records) => {
+            batch.base_offset = records[0].offset;
+            batch.records = Records::Expanded { records };
+        }
+        Err(why) => {
+            batch.records = Records::NotExpanded { why };
+            batch.base_offset = next_offset.min(batch.last_offset);
+            batch.base_offset_inferred = true;
+        }
+    }
+    Ok(batch)
+}
+
+/// The records of a compressed message, read from its inner messages (never empty), or why
+/// they cannot be read: the message is then kept as a batch whose records are not read.
+fn inner_records(
+    outer: &Legacy,
+    compression: Compression,
+    timestamp_type: TimestampKind,
+    position: u64,
+    magic: u8,
+) -> Result<Vec<RecordInfo>, NotExpanded> {
+    let unreadable = |reason| NotExpanded::Malformed { reason };
     let inner_bytes = match (compression, outer.value) {
         (Compression::Unknown(_) | Compression::Zstd, _) => {
-            let reason = format!(
+            return Err(unreadable(format!(
                 "message at byte {position}: codec {} is not allowed before magic 2",
                 compression.name()
-            );
-            not_expanded(&mut batch, NotExpanded::Malformed { reason });
-            return Ok(batch);
+            )));
         }
         (_, None) => {
-            let reason = format!("compressed message at byte {position} has a null value");
-            not_expanded(&mut batch, NotExpanded::Malformed { reason });
-            return Ok(batch);
+            return Err(unreadable(format!(
+                "compressed message at byte {position} has a null value"
+            )));
         }
         (codec, Some(v)) => match decompress(codec, v, magic) {
             Decompressed::Bytes(b) => b,
-            Decompressed::Unavailable => {
-                not_expanded(&mut batch, NotExpanded::CodecNotCompiled { codec });
-                return Ok(batch);
-            }
+            Decompressed::Unavailable => return Err(NotExpanded::CodecNotCompiled { codec }),
             Decompressed::Invalid(reason) => {
-                let reason = format!(
+                return Err(unreadable(format!(
                     "{} data of the message at byte {position}: {reason}",
                     codec.name()
-                );
-                not_expanded(&mut batch, NotExpanded::Malformed { reason });
-                return Ok(batch);
+                )));
             }
         },
     };
@@ -180,18 +192,16 @@ pub(super) fn parse_legacy(
         match read_legacy(&mut r, Some(magic)) {
             Ok(m) => inner.push(m),
             Err(kind) => {
-                let reason = format!(
+                return Err(unreadable(format!(
                     "inner message at byte {at} of the decompressed message at byte {position}: {kind}"
-                );
-                not_expanded(&mut batch, NotExpanded::Malformed { reason });
-                return Ok(batch);
+                )));
             }
         }
     }
     let Some(last_inner) = inner.last().map(|m| m.offset) else {
-        let reason = format!("compressed message at byte {position} holds no messages");
-        not_expanded(&mut batch, NotExpanded::Malformed { reason });
-        return Ok(batch);
+        return Err(unreadable(format!(
+            "compressed message at byte {position} holds no messages"
+        )));
     };
     // v1 inner offsets are relative (the wrapper carries the last one); v0 are absolute.
     let shift = if magic == 1 {
@@ -199,7 +209,7 @@ pub(super) fn parse_legacy(
     } else {
         0
     };
-    let records: Vec<RecordInfo> = inner
+    Ok(inner
         .iter()
         .map(|m| RecordInfo {
             offset: Offset(m.offset.wrapping_add(shift)),
@@ -211,8 +221,5 @@ pub(super) fn parse_legacy(
             value_bytes: m.value.map(|v| v.len() as u32),
             headers: 0,
         })
-        .collect();
-    batch.base_offset = records[0].offset;
-    batch.records = Records::Expanded { records };
-    Ok(batch)
+        .collect())
 }

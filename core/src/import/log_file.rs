@@ -211,6 +211,34 @@ impl LogReader {
         self.known.clear();
     }
 
+    /// Takes a run of the file wholly read ahead ([`PrecomputedBatches::complete`]) without its
+    /// bytes: what [`LogReader::feed_precomputed`] does with them, where each batch is found at
+    /// its position, read ahead, and taken as it is. Hands `ahead` back when the run is not
+    /// complete, is not the next bytes of the file, or a batch split across chunks is pending:
+    /// the caller then feeds the bytes.
+    pub fn feed_read_ahead(
+        &mut self,
+        ahead: PrecomputedBatches,
+        on_batch: &mut dyn FnMut(LogBatch),
+    ) -> Result<(), PrecomputedBatches> {
+        let len = ahead.len_bytes();
+        if !ahead.covers(self.total, len) || !self.pending.is_empty() || !ahead.complete() {
+            return Err(ahead);
+        }
+        self.total += len as u64;
+        if self.damage.is_some() {
+            return Ok(());
+        }
+        for e in ahead.into_entries() {
+            if let Some(b) = e.batch {
+                self.next_offset = Some(b.last_offset.plus(1));
+                on_batch(b);
+            }
+        }
+        self.pending_at += len as u64;
+        Ok(())
+    }
+
     /// What was computed ahead for the batch at `position`: the batch as read, else its CRC.
     fn known(&mut self, position: u64) -> (Option<LogBatch>, Option<u32>) {
         match self.known.binary_search_by_key(&position, |k| k.position) {

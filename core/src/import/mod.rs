@@ -62,7 +62,10 @@ mod wire;
 pub mod words;
 
 pub use codec::{CODECS_AVAILABLE, MAX_INFLATION};
-pub use crc_ahead::{precompute_batches, whole_batches, PrecomputedBatches};
+pub use crc_ahead::{
+    find_batch_start, precompute_batches, whole_batches, whole_batches_to, BatchStart,
+    PrecomputedBatches,
+};
 pub use dump_log::{parse_dump, DumpError, DumpFile, DumpOutput, DumpParser, DumpedContent};
 pub use dump_paste::{DumpSplitError, IndexOnlyRow};
 pub use index_check::IndexCheck;

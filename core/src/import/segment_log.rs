@@ -362,6 +362,17 @@ impl SegmentReader {
             .feed_precomputed(chunk, ahead, &mut |b| builder.push(b));
     }
 
+    /// Takes a run wholly read ahead without its bytes (see
+    /// [`LogReader::feed_read_ahead`](super::LogReader::feed_read_ahead)); hands it back when
+    /// its bytes are needed.
+    pub fn feed_read_ahead(
+        &mut self,
+        ahead: super::PrecomputedBatches,
+    ) -> Result<(), super::PrecomputedBatches> {
+        let builder = &mut self.builder;
+        self.reader.feed_read_ahead(ahead, &mut |b| builder.push(b))
+    }
+
     /// Bytes fed so far.
     pub fn bytes_read(&self) -> u64 {
         self.reader.bytes_read()
