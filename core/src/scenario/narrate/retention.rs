@@ -386,6 +386,7 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
 mod tests {
     use super::*;
     use crate::human::parse_rfc3339;
+    use logtime_model::config::ConfigValue;
     use logtime_model::units::Offset;
 
     fn pinned() -> SegmentVerdict {
@@ -438,5 +439,37 @@ mod tests {
         assert!(verdict_brief(&kept)
             .to_string()
             .starts_with("kept: 11 d 9 h old (deletable from "));
+    }
+
+    /// Wherever the policy includes `compact`, the narration says compaction is not modelled and
+    /// names the log cleaner's passes; without it, nothing is said and the retention task runs.
+    #[test]
+    fn compacted_topics_say_compaction_is_not_modelled() {
+        use logtime_model::config::KafkaVersion;
+        let mut c = Config::defaults(KafkaVersion::V4_0);
+        assert_eq!(compaction_note(&c), None);
+        assert_eq!(next_pass_label(&c), "next retention check");
+        assert_eq!(scheduled_passes(&c, 2), "2 scheduled retention checks");
+        assert_eq!(scheduled_passes(&c, 1), "1 scheduled retention check");
+        c.set(
+            "cleanup.policy",
+            &ConfigValue::Text("compact,delete".into()),
+        )
+        .unwrap();
+        let note = compaction_note(&c).unwrap();
+        assert_eq!(
+            note.to_string(),
+            "cleanup.policy compact,delete: compaction is not modelled (no record is removed for a newer one with the same key); the log cleaner runs this topic's retention passes, every log.cleaner.backoff.ms (15 s) while it has nothing to compact, instead of the retention task"
+        );
+        assert_eq!(
+            note.mentions().collect::<Vec<_>>(),
+            vec![
+                &Mention::Config("cleanup.policy".into()),
+                &Mention::Config("log.cleaner.backoff.ms".into())
+            ]
+        );
+        assert_eq!(next_pass_label(&c), "next log cleaner pass");
+        assert_eq!(scheduled_passes(&c, 0), "0 log cleaner retention passes");
+        assert_eq!(scheduled_passes(&c, 1), "1 log cleaner retention pass");
     }
 }
