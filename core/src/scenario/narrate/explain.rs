@@ -6,9 +6,10 @@ use super::{
     scheduled_passes, verdict, Sentence,
 };
 use crate::human::duration;
-use crate::scenario::{Scenario, StepOutcome, StepReport};
+use crate::scenario::{ConfigChange, Scenario, StepOutcome, StepReport, VersionChange};
 use logtime_model::config::{Config, ConfigValue};
-use logtime_model::units::Timestamp;
+use logtime_model::units::{Offset, Timestamp};
+use logtime_model::{DeleteRecordsError, PartitionState, RetentionReport};
 
 /// The scenario's setting on one line: version, partition, timestamp type, the limits that
 /// matter and the clock at the start.
@@ -108,90 +109,12 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
         StepOutcome::Retention(_) if !r.rolls.is_empty() || !r.retention.is_empty() => {
             vec![Sentence::plain("a retention check ran")]
         }
-        StepOutcome::Retention(rep) => {
-            let mut s = Sentence::plain("a retention check ran: ");
-            let verdicts = rep.verdicts.iter().map(|v| {
-                let mut one = Sentence::new();
-                one.segment(v.base_offset)
-                    .text(": ")
-                    .append(verdict(v, rep));
-                one
-            });
-            s.append(Sentence::join(verdicts, "; "));
-            let mut parts = vec![s];
-            parts.extend(future_timestamp_warnings(rep));
-            parts
-        }
+        StepOutcome::Retention(rep) => retention_check(rep),
         StepOutcome::Lookup { spec, result } => vec![lookup(*spec, result)],
-        StepOutcome::DeleteRecords { offset, result } => {
-            let mut s = Sentence::plain(format!("DeleteRecords to {offset}"));
-            match result {
-                Err(e) => {
-                    s.text(format!(
-                        " refused with error {} {}: \"{}\"",
-                        e.error.code(),
-                        e.error.name(),
-                        e.error_message
-                    ));
-                }
-                Ok(low_watermark) => {
-                    s.text(": the log start offset (low watermark) is now ")
-                        .offset(*low_watermark)
-                        .text("; the files go at the next retention check");
-                }
-            }
-            vec![s]
-        }
-        StepOutcome::Config(changes) => {
-            let mut s = Sentence::plain("config changed: ");
-            let each = changes.iter().map(|c| {
-                let mut one = Sentence::new();
-                one.config(&c.name).text(format!(
-                    " {} → {}",
-                    json_value(&c.old),
-                    json_value(&c.new)
-                ));
-                one
-            });
-            s.append(Sentence::join(each, ", "));
-            let mut parts = vec![s];
-            if changes.iter().any(|c| c.name == "cleanup.policy") {
-                parts.extend(compaction_note(config));
-            }
-            parts
-        }
-        StepOutcome::Version(v) => {
-            let mut s = Sentence::plain(format!("the broker now behaves as {}", v.to.label()));
-            if !v.reset.is_empty() {
-                s.text(" (reset to defaults: ");
-                let names = v.reset.iter().map(|n| {
-                    let mut one = Sentence::new();
-                    one.config(n);
-                    one
-                });
-                s.append(Sentence::join(names, ", ")).text(")");
-            }
-            vec![s]
-        }
-        StepOutcome::Snapshot(state) => {
-            let mut s = Sentence::plain(format!(
-                "snapshot: log start offset {}, log end offset {}, high watermark {}; segments ",
-                state.log_start_offset, state.log_end_offset, state.high_watermark
-            ));
-            let segs = state.segments.iter().map(|g| {
-                let mut one = Sentence::new();
-                one.segment(g.base_offset)
-                    .text(format!(
-                        " ({}, largest timestamp ",
-                        count(g.records, "record", "records")
-                    ))
-                    .time(g.largest_timestamp)
-                    .text(")");
-                one
-            });
-            s.append(Sentence::join(segs, ", "));
-            vec![s]
-        }
+        StepOutcome::DeleteRecords { offset, result } => vec![delete_records(*offset, result)],
+        StepOutcome::Config(changes) => config_changed(changes, config),
+        StepOutcome::Version(v) => vec![version_changed(v)],
+        StepOutcome::Snapshot(state) => vec![snapshot(state)],
         StepOutcome::HighWatermark(hw) => {
             let mut s = Sentence::plain("the high watermark is set to ");
             s.offset(*hw).text(" (a lagging follower)");
@@ -200,6 +123,98 @@ pub fn step(r: &StepReport, config: &Config) -> Vec<Sentence> {
     };
     parts.extend(r.retention.iter().map(retention_story));
     parts
+}
+
+/// A retention check that deleted nothing and rolled nothing: every segment's verdict, then
+/// the warnings about timestamps in the future.
+fn retention_check(rep: &RetentionReport) -> Vec<Sentence> {
+    let mut s = Sentence::plain("a retention check ran: ");
+    let verdicts = rep.verdicts.iter().map(|v| {
+        let mut one = Sentence::new();
+        one.segment(v.base_offset)
+            .text(": ")
+            .append(verdict(v, rep));
+        one
+    });
+    s.append(Sentence::join(verdicts, "; "));
+    let mut parts = vec![s];
+    parts.extend(future_timestamp_warnings(rep));
+    parts
+}
+
+/// DeleteRecords: the broker's refusal, or the new log start offset.
+fn delete_records(offset: i64, result: &Result<Offset, DeleteRecordsError>) -> Sentence {
+    let mut s = Sentence::plain(format!("DeleteRecords to {offset}"));
+    match result {
+        Err(e) => {
+            s.text(format!(
+                " refused with error {} {}: \"{}\"",
+                e.error.code(),
+                e.error.name(),
+                e.error_message
+            ));
+        }
+        Ok(low_watermark) => {
+            s.text(": the log start offset (low watermark) is now ")
+                .offset(*low_watermark)
+                .text("; the files go at the next retention check");
+        }
+    }
+    s
+}
+
+/// Configs changed, old value to new; a `cleanup.policy` change adds [`compaction_note`].
+fn config_changed(changes: &[ConfigChange], config: &Config) -> Vec<Sentence> {
+    let mut s = Sentence::plain("config changed: ");
+    let each = changes.iter().map(|c| {
+        let mut one = Sentence::new();
+        one.config(&c.name)
+            .text(format!(" {} → {}", json_value(&c.old), json_value(&c.new)));
+        one
+    });
+    s.append(Sentence::join(each, ", "));
+    let mut parts = vec![s];
+    if changes.iter().any(|c| c.name == "cleanup.policy") {
+        parts.extend(compaction_note(config));
+    }
+    parts
+}
+
+/// The broker's version changed, with the configs reset to the new version's defaults.
+fn version_changed(v: &VersionChange) -> Sentence {
+    let mut s = Sentence::plain(format!("the broker now behaves as {}", v.to.label()));
+    if !v.reset.is_empty() {
+        s.text(" (reset to defaults: ");
+        let names = v.reset.iter().map(|n| {
+            let mut one = Sentence::new();
+            one.config(n);
+            one
+        });
+        s.append(Sentence::join(names, ", ")).text(")");
+    }
+    s
+}
+
+/// A snapshot of the partition: its offsets and every segment with its records and largest
+/// timestamp.
+fn snapshot(state: &PartitionState) -> Sentence {
+    let mut s = Sentence::plain(format!(
+        "snapshot: log start offset {}, log end offset {}, high watermark {}; segments ",
+        state.log_start_offset, state.log_end_offset, state.high_watermark
+    ));
+    let segs = state.segments.iter().map(|g| {
+        let mut one = Sentence::new();
+        one.segment(g.base_offset)
+            .text(format!(
+                " ({}, largest timestamp ",
+                count(g.records, "record", "records")
+            ))
+            .time(g.largest_timestamp)
+            .text(")");
+        one
+    });
+    s.append(Sentence::join(segs, ", "));
+    s
 }
 
 #[cfg(test)]
