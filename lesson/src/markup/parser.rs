@@ -124,6 +124,104 @@ impl Parser {
         Ok(())
     }
 
+    /// `` `code` `` starting at character `at`: the text up to the next backtick, as typed.
+    fn code(&mut self, at: usize) -> Result<(), MarkupError> {
+        let start = self.i + 1;
+        let end = self.chars[start..]
+            .iter()
+            .position(|&c| c == '`')
+            .map(|k| start + k)
+            .ok_or_else(|| err(at, "` is not closed"))?;
+        let code: String = self.chars[start..end].iter().collect();
+        if code.contains("\n\n") || code.trim().is_empty() {
+            return Err(err(
+                at,
+                if code.trim().is_empty() {
+                    "empty `code`"
+                } else {
+                    "` is not closed before the paragraph ends"
+                },
+            ));
+        }
+        self.top().nodes.push(Inline::Code(code.replace('\n', " ")));
+        self.i = end + 1;
+        Ok(())
+    }
+
+    /// `**` at character `at`: closes the open bold, or opens one (never inside a link's text).
+    fn bold(&mut self, at: usize) -> Result<(), MarkupError> {
+        self.i += 2;
+        if matches!(self.top().open, Open::Strong) {
+            let f = self.stack.pop().expect("checked");
+            if f.nodes.is_empty() {
+                return Err(err(f.at, "empty **bold**"));
+            }
+            self.top().nodes.push(Inline::Strong(f.nodes));
+        } else if matches!(self.top().open, Open::LinkText) {
+            return Err(err(
+                at,
+                "** inside a link's text (put the link inside the bold instead)",
+            ));
+        } else {
+            self.stack.push(Frame {
+                open: Open::Strong,
+                at,
+                nodes: Vec::new(),
+            });
+        }
+        Ok(())
+    }
+
+    /// `]` closing a link's text: with `(target)` after it, a link to Kafka's documentation or
+    /// to a target in the explorer; without, the brackets are text.
+    fn close_link(&mut self, next: Option<char>) -> Result<(), MarkupError> {
+        let f = self.stack.pop().expect("checked");
+        if next != Some('(') {
+            // Not a link: the brackets are text.
+            let parent = self.top();
+            parent.text("[");
+            parent.extend(f.nodes);
+            parent.text("]");
+            self.i += 1;
+            return Ok(());
+        }
+        let start = self.i + 2;
+        let end = self.chars[start..]
+            .iter()
+            .position(|&c| c == ')' || c == '\n')
+            .map(|k| start + k)
+            .filter(|&e| self.chars[e] == ')')
+            .ok_or_else(|| err(self.i + 2, "( of a link is not closed by )"))?;
+        let raw: String = self.chars[start..end].iter().collect();
+        let raw = raw.trim();
+        let to = if raw.contains("://") || raw.starts_with("http") {
+            LinkTo::Url(doc_url(raw).map_err(|r| err(start + 1, r))?)
+        } else if raw.starts_with("javascript:") || raw.starts_with("data:") {
+            return Err(err(
+                start + 1,
+                format!(
+                    "links go to Kafka's documentation or to a target in the explorer, not {raw:?}"
+                ),
+            ));
+        } else {
+            LinkTo::Target(Target::parse(raw).map_err(|r| err(start + 1, r))?)
+        };
+        let mut text = f.nodes;
+        if let Some(Inline::Text(t)) = text.first_mut() {
+            *t = t.trim_start().to_string();
+        }
+        if let Some(Inline::Text(t)) = text.last_mut() {
+            *t = t.trim_end().to_string();
+        }
+        text.retain(|n| !matches!(n, Inline::Text(t) if t.is_empty()));
+        if text.is_empty() {
+            return Err(err(f.at, "a link needs text between [ and ]"));
+        }
+        self.top().nodes.push(Inline::Link { text, to });
+        self.i = end + 1;
+        Ok(())
+    }
+
     fn run(mut self) -> Result<Markup, MarkupError> {
         while self.i < self.chars.len() {
             let at = self.i + 1;
@@ -135,48 +233,8 @@ impl Parser {
                     self.top().text(&n.to_string());
                     self.i += 2;
                 }
-                '`' => {
-                    let start = self.i + 1;
-                    let end = self.chars[start..]
-                        .iter()
-                        .position(|&c| c == '`')
-                        .map(|k| start + k)
-                        .ok_or_else(|| err(at, "` is not closed"))?;
-                    let code: String = self.chars[start..end].iter().collect();
-                    if code.contains("\n\n") || code.trim().is_empty() {
-                        return Err(err(
-                            at,
-                            if code.trim().is_empty() {
-                                "empty `code`"
-                            } else {
-                                "` is not closed before the paragraph ends"
-                            },
-                        ));
-                    }
-                    self.top().nodes.push(Inline::Code(code.replace('\n', " ")));
-                    self.i = end + 1;
-                }
-                '*' if next == Some('*') => {
-                    self.i += 2;
-                    if matches!(self.top().open, Open::Strong) {
-                        let f = self.stack.pop().expect("checked");
-                        if f.nodes.is_empty() {
-                            return Err(err(f.at, "empty **bold**"));
-                        }
-                        self.top().nodes.push(Inline::Strong(f.nodes));
-                    } else if matches!(self.top().open, Open::LinkText) {
-                        return Err(err(
-                            at,
-                            "** inside a link's text (put the link inside the bold instead)",
-                        ));
-                    } else {
-                        self.stack.push(Frame {
-                            open: Open::Strong,
-                            at,
-                            nodes: Vec::new(),
-                        });
-                    }
-                }
+                '`' => self.code(at)?,
+                '*' if next == Some('*') => self.bold(at)?,
                 '[' => {
                     if self.stack.iter().any(|f| matches!(f.open, Open::LinkText)) {
                         return Err(err(
@@ -191,47 +249,7 @@ impl Parser {
                     });
                     self.i += 1;
                 }
-                ']' if matches!(self.top().open, Open::LinkText) => {
-                    let f = self.stack.pop().expect("checked");
-                    if next != Some('(') {
-                        // Not a link: the brackets are text.
-                        let parent = self.top();
-                        parent.text("[");
-                        parent.extend(f.nodes);
-                        parent.text("]");
-                        self.i += 1;
-                        continue;
-                    }
-                    let start = self.i + 2;
-                    let end = self.chars[start..]
-                        .iter()
-                        .position(|&c| c == ')' || c == '\n')
-                        .map(|k| start + k)
-                        .filter(|&e| self.chars[e] == ')')
-                        .ok_or_else(|| err(self.i + 2, "( of a link is not closed by )"))?;
-                    let raw: String = self.chars[start..end].iter().collect();
-                    let raw = raw.trim();
-                    let to = if raw.contains("://") || raw.starts_with("http") {
-                        LinkTo::Url(doc_url(raw).map_err(|r| err(start + 1, r))?)
-                    } else if raw.starts_with("javascript:") || raw.starts_with("data:") {
-                        return Err(err(start + 1, format!("links go to Kafka's documentation or to a target in the explorer, not {raw:?}")));
-                    } else {
-                        LinkTo::Target(Target::parse(raw).map_err(|r| err(start + 1, r))?)
-                    };
-                    let mut text = f.nodes;
-                    if let Some(Inline::Text(t)) = text.first_mut() {
-                        *t = t.trim_start().to_string();
-                    }
-                    if let Some(Inline::Text(t)) = text.last_mut() {
-                        *t = t.trim_end().to_string();
-                    }
-                    text.retain(|n| !matches!(n, Inline::Text(t) if t.is_empty()));
-                    if text.is_empty() {
-                        return Err(err(f.at, "a link needs text between [ and ]"));
-                    }
-                    self.top().nodes.push(Inline::Link { text, to });
-                    self.i = end + 1;
-                }
+                ']' if matches!(self.top().open, Open::LinkText) => self.close_link(next)?,
                 '<' if next.is_some_and(|n| n.is_ascii_alphabetic() || "/!?".contains(n)) => {
                     return Err(err(
                         at,
