@@ -90,6 +90,24 @@ impl Processor {
         let Some(w) = self.config.window_of(ts) else {
             return skipped(Skip::NoWindow);
         };
+        let fate = self.fate_of(w, ts, before);
+        self.count(w, fate, (offset, ts), before);
+        self.max = Some(self.max.map_or(ts.0, |m| m.max(ts.0)));
+        let after = self.progress();
+        let closed = self.advance(offset, ts, before, after);
+        Read {
+            offset,
+            timestamp: ts,
+            window: Some(w),
+            fate,
+            before,
+            after,
+            closed,
+        }
+    }
+
+    /// A record's fate in window `w`, judged by the watermark its framework judges it by.
+    fn fate_of(&self, w: Window, ts: Timestamp, before: Progress) -> Fate {
         // Kafka Streams judges the record after it moved stream time; Flink against the
         // watermark emitted before it. A record never closes its own window, so both orders give
         // the same fate for the same watermark rule.
@@ -100,7 +118,7 @@ impl Processor {
             }
             Semantics::Flink => before.watermark,
         };
-        let fate = if self.config.is_closed(w, judged_by) {
+        if self.config.is_closed(w, judged_by) {
             Fate::Late {
                 closed_by: self
                     .closing_of(w)
@@ -111,7 +129,17 @@ impl Processor {
             Fate::LateAccepted
         } else {
             Fate::OnTime
-        };
+        }
+    }
+
+    /// Counts the record read at `(offset, ts)` in its window `w`, on time or late.
+    fn count(
+        &mut self,
+        w: Window,
+        fate: Fate,
+        (offset, ts): (Offset, Timestamp),
+        before: Progress,
+    ) {
         let closing = match fate {
             Fate::Late { .. } => self.closing_of(w),
             _ => None,
@@ -149,56 +177,57 @@ impl Processor {
                 }
             }
         }
-        self.max = Some(self.max.map_or(ts.0, |m| m.max(ts.0)));
-        let after = self.progress();
+    }
+
+    /// After a read that raised the watermark from `before` to `after`: records the advance and
+    /// fires and closes the windows it passed; the windows closed, in order.
+    fn advance(
+        &mut self,
+        offset: Offset,
+        ts: Timestamp,
+        before: Progress,
+        after: Progress,
+    ) -> Vec<Window> {
         let mut closed = Vec::new();
-        if after.watermark > before.watermark {
-            let wm = after.watermark.expect("a raised watermark exists");
-            self.advances.push((offset, ts, wm));
-            let closing = Closing {
-                by: offset,
-                by_timestamp: ts,
-                watermark: wm,
-            };
-            // Open windows close in order of their ends, which is the order of their starts.
-            while let Some((&start, _)) = self.open.first_key_value() {
+        if after.watermark <= before.watermark {
+            return closed;
+        }
+        let wm = after.watermark.expect("a raised watermark exists");
+        self.advances.push((offset, ts, wm));
+        let closing = Closing {
+            by: offset,
+            by_timestamp: ts,
+            watermark: wm,
+        };
+        // Open windows close in order of their ends, which is the order of their starts.
+        while let Some((&start, _)) = self.open.first_key_value() {
+            let s = self
+                .windows
+                .get_mut(&start)
+                .expect("open windows are in the table");
+            if s.fired.is_none() && self.config.has_fired(s.window, after.watermark) {
+                s.fired = Some(closing);
+            }
+            if !self.config.is_closed(s.window, after.watermark) {
+                break;
+            }
+            s.closed = Some(closing);
+            closed.push(s.window);
+            self.open.remove(&start);
+        }
+        // Flink with lateness: later windows may have fired without closing.
+        if self.config.semantics() == Semantics::Flink && self.config.allowed_lateness_ms() > 0 {
+            for start in self.open.keys() {
                 let s = self
                     .windows
-                    .get_mut(&start)
+                    .get_mut(start)
                     .expect("open windows are in the table");
                 if s.fired.is_none() && self.config.has_fired(s.window, after.watermark) {
                     s.fired = Some(closing);
                 }
-                if !self.config.is_closed(s.window, after.watermark) {
-                    break;
-                }
-                s.closed = Some(closing);
-                closed.push(s.window);
-                self.open.remove(&start);
-            }
-            // Flink with lateness: later windows may have fired without closing.
-            if self.config.semantics() == Semantics::Flink && self.config.allowed_lateness_ms() > 0
-            {
-                for start in self.open.keys() {
-                    let s = self
-                        .windows
-                        .get_mut(start)
-                        .expect("open windows are in the table");
-                    if s.fired.is_none() && self.config.has_fired(s.window, after.watermark) {
-                        s.fired = Some(closing);
-                    }
-                }
             }
         }
-        Read {
-            offset,
-            timestamp: ts,
-            window: Some(w),
-            fate,
-            before,
-            after,
-            closed,
-        }
+        closed
     }
 
     /// Panics if an invariant is broken (tests run it after every read).
