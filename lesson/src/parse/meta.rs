@@ -2,7 +2,9 @@
 
 use super::item::{body, markup, points};
 use super::{err, LESSON_KEYS, POSTMORTEM_KEYS, R};
+use crate::score::Scoring;
 use crate::{LessonKind, Level, Meta, Postmortem};
+use logtime_core::scenario::ScenarioError;
 use serde_json::Value;
 
 pub(super) fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
@@ -55,56 +57,74 @@ pub(super) fn meta(v: Option<&Value>) -> R<(Meta, bool)> {
             as usize;
     }
     if let Some(p) = m.get("postmortem") {
-        let Value::Object(o) = p else {
-            return Err(e(
-                ".postmortem",
-                "expected {\"what_happened\", \"why\", \"fix\"}, each in markup".into(),
-            ));
-        };
-        if let Some(k) = o.keys().find(|k| !POSTMORTEM_KEYS.contains(&k.as_str())) {
-            return Err(e(
-                &format!(".postmortem.{k}"),
-                format!("unknown key (expected: {})", POSTMORTEM_KEYS.join(", ")),
-            ));
-        }
-        let mut parts = Vec::with_capacity(3);
-        for k in POSTMORTEM_KEYS {
-            let text = o.get(*k).ok_or_else(|| {
-                e(
-                    &format!(".postmortem.{k}"),
-                    "missing (a post-mortem says what happened, why, and the fix)".into(),
-                )
-            })?;
-            parts.push(markup(text, true).map_err(|(_, r)| e(&format!(".postmortem.{k}"), r))?);
-        }
-        let mut parts = parts.into_iter();
-        meta.postmortem = Some(Postmortem {
-            what_happened: parts.next().expect("three parts"),
-            why: parts.next().expect("three parts"),
-            fix: parts.next().expect("three parts"),
-        });
+        meta.postmortem = Some(postmortem(p)?);
     }
     if let Some(s) = m.get("scoring") {
-        let Value::Object(o) = s else {
-            return Err(e(
-                ".scoring",
-                "expected {\"points\", \"hint_cost\", \"wrong_cost\"}".into(),
-            ));
-        };
-        for (k, x) in o {
-            let n = points(x).map_err(|(_, r)| e(&format!(".scoring.{k}"), r))?;
-            match k.as_str() {
-                "points" => meta.scoring.points = n,
-                "hint_cost" => meta.scoring.hint_cost = n,
-                "wrong_cost" => meta.scoring.wrong_cost = n,
-                _ => {
-                    return Err(e(
-                        &format!(".scoring.{k}"),
-                        "unknown key (expected: points, hint_cost, wrong_cost)".into(),
-                    ))
-                }
+        scoring(s, &mut meta.scoring)?;
+    }
+    Ok((meta, true))
+}
+
+/// Errors under the `lesson` object: `field` follows `lesson` (`.kind`, `.postmortem.why`).
+fn lesson_err(field: &str, reason: String) -> ScenarioError {
+    err(None, format!("lesson{field}"), reason)
+}
+
+/// `lesson.postmortem`: what happened, why, and the fix, each in markup.
+fn postmortem(p: &Value) -> R<Postmortem> {
+    let e = lesson_err;
+    let Value::Object(o) = p else {
+        return Err(e(
+            ".postmortem",
+            "expected {\"what_happened\", \"why\", \"fix\"}, each in markup".into(),
+        ));
+    };
+    if let Some(k) = o.keys().find(|k| !POSTMORTEM_KEYS.contains(&k.as_str())) {
+        return Err(e(
+            &format!(".postmortem.{k}"),
+            format!("unknown key (expected: {})", POSTMORTEM_KEYS.join(", ")),
+        ));
+    }
+    let mut parts = Vec::with_capacity(3);
+    for k in POSTMORTEM_KEYS {
+        let text = o.get(*k).ok_or_else(|| {
+            e(
+                &format!(".postmortem.{k}"),
+                "missing (a post-mortem says what happened, why, and the fix)".into(),
+            )
+        })?;
+        parts.push(markup(text, true).map_err(|(_, r)| e(&format!(".postmortem.{k}"), r))?);
+    }
+    let mut parts = parts.into_iter();
+    Ok(Postmortem {
+        what_happened: parts.next().expect("three parts"),
+        why: parts.next().expect("three parts"),
+        fix: parts.next().expect("three parts"),
+    })
+}
+
+/// `lesson.scoring`: the points of an item and what a hint and a wrong answer cost.
+fn scoring(s: &Value, scoring: &mut Scoring) -> R<()> {
+    let e = lesson_err;
+    let Value::Object(o) = s else {
+        return Err(e(
+            ".scoring",
+            "expected {\"points\", \"hint_cost\", \"wrong_cost\"}".into(),
+        ));
+    };
+    for (k, x) in o {
+        let n = points(x).map_err(|(_, r)| e(&format!(".scoring.{k}"), r))?;
+        match k.as_str() {
+            "points" => scoring.points = n,
+            "hint_cost" => scoring.hint_cost = n,
+            "wrong_cost" => scoring.wrong_cost = n,
+            _ => {
+                return Err(e(
+                    &format!(".scoring.{k}"),
+                    "unknown key (expected: points, hint_cost, wrong_cost)".into(),
+                ))
             }
         }
     }
-    Ok((meta, true))
+    Ok(())
 }

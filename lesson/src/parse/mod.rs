@@ -9,9 +9,11 @@ mod item;
 mod meta;
 
 use super::action::FieldError;
+use super::markup::Markup;
 use super::target::Target;
 use super::variant::{Pick, Variants};
 use super::{Concrete, Item, LessonKind, LessonStep, Meta};
+use crate::stream::StreamConfig;
 use item::{markup, question, task};
 use logtime_core::scenario::{self, kind_of, ScenarioError, STEP_KINDS, TOP_LEVEL_KEYS};
 use meta::meta;
@@ -140,20 +142,7 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
         unreachable!("checked by root()")
     };
     let (meta, declared) = meta(top.get("lesson"))?;
-    let stream = match top.get("stream") {
-        None => None,
-        Some(v) => Some(crate::stream::section::parse(v, None).map_err(|(f, r)| {
-            err(
-                None,
-                if f.is_empty() {
-                    "stream".to_string()
-                } else {
-                    format!("stream.{f}")
-                },
-                r,
-            )
-        })?),
-    };
+    let stream = stream_section(top.get("stream"))?;
     let steps_is_array = top.get("steps").is_some_and(Value::is_array);
     let raw_steps = match top.remove("steps") {
         Some(Value::Array(a)) => a,
@@ -164,127 +153,22 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
         }
         None => Vec::new(),
     };
-    let all_kinds = || {
-        STEP_KINDS
-            .iter()
-            .chain(LESSON_STEP_KINDS)
-            .copied()
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut model_steps = Vec::new();
-    let mut file_index = Vec::new();
+    let mut model = ModelSteps::default();
     let mut steps = Vec::with_capacity(raw_steps.len());
     let mut annotated = false;
     for (i, s) in raw_steps.into_iter().enumerate() {
-        let e = |f: &str, r: String| err(Some(i), f, r);
-        let Value::Object(mut m) = s else {
-            return Err(e(
-                "",
-                format!(
-                    "a step is an object with exactly one key, got {}",
-                    kind_of(&s)
-                ),
-            ));
-        };
-        let kinds: Vec<&String> = m
-            .keys()
-            .filter(|k| !ANNOTATION_KEYS.contains(&k.as_str()))
-            .collect();
-        let [kind] = kinds[..] else {
-            return Err(e(
-                "",
-                format!(
-                    "a step must have exactly one key (one of: {}) besides narration, show and pause, found {} ({})",
-                    all_kinds(),
-                    kinds.len(),
-                    if kinds.is_empty() { "none".to_string() } else { kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ") }
-                ),
-            ));
-        };
-        let v = &m[kind];
-        let mut narration = match m.get("narration") {
-            None => None,
-            Some(n) => Some(markup(n, true).map_err(|(_, r)| e("narration", r))?),
-        };
-        let show = match m.get("show") {
-            None => Vec::new(),
-            Some(Value::Array(a)) => a
-                .iter()
-                .enumerate()
-                .map(|(k, t)| match t {
-                    Value::String(t) => Target::parse(t).map_err(|r| e(&format!("show[{k}]"), r)),
-                    _ => Err(e(
-                        &format!("show[{k}]"),
-                        "expected a target like \"segment:20000\"".into(),
-                    )),
-                })
-                .collect::<R<Vec<_>>>()?,
-            Some(_) => {
-                return Err(e(
-                    "show",
-                    "expected an array of targets like \"segment:20000\"".into(),
-                ))
-            }
-        };
-        let pause = match m.get("pause") {
-            None => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(e("pause", "expected true or false".into())),
-        };
-        annotated |= m.len() > 1;
-        let item = match kind.as_str() {
-            "note" => {
-                if narration.is_some() {
-                    return Err(e(
-                        "narration",
-                        "a note's text is its body; narration is for the other steps".into(),
-                    ));
-                }
-                narration = Some(markup(v, true).map_err(|(_, r)| e("note", r))?);
-                Item::Note
-            }
-            "question" => Item::Question(Box::new(
-                question(v, &meta.scoring, stream.as_ref())
-                    .map_err(|fe| item_err(i, "question", fe))?,
-            )),
-            "task" => Item::Task(Box::new(
-                task(v, &meta.scoring, stream.as_ref()).map_err(|fe| item_err(i, "task", fe))?,
-            )),
-            k if STEP_KINDS.contains(&k) => {
-                let kind = kind.clone();
-                let body = m.remove(&kind).expect("the step's key");
-                let mut plain = Map::new();
-                plain.insert(kind, body);
-                model_steps.push(Value::Object(plain));
-                file_index.push(i);
-                Item::Model {
-                    scenario_step: model_steps.len() - 1,
-                }
-            }
-            other => {
-                return Err(e(
-                    other,
-                    format!("unknown step kind (expected one of: {})", all_kinds()),
-                ));
-            }
-        };
-        annotated |= !matches!(item, Item::Model { .. });
-        steps.push(LessonStep {
-            index: i,
-            item,
-            narration,
-            show,
-            pause,
-        });
+        let (step, authored) = lesson_step(i, s, &meta, stream.as_ref(), &mut model)?;
+        annotated |= authored;
+        steps.push(step);
     }
     let mut plain = top;
     for k in LESSON_TOP_LEVEL_KEYS {
         plain.remove(*k);
     }
     if steps_is_array {
-        plain.insert("steps".into(), Value::Array(model_steps));
+        plain.insert("steps".into(), Value::Array(model.steps));
     }
+    let file_index = model.file_index;
     let scenario = scenario::parse_value(Value::Object(plain)).map_err(|mut e| {
         e.step = e.step.map(|k| file_index.get(k).copied().unwrap_or(k));
         e
@@ -309,6 +193,168 @@ pub(crate) fn instantiate_owned(mut root: Value, variants: &Variants, pick: Pick
         scenario,
         steps,
     })
+}
+
+/// The model steps of a lesson file, as a plain scenario's `steps`, and each one's index in
+/// the file (so that the scenario parser's errors name the file's step).
+#[derive(Default)]
+struct ModelSteps {
+    steps: Vec<Value>,
+    file_index: Vec<usize>,
+}
+
+/// The lesson's `stream` section, if it has one; errors are named under `stream`.
+fn stream_section(v: Option<&Value>) -> R<Option<StreamConfig>> {
+    let Some(v) = v else {
+        return Ok(None);
+    };
+    crate::stream::section::parse(v, None)
+        .map(Some)
+        .map_err(|(f, r)| {
+            err(
+                None,
+                if f.is_empty() {
+                    "stream".to_string()
+                } else {
+                    format!("stream.{f}")
+                },
+                r,
+            )
+        })
+}
+
+/// Every step kind a lesson file may use, for errors.
+fn all_kinds() -> String {
+    STEP_KINDS
+        .iter()
+        .chain(LESSON_STEP_KINDS)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Step `i` of the file: its item (a model step goes to `model`) and its annotations, and
+/// whether it is authored (annotated or of a lesson kind).
+fn lesson_step(
+    i: usize,
+    s: Value,
+    meta: &Meta,
+    stream: Option<&StreamConfig>,
+    model: &mut ModelSteps,
+) -> R<(LessonStep, bool)> {
+    let e = |f: &str, r: String| err(Some(i), f, r);
+    let Value::Object(mut m) = s else {
+        return Err(e(
+            "",
+            format!(
+                "a step is an object with exactly one key, got {}",
+                kind_of(&s)
+            ),
+        ));
+    };
+    let kind = step_kind(i, &m)?;
+    let v = &m[&kind];
+    let (mut narration, show, pause) = annotations(i, &m)?;
+    let mut authored = m.len() > 1;
+    let item = match kind.as_str() {
+        "note" => {
+            if narration.is_some() {
+                return Err(e(
+                    "narration",
+                    "a note's text is its body; narration is for the other steps".into(),
+                ));
+            }
+            narration = Some(markup(v, true).map_err(|(_, r)| e("note", r))?);
+            Item::Note
+        }
+        "question" => Item::Question(Box::new(
+            question(v, &meta.scoring, stream).map_err(|fe| item_err(i, "question", fe))?,
+        )),
+        "task" => Item::Task(Box::new(
+            task(v, &meta.scoring, stream).map_err(|fe| item_err(i, "task", fe))?,
+        )),
+        k if STEP_KINDS.contains(&k) => {
+            let body = m.remove(&kind).expect("the step's key");
+            let mut plain = Map::new();
+            plain.insert(kind, body);
+            model.steps.push(Value::Object(plain));
+            model.file_index.push(i);
+            Item::Model {
+                scenario_step: model.steps.len() - 1,
+            }
+        }
+        other => {
+            return Err(e(
+                other,
+                format!("unknown step kind (expected one of: {})", all_kinds()),
+            ));
+        }
+    };
+    authored |= !matches!(item, Item::Model { .. });
+    let step = LessonStep {
+        index: i,
+        item,
+        narration,
+        show,
+        pause,
+    };
+    Ok((step, authored))
+}
+
+/// The one key of step `i` that is not an annotation: its kind.
+fn step_kind(i: usize, m: &Map<String, Value>) -> R<String> {
+    let kinds: Vec<&String> = m
+        .keys()
+        .filter(|k| !ANNOTATION_KEYS.contains(&k.as_str()))
+        .collect();
+    let [kind] = kinds[..] else {
+        return Err(err(
+            Some(i),
+            "",
+            format!(
+                "a step must have exactly one key (one of: {}) besides narration, show and pause, found {} ({})",
+                all_kinds(),
+                kinds.len(),
+                if kinds.is_empty() { "none".to_string() } else { kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ") }
+            ),
+        ));
+    };
+    Ok(kind.clone())
+}
+
+/// Step `i`'s annotations: its narration, what it shows and whether it pauses.
+fn annotations(i: usize, m: &Map<String, Value>) -> R<(Option<Markup>, Vec<Target>, bool)> {
+    let e = |f: &str, r: String| err(Some(i), f, r);
+    let narration = match m.get("narration") {
+        None => None,
+        Some(n) => Some(markup(n, true).map_err(|(_, r)| e("narration", r))?),
+    };
+    let show = match m.get("show") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(k, t)| match t {
+                Value::String(t) => Target::parse(t).map_err(|r| e(&format!("show[{k}]"), r)),
+                _ => Err(e(
+                    &format!("show[{k}]"),
+                    "expected a target like \"segment:20000\"".into(),
+                )),
+            })
+            .collect::<R<Vec<_>>>()?,
+        Some(_) => {
+            return Err(e(
+                "show",
+                "expected an array of targets like \"segment:20000\"".into(),
+            ))
+        }
+    };
+    let pause = match m.get("pause") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(e("pause", "expected true or false".into())),
+    };
+    Ok((narration, show, pause))
 }
 
 /// A drill that opens past every question and task would be scored out of nothing: its items
