@@ -109,65 +109,78 @@ fn main() -> ExitCode {
     };
     let pick = seed.map_or(Pick::Default, Pick::Seed);
     match command {
-        "run" => match &files[..] {
-            [file] => match load(file, pick).and_then(|c| {
-                let mut spool = Spool::default();
-                write_report(c.scenario, &mut spool).map_err(|e| match e {
-                    ReportError::Scenario(e) => Failure::Scenario(file.clone(), e),
-                    ReportError::Io(e) => Failure::Output(file.clone(), e.to_string()),
-                })?;
-                Ok(spool)
-            }) {
-                Ok(spool) => print_out(|out| spool.finish(out)),
-                Err(f) => f.exit(),
-            },
-            _ => usage("run takes exactly one FILE"),
+        "run" => run_command(&files, pick),
+        "explain" => explain_command(&files, pick),
+        "check" => check_command(&files, seed),
+        other => usage(&format!("unknown command {other:?}")),
+    }
+}
+
+/// `logtime run FILE`: the JSON report of the replay.
+fn run_command(files: &[String], pick: Pick) -> ExitCode {
+    match files {
+        [file] => match load(file, pick).and_then(|c| {
+            let mut spool = Spool::default();
+            write_report(c.scenario, &mut spool).map_err(|e| match e {
+                ReportError::Scenario(e) => Failure::Scenario(file.clone(), e),
+                ReportError::Io(e) => Failure::Output(file.clone(), e.to_string()),
+            })?;
+            Ok(spool)
+        }) {
+            Ok(spool) => print_out(|out| spool.finish(out)),
+            Err(f) => f.exit(),
         },
-        "explain" => match &files[..] {
-            [file] => match load(file, pick).and_then(|c| {
-                if c.is_lesson {
-                    explain::sheet(&c)
-                } else {
-                    explain::explain(&c.scenario)
-                }
-                .map_err(|e| Failure::Scenario(file.clone(), e))
-            }) {
-                Ok(text) => print_out(|out| out.write_all(escape_lines(&text).as_bytes())),
-                Err(f) => f.exit(),
-            },
-            _ => usage("explain takes exactly one FILE"),
-        },
-        "check" => {
-            if files.is_empty() {
-                return usage("check takes at least one FILE");
-            }
-            let mut failed = false;
-            for file in &files {
-                match check_file(file, seed) {
-                    Ok((summary, bites)) => {
-                        // Warnings, not failures: the replay did something the file does not
-                        // say, which a stated answer may already account for.
-                        for b in bites {
-                            let line = format!("step {}: {}", b.step, b.sentence());
-                            println!("{}: warning: {}", escape(file), escape(&line));
-                        }
-                        println!("{}: ok: {}", escape(file), escape(&summary))
-                    }
-                    Err(lines) => {
-                        failed = true;
-                        for l in lines {
-                            println!("{}: error: {}", escape(file), escape(&l));
-                        }
-                    }
-                }
-            }
-            if failed {
-                ExitCode::FAILURE
+        _ => usage("run takes exactly one FILE"),
+    }
+}
+
+/// `logtime explain FILE`: the replay (or a lesson's answer sheet) for people.
+fn explain_command(files: &[String], pick: Pick) -> ExitCode {
+    match files {
+        [file] => match load(file, pick).and_then(|c| {
+            if c.is_lesson {
+                explain::sheet(&c)
             } else {
-                ExitCode::SUCCESS
+                explain::explain(&c.scenario)
+            }
+            .map_err(|e| Failure::Scenario(file.clone(), e))
+        }) {
+            Ok(text) => print_out(|out| out.write_all(escape_lines(&text).as_bytes())),
+            Err(f) => f.exit(),
+        },
+        _ => usage("explain takes exactly one FILE"),
+    }
+}
+
+/// `logtime check FILE...`: each file checked, its warnings and errors one a line.
+fn check_command(files: &[String], seed: Option<u64>) -> ExitCode {
+    if files.is_empty() {
+        return usage("check takes at least one FILE");
+    }
+    let mut failed = false;
+    for file in files {
+        match check_file(file, seed) {
+            Ok((summary, bites)) => {
+                // Warnings, not failures: the replay did something the file does not
+                // say, which a stated answer may already account for.
+                for b in bites {
+                    let line = format!("step {}: {}", b.step, b.sentence());
+                    println!("{}: warning: {}", escape(file), escape(&line));
+                }
+                println!("{}: ok: {}", escape(file), escape(&summary))
+            }
+            Err(lines) => {
+                failed = true;
+                for l in lines {
+                    println!("{}: error: {}", escape(file), escape(&l));
+                }
             }
         }
-        other => usage(&format!("unknown command {other:?}")),
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -73,16 +73,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--step" => {
-                let v = value(&mut it, "--step", "a number of steps")?;
-                a.step = Some(if v == "end" {
-                    usize::MAX
-                } else {
-                    v.parse().map_err(|_| {
-                        format!("--step takes a whole number of steps or end, not {v:?}")
-                    })?
-                });
-            }
+            "--step" => a.step = Some(steps(value(&mut it, "--step", "a number of steps")?)?),
             "--lookup" => {
                 let v = value(
                     &mut it,
@@ -128,6 +119,23 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
             }
         }
     }
+    check_args(&a)?;
+    Ok(a)
+}
+
+/// `--step`'s value: a whole number of steps, or `end`.
+fn steps(v: &str) -> Result<usize, String> {
+    if v == "end" {
+        Ok(usize::MAX)
+    } else {
+        v.parse()
+            .map_err(|_| format!("--step takes a whole number of steps or end, not {v:?}"))
+    }
+}
+
+/// What the flags must say together: an output file of a known kind, and either a moment or
+/// steps and lookups.
+fn check_args(a: &Args) -> Result<(), String> {
     if a.out.is_empty() {
         return Err("render needs -o FILE.svg or -o FILE.png".into());
     }
@@ -140,7 +148,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, String> {
                 .into(),
         );
     }
-    Ok(a)
+    Ok(())
 }
 
 /// The scenario's text and how a link names it.

@@ -148,16 +148,7 @@ pub fn age(age_ms: i64) -> String {
 /// truncated. Returns a lowercase reason on failure.
 pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
     let b = s.trim().as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Result<i64, String> {
-        let part = b
-            .get(r.clone())
-            .ok_or("too short for yyyy-mm-ddThh:mm:ssZ")?;
-        if part.iter().all(u8::is_ascii_digit) {
-            Ok(part.iter().fold(0i64, |a, d| a * 10 + (d - b'0') as i64))
-        } else {
-            Err(format!("expected digits at position {}", r.start + 1))
-        }
-    };
+    let num = |r: std::ops::Range<usize>| digits(b, r);
     if b.len() < 20 {
         return Err("too short for yyyy-mm-ddThh:mm:ssZ".into());
     }
@@ -181,6 +172,31 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
         num(14..16)?,
         num(17..19)?,
     );
+    check_date_time(y, mo, d, (h, mi, sec))?;
+    let (milli, i) = fraction(b, 19)?;
+    let offset_min = utc_offset(b, i)?;
+    let days = days_from_civil(y, mo as u32, d as u32);
+    Ok(
+        days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec.min(59) * 1000 + milli
+            - offset_min * 60_000,
+    )
+}
+
+/// The number written in `b[r]`, all digits; the error names the field's first position.
+fn digits(b: &[u8], r: std::ops::Range<usize>) -> Result<i64, String> {
+    let part = b
+        .get(r.clone())
+        .ok_or("too short for yyyy-mm-ddThh:mm:ssZ")?;
+    if part.iter().all(u8::is_ascii_digit) {
+        Ok(part.iter().fold(0i64, |a, d| a * 10 + (d - b'0') as i64))
+    } else {
+        Err(format!("expected digits at position {}", r.start + 1))
+    }
+}
+
+/// Whether the month, the day (in that month of that year) and the time of day exist; a leap
+/// second (`:60`) is let through.
+fn check_date_time(y: i64, mo: i64, d: i64, (h, mi, sec): (i64, i64, i64)) -> Result<(), String> {
     if !(1..=12).contains(&mo) {
         return Err(format!("month {mo} is not 1 to 12"));
     }
@@ -208,7 +224,12 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
     if h > 23 || mi > 59 || sec > 60 {
         return Err("time of day out of range".into());
     }
-    let mut i = 19;
+    Ok(())
+}
+
+/// The optional fraction of a second at `b[i]` (`.250`), as milliseconds (digits beyond the
+/// third truncated), and where the text after it starts.
+fn fraction(b: &[u8], mut i: usize) -> Result<(i64, usize), String> {
     let mut milli = 0i64;
     if b[i] == b'.' {
         i += 1;
@@ -226,10 +247,15 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
             milli *= 10;
         }
     }
-    let offset_min = match b.get(i) {
+    Ok((milli, i))
+}
+
+/// The UTC offset that ends the text at `b[i]` (`Z` or `±hh:mm`), in minutes east of UTC.
+fn utc_offset(b: &[u8], i: usize) -> Result<i64, String> {
+    Ok(match b.get(i) {
         Some(b'Z') | Some(b'z') if i + 1 == b.len() => 0,
         Some(c @ (b'+' | b'-')) if i + 6 == b.len() && b[i + 3] == b':' => {
-            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+            let (oh, om) = (digits(b, i + 1..i + 3)?, digits(b, i + 4..i + 6)?);
             // RFC 3339's time-offset: hours 00-23, minutes 00-59.
             if oh > 23 || om > 59 {
                 return Err(format!(
@@ -245,12 +271,7 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, String> {
             }
         }
         _ => return Err("expected 'Z' or an offset like +01:00 after the time".into()),
-    };
-    let days = days_from_civil(y, mo as u32, d as u32);
-    Ok(
-        days * 86_400_000 + h * 3_600_000 + mi * 60_000 + sec.min(59) * 1000 + milli
-            - offset_min * 60_000,
-    )
+    })
 }
 
 #[cfg(test)]

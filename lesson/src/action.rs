@@ -119,23 +119,7 @@ impl Action {
             "produce" => {
                 Action::Produce(Batch::parse(body).map_err(|(f, r)| (format!("produce{f}"), r))?)
             }
-            "advance" => {
-                let d = match body {
-                    Value::Number(n) => n
-                        .as_i64()
-                        .ok_or_else(|| at(format!("{n} is not a 64-bit integer")))?,
-                    Value::String(s) => parse_duration(s).map_err(at)?,
-                    other => {
-                        return Err(at(format!("expected a duration, got {}", kind_of(other))))
-                    }
-                };
-                if d < 0 {
-                    return Err(at(format!(
-                        "clock moved backwards: advance by {d} ms is negative"
-                    )));
-                }
-                Action::Advance(d)
-            }
+            "advance" => Action::Advance(advance_ms(body)?),
             "at" => Action::At(match body {
                 Value::Number(n) => TimeSpec::Absolute(
                     n.as_i64()
@@ -148,53 +132,8 @@ impl Action {
                 empty(body)?;
                 Action::Retention
             }
-            "delete_records" => {
-                let field = "delete_records.offset".to_string();
-                match body {
-                    Value::Object(o) if o.len() == 1 && o.contains_key("offset") => {
-                        match o["offset"].as_i64() {
-                            Some(n) => Action::DeleteRecords(n),
-                            None => {
-                                return Err((
-                                    field,
-                                    format!("expected an integer, got {}", kind_of(&o["offset"])),
-                                ))
-                            }
-                        }
-                    }
-                    _ => return Err((field, "expected {\"offset\": N}".into())),
-                }
-            }
-            "config" => match body {
-                Value::Object(o) if !o.is_empty() => {
-                    let mut out = Vec::with_capacity(o.len());
-                    for (name, v) in o {
-                        let value = match v {
-                            Value::String(s) => ConfigValue::Text(s.clone()),
-                            Value::Number(n) => {
-                                ConfigValue::Number(n.as_i64().ok_or_else(|| {
-                                    (
-                                        format!("config.{name}"),
-                                        format!("{n} is not a 64-bit integer"),
-                                    )
-                                })?)
-                            }
-                            other => {
-                                return Err((
-                                    format!("config.{name}"),
-                                    format!(
-                                        "expected a number or a string, got {}",
-                                        kind_of(other)
-                                    ),
-                                ))
-                            }
-                        };
-                        out.push((name.clone(), value));
-                    }
-                    Action::Config(out)
-                }
-                _ => return Err(at("expected an object of config names to values".into())),
-            },
+            "delete_records" => delete_records(body)?,
+            "config" => Action::Config(configs(body)?),
             "version" => match body {
                 Value::String(s) => Action::Version(KafkaVersion::parse(s).ok_or_else(|| {
                     at(format!(
@@ -268,6 +207,74 @@ impl Action {
                 .collect(),
             Action::Version(v) => vec![(now, Command::SetVersion { version: *v })],
         })
+    }
+}
+
+/// An `advance` action's duration in milliseconds: a number or a duration like `"5m"`, never
+/// negative.
+fn advance_ms(body: &Value) -> Result<i64, FieldError> {
+    let at = |r: String| ("advance".to_string(), r);
+    let d = match body {
+        Value::Number(n) => n
+            .as_i64()
+            .ok_or_else(|| at(format!("{n} is not a 64-bit integer")))?,
+        Value::String(s) => parse_duration(s).map_err(at)?,
+        other => return Err(at(format!("expected a duration, got {}", kind_of(other)))),
+    };
+    if d < 0 {
+        return Err(at(format!(
+            "clock moved backwards: advance by {d} ms is negative"
+        )));
+    }
+    Ok(d)
+}
+
+/// A `delete_records` action: `{"offset": N}`.
+fn delete_records(body: &Value) -> Result<Action, FieldError> {
+    let field = "delete_records.offset".to_string();
+    match body {
+        Value::Object(o) if o.len() == 1 && o.contains_key("offset") => {
+            match o["offset"].as_i64() {
+                Some(n) => Ok(Action::DeleteRecords(n)),
+                None => Err((
+                    field,
+                    format!("expected an integer, got {}", kind_of(&o["offset"])),
+                )),
+            }
+        }
+        _ => Err((field, "expected {\"offset\": N}".into())),
+    }
+}
+
+/// A `config` action's changes: config names to numbers or strings.
+fn configs(body: &Value) -> Result<Vec<(String, ConfigValue)>, FieldError> {
+    match body {
+        Value::Object(o) if !o.is_empty() => {
+            let mut out = Vec::with_capacity(o.len());
+            for (name, v) in o {
+                let value = match v {
+                    Value::String(s) => ConfigValue::Text(s.clone()),
+                    Value::Number(n) => ConfigValue::Number(n.as_i64().ok_or_else(|| {
+                        (
+                            format!("config.{name}"),
+                            format!("{n} is not a 64-bit integer"),
+                        )
+                    })?),
+                    other => {
+                        return Err((
+                            format!("config.{name}"),
+                            format!("expected a number or a string, got {}", kind_of(other)),
+                        ))
+                    }
+                };
+                out.push((name.clone(), value));
+            }
+            Ok(out)
+        }
+        _ => Err((
+            "config".to_string(),
+            "expected an object of config names to values".to_string(),
+        )),
     }
 }
 

@@ -6,12 +6,14 @@
 
 use super::markup::Markup;
 use super::play::{Play, PlayError, Reached};
-use super::question::Answer;
+use super::question::{Answer, Question};
+use super::task::Task;
 use super::variant::Pick;
-use super::{Concrete, Item, Lesson, LessonKind};
+use super::{Concrete, Item, Lesson, LessonKind, Postmortem};
 use logtime_core::scenario::bites::{bites, Bite};
 use logtime_core::scenario::ScenarioError;
 use logtime_model::partition::Partition;
+use std::ops::ControlFlow;
 
 /// What a successful check covered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -112,140 +114,174 @@ pub fn check(c: &Concrete) -> Result<CheckSummary, Vec<ScenarioError>> {
                 errors.push(e(at, format!("show[{k}]"), format!("{t}: {r}")));
             }
         }
-        match (reached, &step.item) {
+        let flow = match (reached, &step.item) {
             (Reached::Question { .. }, Item::Question(q)) => {
-                summary.questions += 1;
-                targets(&q.ask, p, at, "question.ask", &mut errors);
-                indexed(&q.hints, p, at, "question.hints", &mut errors);
-                let kind = match q.kind {
-                    super::Ask::StrikeSegments | super::Ask::StrikeRecords => "question.strike",
-                    super::Ask::Lookup(..) => "question.lookup",
-                    super::Ask::Pinning => "question.pinning",
-                    super::Ask::Choose { .. } => "question.choose",
-                    super::Ask::Error(_) => "question.error",
-                    super::Ask::Late(_) => "question.late",
-                    super::Ask::Closes(..) => "question.closes",
-                };
-                match play.solved().cloned() {
-                    Some(Ok(solved)) => {
-                        if let Some(want) = &q.expect {
-                            summary.expects += 1;
-                            let right = match (want, &solved.answer) {
-                                (Answer::Value(_), _) => q.grade(&solved, want, p).correct,
-                                (w, a) => w == a,
-                            };
-                            if !right {
-                                let why = q.grade(&solved, &example(&solved.answer), p).feedback;
-                                let why: Vec<String> = why.iter().map(|s| s.to_string()).collect();
-                                errors.push(e(
-                                    at,
-                                    "question.expect",
-                                    format!(
-                                        "the model's answer is {}, not {want}: {}",
-                                        solved.answer,
-                                        why.join("; ")
-                                    ),
-                                ));
-                            }
-                        }
-                        match play.reveal(&mut |_| {}) {
-                            Ok(_) => {}
-                            Err(err) => errors.push(e(at, kind, err.to_string())),
-                        }
-                    }
-                    Some(Err(reason)) => {
-                        errors.push(e(at, kind, format!("cannot be answered here: {reason}")));
-                        return Err(errors);
-                    }
-                    None => unreachable!("a reached question is solved"),
-                }
-                if let Some(r) = &q.reveal {
-                    targets(r, play.partition(), at, "question.reveal", &mut errors);
-                }
+                question(&mut play, q, at, &mut summary, &mut errors)
             }
             (Reached::Task { already_met, .. }, Item::Task(t)) => {
-                summary.tasks += 1;
-                targets(&t.ask, p, at, "task.ask", &mut errors);
-                indexed(&t.hints, p, at, "task.hints", &mut errors);
-                if already_met {
-                    let s = t.goal.evaluate(p);
-                    let what: Vec<String> =
-                        s.checks.iter().map(|c| c.sentence.to_string()).collect();
-                    errors.push(e(
-                        at,
-                        "task.goal",
-                        format!("already holds before the learner acts: {}", what.join("; ")),
-                    ));
-                    continue;
-                }
-                match play.reveal(&mut |_| {}) {
-                    Ok(super::Reveal::Task(r)) => {
-                        let config = play.partition().config();
-                        for report in &r.reports {
-                            summary.bites.extend(bites(at, report, config));
-                        }
-                        if !r.goal.met {
-                            let missing: Vec<String> = r
-                                .goal
-                                .checks
-                                .iter()
-                                .filter(|c| !c.met)
-                                .map(|c| c.sentence.to_string())
-                                .collect();
-                            errors.push(e(
-                                at,
-                                "task.goal",
-                                format!(
-                                    "the revealed solution does not reach it: {}",
-                                    missing.join("; ")
-                                ),
-                            ));
-                        }
-                    }
-                    Ok(_) => unreachable!("a task reveals a task"),
-                    Err(PlayError::Solution {
-                        index,
-                        kind,
-                        reason,
-                    }) => {
-                        errors.push(e(at, format!("task.solution[{index}].{kind}"), reason));
-                        return Err(errors);
-                    }
-                    Err(other) => {
-                        errors.push(e(at, "task", other.to_string()));
-                        return Err(errors);
-                    }
-                }
-                if let Some(r) = &t.reveal {
-                    targets(r, play.partition(), at, "task.reveal", &mut errors);
-                }
+                task(&mut play, t, (at, already_met), &mut summary, &mut errors)
             }
-            _ => {}
+            _ => ControlFlow::Continue(()),
+        };
+        if flow.is_break() {
+            return Err(errors);
         }
     }
     if let Some(pm) = &c.meta.postmortem {
-        // A post-mortem is read after the lesson: its targets resolve on the partition as it ends.
-        let end = play.partition();
-        for (k, m) in super::POSTMORTEM_KEYS
-            .iter()
-            .zip([&pm.what_happened, &pm.why, &pm.fix])
-        {
-            for t in m.targets() {
-                if let Err(r) = t.resolve(end) {
-                    errors.push(ScenarioError {
-                        step: None,
-                        field: format!("lesson.postmortem.{k}"),
-                        reason: format!("{t}: {r} (post-mortem targets resolve on the partition as the lesson ends)"),
-                        line_column: None,
-                    });
-                }
-            }
-        }
+        postmortem(pm, play.partition(), &mut errors);
     }
     if errors.is_empty() {
         Ok(summary)
     } else {
         Err(errors)
+    }
+}
+
+/// Checks a reached question: its targets, that it can be answered, that a stated answer is
+/// the model's, and that revealing it works. Breaks when the play cannot go on.
+fn question(
+    play: &mut Play,
+    q: &Question,
+    at: usize,
+    summary: &mut CheckSummary,
+    errors: &mut Vec<ScenarioError>,
+) -> ControlFlow<()> {
+    let p = play.partition();
+    summary.questions += 1;
+    targets(&q.ask, p, at, "question.ask", errors);
+    indexed(&q.hints, p, at, "question.hints", errors);
+    let kind = match q.kind {
+        super::Ask::StrikeSegments | super::Ask::StrikeRecords => "question.strike",
+        super::Ask::Lookup(..) => "question.lookup",
+        super::Ask::Pinning => "question.pinning",
+        super::Ask::Choose { .. } => "question.choose",
+        super::Ask::Error(_) => "question.error",
+        super::Ask::Late(_) => "question.late",
+        super::Ask::Closes(..) => "question.closes",
+    };
+    match play.solved().cloned() {
+        Some(Ok(solved)) => {
+            if let Some(want) = &q.expect {
+                summary.expects += 1;
+                let right = match (want, &solved.answer) {
+                    (Answer::Value(_), _) => q.grade(&solved, want, p).correct,
+                    (w, a) => w == a,
+                };
+                if !right {
+                    let why = q.grade(&solved, &example(&solved.answer), p).feedback;
+                    let why: Vec<String> = why.iter().map(|s| s.to_string()).collect();
+                    errors.push(e(
+                        at,
+                        "question.expect",
+                        format!(
+                            "the model's answer is {}, not {want}: {}",
+                            solved.answer,
+                            why.join("; ")
+                        ),
+                    ));
+                }
+            }
+            match play.reveal(&mut |_| {}) {
+                Ok(_) => {}
+                Err(err) => errors.push(e(at, kind, err.to_string())),
+            }
+        }
+        Some(Err(reason)) => {
+            errors.push(e(at, kind, format!("cannot be answered here: {reason}")));
+            return ControlFlow::Break(());
+        }
+        None => unreachable!("a reached question is solved"),
+    }
+    if let Some(r) = &q.reveal {
+        targets(r, play.partition(), at, "question.reveal", errors);
+    }
+    ControlFlow::Continue(())
+}
+
+/// Checks a reached task: its targets, that its goal does not hold already, and that its
+/// revealed solution reaches it. Breaks when the play cannot go on.
+fn task(
+    play: &mut Play,
+    t: &Task,
+    (at, already_met): (usize, bool),
+    summary: &mut CheckSummary,
+    errors: &mut Vec<ScenarioError>,
+) -> ControlFlow<()> {
+    let p = play.partition();
+    summary.tasks += 1;
+    targets(&t.ask, p, at, "task.ask", errors);
+    indexed(&t.hints, p, at, "task.hints", errors);
+    if already_met {
+        let s = t.goal.evaluate(p);
+        let what: Vec<String> = s.checks.iter().map(|c| c.sentence.to_string()).collect();
+        errors.push(e(
+            at,
+            "task.goal",
+            format!("already holds before the learner acts: {}", what.join("; ")),
+        ));
+        return ControlFlow::Continue(());
+    }
+    match play.reveal(&mut |_| {}) {
+        Ok(super::Reveal::Task(r)) => {
+            let config = play.partition().config();
+            for report in &r.reports {
+                summary.bites.extend(bites(at, report, config));
+            }
+            if !r.goal.met {
+                let missing: Vec<String> = r
+                    .goal
+                    .checks
+                    .iter()
+                    .filter(|c| !c.met)
+                    .map(|c| c.sentence.to_string())
+                    .collect();
+                errors.push(e(
+                    at,
+                    "task.goal",
+                    format!(
+                        "the revealed solution does not reach it: {}",
+                        missing.join("; ")
+                    ),
+                ));
+            }
+        }
+        Ok(_) => unreachable!("a task reveals a task"),
+        Err(PlayError::Solution {
+            index,
+            kind,
+            reason,
+        }) => {
+            errors.push(e(at, format!("task.solution[{index}].{kind}"), reason));
+            return ControlFlow::Break(());
+        }
+        Err(other) => {
+            errors.push(e(at, "task", other.to_string()));
+            return ControlFlow::Break(());
+        }
+    }
+    if let Some(r) = &t.reveal {
+        targets(r, play.partition(), at, "task.reveal", errors);
+    }
+    ControlFlow::Continue(())
+}
+
+/// A post-mortem's targets, resolved on the partition as the lesson ends.
+fn postmortem(pm: &Postmortem, end: &Partition, errors: &mut Vec<ScenarioError>) {
+    // A post-mortem is read after the lesson: its targets resolve on the partition as it ends.
+    for (k, m) in super::POSTMORTEM_KEYS
+        .iter()
+        .zip([&pm.what_happened, &pm.why, &pm.fix])
+    {
+        for t in m.targets() {
+            if let Err(r) = t.resolve(end) {
+                errors.push(ScenarioError {
+                        step: None,
+                        field: format!("lesson.postmortem.{k}"),
+                        reason: format!("{t}: {r} (post-mortem targets resolve on the partition as the lesson ends)"),
+                        line_column: None,
+                    });
+            }
+        }
     }
 }
 

@@ -313,22 +313,7 @@ impl Goal {
                     flag(k, x)?;
                     all.push(Goal::NoFutureSegment);
                 }
-                "config" => {
-                    let Value::Object(c) = x else {
-                        return Err(at(
-                            "expected an object of config names to values or bounds".into()
-                        ));
-                    };
-                    for (name, want) in c {
-                        let f = |r: String| (format!("config.{name}"), r);
-                        all.push(match want {
-                            Value::String(s) => Goal::ConfigIs(name.clone(), s.clone()),
-                            other => {
-                                Goal::ConfigWithin(name.clone(), Bound::parse(other).map_err(f)?)
-                            }
-                        });
-                    }
-                }
+                "config" => config_goals(x, &mut all)?,
                 "rejects" | "accepts" => {
                     let p = probe(x).map_err(|(f, r)| (format!("{k}{f}"), r))?;
                     all.push(if k == "rejects" {
@@ -337,43 +322,14 @@ impl Goal {
                         Goal::Accepts(p)
                     });
                 }
-                "lookup" => {
-                    let Value::Object(l) = x else {
-                        return Err(at("expected {\"timestamp\": T, \"offset\": N}".into()));
-                    };
-                    let mut l = l.clone();
-                    let offset = l
-                        .remove("offset")
-                        .ok_or(("lookup.offset".to_string(), "missing".to_string()))?;
-                    let bound =
-                        Bound::parse(&offset).map_err(|r| ("lookup.offset".to_string(), r))?;
-                    let (t, s) = lookup_spec(&l).map_err(|(f, r)| (format!("lookup{f}"), r))?;
-                    all.push(Goal::Lookup(t, s, bound));
-                }
+                "lookup" => all.push(lookup_goal(x)?),
                 "late_records" => {
                     let c = stream.ok_or_else(|| {
                         at("reads the stream processor: give the lesson a top-level \"stream\" section".into())
                     })?;
                     all.push(Goal::LateRecords(*c, Bound::parse(x).map_err(at)?));
                 }
-                "any" => {
-                    let Value::Array(a) = x else {
-                        return Err(at("expected an array of goals".into()));
-                    };
-                    if a.is_empty() {
-                        return Err(at("expected at least one goal".into()));
-                    }
-                    let mut alts = Vec::with_capacity(a.len());
-                    for (i, g) in a.iter().enumerate() {
-                        alts.push(Goal::parse_with(g, stream).map_err(|(f, r)| {
-                            (
-                                format!("any[{i}]{}{f}", if f.is_empty() { "" } else { "." }),
-                                r,
-                            )
-                        })?);
-                    }
-                    all.push(Goal::Any(alts));
-                }
+                "any" => all.push(any_goal(x, stream)?),
                 _ => unreachable!("every key of GOAL_KEYS is handled"),
             }
         }
@@ -383,4 +339,58 @@ impl Goal {
             Goal::All(all)
         })
     }
+}
+
+/// The `config` condition: each config equal to a string or within a bound, one goal each.
+fn config_goals(x: &Value, all: &mut Vec<Goal>) -> Result<(), FieldError> {
+    let at = |r: String| ("config".to_string(), r);
+    let Value::Object(c) = x else {
+        return Err(at(
+            "expected an object of config names to values or bounds".into()
+        ));
+    };
+    for (name, want) in c {
+        let f = |r: String| (format!("config.{name}"), r);
+        all.push(match want {
+            Value::String(s) => Goal::ConfigIs(name.clone(), s.clone()),
+            other => Goal::ConfigWithin(name.clone(), Bound::parse(other).map_err(f)?),
+        });
+    }
+    Ok(())
+}
+
+/// The `lookup` condition: a lookup's spec and a bound on the offset it returns.
+fn lookup_goal(x: &Value) -> Result<Goal, FieldError> {
+    let at = |r: String| ("lookup".to_string(), r);
+    let Value::Object(l) = x else {
+        return Err(at("expected {\"timestamp\": T, \"offset\": N}".into()));
+    };
+    let mut l = l.clone();
+    let offset = l
+        .remove("offset")
+        .ok_or(("lookup.offset".to_string(), "missing".to_string()))?;
+    let bound = Bound::parse(&offset).map_err(|r| ("lookup.offset".to_string(), r))?;
+    let (t, s) = lookup_spec(&l).map_err(|(f, r)| (format!("lookup{f}"), r))?;
+    Ok(Goal::Lookup(t, s, bound))
+}
+
+/// The `any` condition: at least one of its goals, each parsed in the same lesson.
+fn any_goal(x: &Value, stream: Option<&StreamConfig>) -> Result<Goal, FieldError> {
+    let at = |r: String| ("any".to_string(), r);
+    let Value::Array(a) = x else {
+        return Err(at("expected an array of goals".into()));
+    };
+    if a.is_empty() {
+        return Err(at("expected at least one goal".into()));
+    }
+    let mut alts = Vec::with_capacity(a.len());
+    for (i, g) in a.iter().enumerate() {
+        alts.push(Goal::parse_with(g, stream).map_err(|(f, r)| {
+            (
+                format!("any[{i}]{}{f}", if f.is_empty() { "" } else { "." }),
+                r,
+            )
+        })?);
+    }
+    Ok(Goal::Any(alts))
 }

@@ -260,6 +260,158 @@ fn offsets(v: &Value) -> Option<Vec<Offset>> {
     }
 }
 
+/// The one kind key a question body has.
+fn ask_kind(m: &serde_json::Map<String, Value>) -> Result<&'static str, FieldError> {
+    let kinds: Vec<&str> = [
+        "strike", "lookup", "pinning", "choose", "error", "late", "closes",
+    ]
+    .into_iter()
+    .filter(|k| m.contains_key(*k))
+    .collect();
+    let [k] = kinds[..] else {
+        return Err((
+            String::new(),
+            format!(
+                "a question has exactly one of: {QUESTION_KINDS} (found {})",
+                if kinds.is_empty() {
+                    "none".to_string()
+                } else {
+                    kinds.join(", ")
+                }
+            ),
+        ));
+    };
+    Ok(k)
+}
+
+/// The stream processor a question of kind `k` reads: the lesson's `stream`, overridden by
+/// the question's own `stream` object; `None` for a question that does not read it.
+fn ask_stream(
+    k: &str,
+    m: &serde_json::Map<String, Value>,
+    stream: Option<&StreamConfig>,
+) -> Result<Option<StreamConfig>, FieldError> {
+    let at = |r: &str| (k.to_string(), r.to_string());
+    let reads_stream = matches!(k, "late" | "closes");
+    if m.contains_key("stream") && !reads_stream {
+        return Err((
+            "stream".into(),
+            "only late and closes questions read the stream processor".into(),
+        ));
+    }
+    Ok(if reads_stream {
+        Some(match (m.get("stream"), stream) {
+            (Some(o), base) => stream::section::parse(o, base).map_err(|(f, r)| {
+                (
+                    if f.is_empty() {
+                        "stream".to_string()
+                    } else {
+                        format!("stream.{f}")
+                    },
+                    r,
+                )
+            })?,
+            (None, Some(base)) => *base,
+            (None, None) => {
+                return Err(at(
+                    "this question reads the stream processor: give the lesson a top-level \"stream\" section (or the question a \"stream\" object with a window)",
+                ))
+            }
+        })
+    } else {
+        None
+    })
+}
+
+/// A `choose` question: the config to choose and the batches it must accept and reject.
+fn choose(v: &Value) -> Result<Ask, FieldError> {
+    let at = |r: &str| ("choose".to_string(), r.to_string());
+    let Value::Object(c) = v else {
+        return Err(at(
+            "expected {\"config\": name, \"accept\": batch, \"reject\": batch}",
+        ));
+    };
+    if let Some(x) = c
+        .keys()
+        .find(|x| !["config", "accept", "reject"].contains(&x.as_str()))
+    {
+        return Err((
+            format!("choose.{x}"),
+            "unknown key (expected: config, accept, reject)".into(),
+        ));
+    }
+    let config = match c.get("config") {
+        Some(Value::String(s)) if CHOOSE_CONFIGS.contains(&s.as_str()) => s.clone(),
+        Some(Value::String(s)) => {
+            return Err((
+                "choose.config".into(),
+                format!(
+                    "{s} cannot be chosen: use one of {} (larger values accept more batches)",
+                    CHOOSE_CONFIGS.join(", ")
+                ),
+            ))
+        }
+        _ => return Err(("choose.config".into(), "missing: a config name".into())),
+    };
+    let batch = |name: &str| -> Result<Probe, FieldError> {
+        let mut b = c.get(name).cloned().ok_or((
+            format!("choose.{name}"),
+            "missing: a batch {\"records\": [...]}".to_string(),
+        ))?;
+        let label = match &mut b {
+            Value::Object(o) => match o.remove("label") {
+                Some(Value::String(s)) => Some(s),
+                None => None,
+                Some(_) => {
+                    return Err((format!("choose.{name}.label"), "expected a string".into()))
+                }
+            },
+            _ => None,
+        };
+        Ok(Probe {
+            batch: Batch::parse(&b).map_err(|(f, r)| (format!("choose.{name}{f}"), r))?,
+            label,
+        })
+    };
+    Ok(Ask::Choose {
+        config,
+        accept: batch("accept")?,
+        reject: batch("reject")?,
+    })
+}
+
+/// A `closes` question: the read that closes the window holding an instant.
+fn closes(v: &Value, stream: StreamConfig) -> Result<Ask, FieldError> {
+    let at = |r: &str| ("closes".to_string(), r.to_string());
+    let Value::Object(c) = v else {
+        return Err(at(
+            "expected {\"window\": T}, T an instant inside the window",
+        ));
+    };
+    if let Some(x) = c.keys().find(|x| x.as_str() != "window") {
+        return Err((
+            format!("closes.{x}"),
+            "unknown key (expected: window)".into(),
+        ));
+    }
+    let t = match c.get("window") {
+        Some(Value::Number(n)) => TimeSpec::Absolute(n.as_i64().ok_or((
+            "closes.window".to_string(),
+            format!("{n} is not a 64-bit integer"),
+        ))?),
+        Some(Value::String(s)) => {
+            logtime_core::scenario::parse_time(s).map_err(|r| ("closes.window".to_string(), r))?
+        }
+        _ => {
+            return Err((
+                "closes.window".into(),
+                "missing: an instant inside the window, like \"2027-03-12T10:00:00Z\"".into(),
+            ))
+        }
+    };
+    Ok(Ask::Closes(stream, t))
+}
+
 impl Ask {
     /// Parses the kind key of a question body; `stream` is the lesson's `stream` section, which a
     /// question's own `stream` object overrides.
@@ -267,56 +419,10 @@ impl Ask {
         m: &serde_json::Map<String, Value>,
         stream: Option<&StreamConfig>,
     ) -> Result<Ask, FieldError> {
-        let kinds: Vec<&str> = [
-            "strike", "lookup", "pinning", "choose", "error", "late", "closes",
-        ]
-        .into_iter()
-        .filter(|k| m.contains_key(*k))
-        .collect();
-        let [k] = kinds[..] else {
-            return Err((
-                String::new(),
-                format!(
-                    "a question has exactly one of: {QUESTION_KINDS} (found {})",
-                    if kinds.is_empty() {
-                        "none".to_string()
-                    } else {
-                        kinds.join(", ")
-                    }
-                ),
-            ));
-        };
+        let k = ask_kind(m)?;
         let v = &m[k];
         let at = |r: &str| (k.to_string(), r.to_string());
-        let reads_stream = matches!(k, "late" | "closes");
-        if m.contains_key("stream") && !reads_stream {
-            return Err((
-                "stream".into(),
-                "only late and closes questions read the stream processor".into(),
-            ));
-        }
-        let stream = if reads_stream {
-            Some(match (m.get("stream"), stream) {
-                (Some(o), base) => stream::section::parse(o, base).map_err(|(f, r)| {
-                    (
-                        if f.is_empty() {
-                            "stream".to_string()
-                        } else {
-                            format!("stream.{f}")
-                        },
-                        r,
-                    )
-                })?,
-                (None, Some(base)) => *base,
-                (None, None) => {
-                    return Err(at(
-                        "this question reads the stream processor: give the lesson a top-level \"stream\" section (or the question a \"stream\" object with a window)",
-                    ))
-                }
-            })
-        } else {
-            None
-        };
+        let stream = ask_stream(k, m, stream)?;
         Ok(match k {
             "strike" => match v.as_str() {
                 Some("segments") => Ask::StrikeSegments,
@@ -334,61 +440,7 @@ impl Ask {
                 Value::Object(o) if o.is_empty() => Ask::Pinning,
                 _ => return Err(at("expected {}")),
             },
-            "choose" => {
-                let Value::Object(c) = v else {
-                    return Err(at(
-                        "expected {\"config\": name, \"accept\": batch, \"reject\": batch}",
-                    ));
-                };
-                if let Some(x) = c
-                    .keys()
-                    .find(|x| !["config", "accept", "reject"].contains(&x.as_str()))
-                {
-                    return Err((
-                        format!("choose.{x}"),
-                        "unknown key (expected: config, accept, reject)".into(),
-                    ));
-                }
-                let config = match c.get("config") {
-                    Some(Value::String(s)) if CHOOSE_CONFIGS.contains(&s.as_str()) => s.clone(),
-                    Some(Value::String(s)) => {
-                        return Err((
-                            "choose.config".into(),
-                            format!("{s} cannot be chosen: use one of {} (larger values accept more batches)", CHOOSE_CONFIGS.join(", ")),
-                        ))
-                    }
-                    _ => return Err(("choose.config".into(), "missing: a config name".into())),
-                };
-                let batch = |name: &str| -> Result<Probe, FieldError> {
-                    let mut b = c.get(name).cloned().ok_or((
-                        format!("choose.{name}"),
-                        "missing: a batch {\"records\": [...]}".to_string(),
-                    ))?;
-                    let label = match &mut b {
-                        Value::Object(o) => match o.remove("label") {
-                            Some(Value::String(s)) => Some(s),
-                            None => None,
-                            Some(_) => {
-                                return Err((
-                                    format!("choose.{name}.label"),
-                                    "expected a string".into(),
-                                ))
-                            }
-                        },
-                        _ => None,
-                    };
-                    Ok(Probe {
-                        batch: Batch::parse(&b)
-                            .map_err(|(f, r)| (format!("choose.{name}{f}"), r))?,
-                        label,
-                    })
-                };
-                Ask::Choose {
-                    config,
-                    accept: batch("accept")?,
-                    reject: batch("reject")?,
-                }
-            }
+            "choose" => choose(v)?,
             "error" => {
                 let a = Action::parse(v).map_err(|(f, r)| {
                     (format!("error.{f}").trim_end_matches('.').to_string(), r)
@@ -404,34 +456,7 @@ impl Ask {
                 }
                 _ => return Err(at("expected {}")),
             },
-            "closes" => {
-                let Value::Object(c) = v else {
-                    return Err(at(
-                        "expected {\"window\": T}, T an instant inside the window",
-                    ));
-                };
-                if let Some(x) = c.keys().find(|x| x.as_str() != "window") {
-                    return Err((
-                        format!("closes.{x}"),
-                        "unknown key (expected: window)".into(),
-                    ));
-                }
-                let t =
-                    match c.get("window") {
-                        Some(Value::Number(n)) => TimeSpec::Absolute(n.as_i64().ok_or((
-                            "closes.window".to_string(),
-                            format!("{n} is not a 64-bit integer"),
-                        ))?),
-                        Some(Value::String(s)) => logtime_core::scenario::parse_time(s)
-                            .map_err(|r| ("closes.window".to_string(), r))?,
-                        _ => return Err((
-                            "closes.window".into(),
-                            "missing: an instant inside the window, like \"2027-03-12T10:00:00Z\""
-                                .into(),
-                        )),
-                    };
-                Ask::Closes(stream.expect("read above for stream questions"), t)
-            }
+            "closes" => closes(v, stream.expect("read above for stream questions"))?,
             _ => unreachable!("filtered above"),
         })
     }

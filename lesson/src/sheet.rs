@@ -4,11 +4,12 @@
 //! and the same answers as data ([`answer_key`]).
 
 use super::play::{Play, PlayError, Reached, Reveal};
-use super::question::Solved;
-use super::task::TaskReveal;
-use super::{render, Concrete, Item, LessonKind};
+use super::question::{Question, Solved};
+use super::task::{Task, TaskReveal};
+use super::{render, Concrete, Item, LessonKind, LessonStep};
 use logtime_core::scenario::narrate::{self, Sentence};
 use logtime_core::scenario::ScenarioError;
+use logtime_model::partition::Partition;
 
 /// What a line of the sheet is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +64,87 @@ fn plain(kind: LineKind, text: impl AsRef<str>) -> Line {
 
 /// The answer sheet of one variant.
 pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
+    let mut out = header(c);
+    let postmortem = c.meta.postmortem.as_ref();
+    if postmortem.is_some() {
+        out.push(plain(LineKind::Section, "Timeline"));
+    }
+    let mut play = Play::open_at(c.clone(), 0)?;
+    let mut previous = c.scenario.start;
+    let mut number = 0;
+    let mut key = Vec::new();
+    while let Some(reached) = play.advance(&mut |_| {}) {
+        let at = play.next_step() - 1;
+        let step = &c.steps[at];
+        if at == c.meta.opens_at && at > 0 {
+            out.push(plain(
+                LineKind::Fact,
+                "\n(the lesson opens here: the learner first sees the partition as the steps above left it)",
+            ));
+        }
+        let reached = reached.map_err(|e| fail(at, e))?;
+        let p = play.partition().clone();
+        let mut heading = narrate::heading(at, p.clock(), previous);
+        previous = p.clock();
+        if step.pause {
+            heading.text(" · pause");
+        }
+        match (reached, &step.item) {
+            (Reached::Model(r), _) => {
+                out.push(line(LineKind::Heading, heading));
+                narration(&mut out, step, &p);
+                out.push(line(
+                    LineKind::Generated,
+                    Sentence::join(narrate::step(&r, p.config()), "; "),
+                ));
+                if let Some(lines) = c.stream_narration(&r, &p, super::Affordances::NONE) {
+                    out.extend(lines.into_iter().map(|s| line(LineKind::Generated, s)));
+                }
+            }
+            (Reached::Note, _) => {
+                heading.text(" · note");
+                out.push(line(LineKind::Heading, heading));
+                narration(&mut out, step, &p);
+            }
+            (Reached::Question { .. }, Item::Question(q)) => {
+                number += 1;
+                key.push(question(
+                    &mut out,
+                    &mut play,
+                    (at, number),
+                    heading,
+                    q,
+                    step,
+                    &p,
+                )?);
+            }
+            (Reached::Task { already_met, .. }, Item::Task(t)) => {
+                number += 1;
+                let (k, revealed) = task(
+                    &mut out,
+                    &mut play,
+                    (at, number, already_met),
+                    heading,
+                    t,
+                    step,
+                    &p,
+                )?;
+                key.push(k);
+                if revealed {
+                    previous = play.partition().clock();
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push(line(LineKind::End, narrate::end(play.partition())));
+    footer(c, &play, key, &mut out);
+    Ok(out)
+}
+
+/// The lines before the timeline: title, summary, the scenario's setting, the variant, where
+/// the lesson opens and how it scores.
+fn header(c: &Concrete) -> Vec<Line> {
     let mut out = Vec::new();
     let mut head = format!("{} · {}", c.title(), c.meta.kind.key());
     if let Some(l) = c.meta.level {
@@ -116,15 +198,12 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             ),
         ));
     }
-    let postmortem = c.meta.postmortem.as_ref();
-    if postmortem.is_some() {
-        out.push(plain(LineKind::Section, "Timeline"));
-    }
-    let mut play = Play::open_at(c.clone(), 0)?;
-    let mut previous = c.scenario.start;
-    let mut number = 0;
-    let mut key = Vec::new();
-    let fail = |at: usize, e: PlayError| match e {
+    out
+}
+
+/// A play error at step `at` as the scenario error the sheet fails with.
+fn fail(at: usize, e: PlayError) -> ScenarioError {
+    match e {
         PlayError::Scenario(e) => e,
         other => ScenarioError {
             step: Some(at),
@@ -132,164 +211,152 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             reason: other.to_string(),
             line_column: None,
         },
-    };
-    while let Some(reached) = play.advance(&mut |_| {}) {
-        let at = play.next_step() - 1;
-        let step = &c.steps[at];
-        if at == c.meta.opens_at && at > 0 {
-            out.push(plain(
-                LineKind::Fact,
-                "\n(the lesson opens here: the learner first sees the partition as the steps above left it)",
-            ));
-        }
-        let reached = reached.map_err(|e| fail(at, e))?;
-        let p = play.partition().clone();
-        let authored = |out: &mut Vec<Line>| {
-            if let Some(m) = &step.narration {
-                out.extend(
-                    render(m, &p)
-                        .into_iter()
-                        .map(|s| line(LineKind::Authored, s)),
-                );
-            }
-        };
-        let mut heading = narrate::heading(at, p.clock(), previous);
-        previous = p.clock();
-        if step.pause {
-            heading.text(" · pause");
-        }
-        match (reached, &step.item) {
-            (Reached::Model(r), _) => {
-                out.push(line(LineKind::Heading, heading));
-                authored(&mut out);
-                out.push(line(
-                    LineKind::Generated,
-                    Sentence::join(narrate::step(&r, p.config()), "; "),
-                ));
-                if let Some(lines) = c.stream_narration(&r, &p, super::Affordances::NONE) {
-                    out.extend(lines.into_iter().map(|s| line(LineKind::Generated, s)));
-                }
-            }
-            (Reached::Note, _) => {
-                heading.text(" · note");
-                out.push(line(LineKind::Heading, heading));
-                authored(&mut out);
-            }
-            (Reached::Question { .. }, Item::Question(q)) => {
-                number += 1;
-                heading.text(format!(
-                    " · question {number} ({}): {}",
-                    narrate::count(q.points, "point", "points"),
-                    q.title
-                ));
-                if let Some(v) = q.kafka {
-                    heading.text(format!(" · under {}", v.label()));
-                }
-                out.push(line(LineKind::Heading, heading));
-                authored(&mut out);
-                out.extend(
-                    render(&q.ask, &p)
-                        .into_iter()
-                        .map(|s| line(LineKind::Ask, s)),
-                );
-                for (i, h) in q.hints.iter().enumerate() {
-                    for s in render(h, &p) {
-                        let mut l = Sentence::plain(format!("hint {}: ", i + 1));
-                        l.append(s);
-                        out.push(line(LineKind::Hint, l));
-                    }
-                }
-                if !q.hide.is_empty() {
-                    out.push(plain(
-                        LineKind::Hides,
-                        format!("hidden until answered: {}", q.hide),
-                    ));
-                }
-                match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
-                    Reveal::Question {
-                        answer,
-                        feedback,
-                        authored,
-                    } => {
-                        out.push(plain(LineKind::Answer, format!("answer: {answer}")));
-                        key.push(format!("{number}. {} (step {at}): {answer}", q.title));
-                        out.extend(feedback.into_iter().map(|s| line(LineKind::Why, s)));
-                        out.extend(authored.into_iter().map(|s| line(LineKind::Authored, s)));
-                    }
-                    Reveal::Task(_) => unreachable!("a question reveals a question"),
-                }
-            }
-            (Reached::Task { already_met, .. }, Item::Task(t)) => {
-                number += 1;
-                heading.text(format!(
-                    " · task {number} ({}): {}",
-                    narrate::count(t.points, "point", "points"),
-                    t.title
-                ));
-                out.push(line(LineKind::Heading, heading));
-                authored(&mut out);
-                out.extend(
-                    render(&t.ask, &p)
-                        .into_iter()
-                        .map(|s| line(LineKind::Ask, s)),
-                );
-                let before = t.goal.evaluate(&p);
-                let mut g = Sentence::plain("goal, before: ");
-                g.append(Sentence::join(
-                    before.checks.iter().map(|c| c.sentence.clone()),
-                    "; ",
-                ));
-                out.push(line(LineKind::Goal, g));
-                for (i, h) in t.hints.iter().enumerate() {
-                    for s in render(h, &p) {
-                        let mut l = Sentence::plain(format!("hint {}: ", i + 1));
-                        l.append(s);
-                        out.push(line(LineKind::Hint, l));
-                    }
-                }
-                if !t.hide.is_empty() {
-                    out.push(plain(
-                        LineKind::Hides,
-                        format!("hidden until solved: {}", t.hide),
-                    ));
-                }
-                let steps: Vec<String> = t.solution.iter().map(|a| a.to_string()).collect();
-                out.push(plain(
-                    LineKind::Solution,
-                    format!("solution: {}", steps.join("; ")),
-                ));
-                key.push(format!(
-                    "{number}. {} (step {at}): {}",
-                    t.title,
-                    steps.join("; ")
-                ));
-                if already_met {
-                    out.push(plain(LineKind::Goal, "the goal already holds"));
-                    continue;
-                }
-                match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
-                    Reveal::Task(r) => {
-                        out.extend(r.narration.into_iter().map(|s| line(LineKind::Why, s)));
-                        let mut g = Sentence::plain(if r.goal.met {
-                            "goal, after: met: "
-                        } else {
-                            "goal, after: NOT met: "
-                        });
-                        g.append(Sentence::join(
-                            r.goal.checks.iter().map(|c| c.sentence.clone()),
-                            "; ",
-                        ));
-                        out.push(line(LineKind::Goal, g));
-                        out.extend(r.authored.into_iter().map(|s| line(LineKind::Authored, s)));
-                    }
-                    Reveal::Question { .. } => unreachable!("a task reveals a task"),
-                }
-                previous = play.partition().clock();
-            }
-            _ => {}
+    }
+}
+
+/// The step's own narration, rendered on the partition `p` it is read on.
+fn narration(out: &mut Vec<Line>, step: &LessonStep, p: &Partition) {
+    if let Some(m) = &step.narration {
+        out.extend(
+            render(m, p)
+                .into_iter()
+                .map(|s| line(LineKind::Authored, s)),
+        );
+    }
+}
+
+/// A question's lines, from its heading to its revealed answer and why; its line of the answer
+/// key.
+fn question(
+    out: &mut Vec<Line>,
+    play: &mut Play,
+    (at, number): (usize, usize),
+    mut heading: Sentence,
+    q: &Question,
+    step: &LessonStep,
+    p: &Partition,
+) -> Result<String, ScenarioError> {
+    let key;
+    heading.text(format!(
+        " · question {number} ({}): {}",
+        narrate::count(q.points, "point", "points"),
+        q.title
+    ));
+    if let Some(v) = q.kafka {
+        heading.text(format!(" · under {}", v.label()));
+    }
+    out.push(line(LineKind::Heading, heading));
+    narration(out, step, p);
+    out.extend(
+        render(&q.ask, p)
+            .into_iter()
+            .map(|s| line(LineKind::Ask, s)),
+    );
+    for (i, h) in q.hints.iter().enumerate() {
+        for s in render(h, p) {
+            let mut l = Sentence::plain(format!("hint {}: ", i + 1));
+            l.append(s);
+            out.push(line(LineKind::Hint, l));
         }
     }
-    out.push(line(LineKind::End, narrate::end(play.partition())));
+    if !q.hide.is_empty() {
+        out.push(plain(
+            LineKind::Hides,
+            format!("hidden until answered: {}", q.hide),
+        ));
+    }
+    match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
+        Reveal::Question {
+            answer,
+            feedback,
+            authored,
+        } => {
+            out.push(plain(LineKind::Answer, format!("answer: {answer}")));
+            key = format!("{number}. {} (step {at}): {answer}", q.title);
+            out.extend(feedback.into_iter().map(|s| line(LineKind::Why, s)));
+            out.extend(authored.into_iter().map(|s| line(LineKind::Authored, s)));
+        }
+        Reveal::Task(_) => unreachable!("a question reveals a question"),
+    }
+    Ok(key)
+}
+
+/// A task's lines, from its heading to the goal after its revealed solution; its line of the
+/// answer key, and whether the solution was applied (not when the goal already held).
+fn task(
+    out: &mut Vec<Line>,
+    play: &mut Play,
+    (at, number, already_met): (usize, usize, bool),
+    mut heading: Sentence,
+    t: &Task,
+    step: &LessonStep,
+    p: &Partition,
+) -> Result<(String, bool), ScenarioError> {
+    heading.text(format!(
+        " · task {number} ({}): {}",
+        narrate::count(t.points, "point", "points"),
+        t.title
+    ));
+    out.push(line(LineKind::Heading, heading));
+    narration(out, step, p);
+    out.extend(
+        render(&t.ask, p)
+            .into_iter()
+            .map(|s| line(LineKind::Ask, s)),
+    );
+    let before = t.goal.evaluate(p);
+    let mut g = Sentence::plain("goal, before: ");
+    g.append(Sentence::join(
+        before.checks.iter().map(|c| c.sentence.clone()),
+        "; ",
+    ));
+    out.push(line(LineKind::Goal, g));
+    for (i, h) in t.hints.iter().enumerate() {
+        for s in render(h, p) {
+            let mut l = Sentence::plain(format!("hint {}: ", i + 1));
+            l.append(s);
+            out.push(line(LineKind::Hint, l));
+        }
+    }
+    if !t.hide.is_empty() {
+        out.push(plain(
+            LineKind::Hides,
+            format!("hidden until solved: {}", t.hide),
+        ));
+    }
+    let steps: Vec<String> = t.solution.iter().map(|a| a.to_string()).collect();
+    out.push(plain(
+        LineKind::Solution,
+        format!("solution: {}", steps.join("; ")),
+    ));
+    let key = format!("{number}. {} (step {at}): {}", t.title, steps.join("; "));
+    if already_met {
+        out.push(plain(LineKind::Goal, "the goal already holds"));
+        return Ok((key, false));
+    }
+    match play.reveal(&mut |_| {}).map_err(|e| fail(at, e))? {
+        Reveal::Task(r) => {
+            out.extend(r.narration.into_iter().map(|s| line(LineKind::Why, s)));
+            let mut g = Sentence::plain(if r.goal.met {
+                "goal, after: met: "
+            } else {
+                "goal, after: NOT met: "
+            });
+            g.append(Sentence::join(
+                r.goal.checks.iter().map(|c| c.sentence.clone()),
+                "; ",
+            ));
+            out.push(line(LineKind::Goal, g));
+            out.extend(r.authored.into_iter().map(|s| line(LineKind::Authored, s)));
+        }
+        Reveal::Question { .. } => unreachable!("a task reveals a task"),
+    }
+    Ok((key, true))
+}
+
+/// The lines after the timeline: the post-mortem, the answer key and the points in all.
+fn footer(c: &Concrete, play: &Play, key: Vec<String>, out: &mut Vec<Line>) {
+    let postmortem = c.meta.postmortem.as_ref();
     if let Some(pm) = postmortem {
         let end = play.partition();
         for (title, m) in [
@@ -316,7 +383,6 @@ pub fn answer_sheet(c: &Concrete) -> Result<Vec<Line>, ScenarioError> {
             format!("{} in all", narrate::count(max, "point", "points")),
         ));
     }
-    Ok(out)
 }
 
 /// What the model computed for a question or task, on the path where every task is solved by

@@ -274,29 +274,7 @@ fn range(
     if to < from {
         return Err(verr(field(".to"), "is before from"));
     }
-    let step = match d.get("step") {
-        None if kind == VariantKind::Integer => 1,
-        None => {
-            return Err(verr(
-                field(".step"),
-                "missing: a duration between values, like \"1d\"",
-            ))
-        }
-        Some(Value::Number(n)) if kind == VariantKind::Integer => n.as_i64().unwrap_or(0),
-        Some(Value::String(s)) if kind != VariantKind::Integer => {
-            parse_duration(s).map_err(|r| verr(field(".step"), r))?
-        }
-        Some(_) => {
-            return Err(verr(
-                field(".step"),
-                if kind == VariantKind::Integer {
-                    "expected a positive integer"
-                } else {
-                    "expected a duration, like \"1d\""
-                },
-            ))
-        }
-    };
+    let step = range_step(d, kind, field)?;
     if step <= 0 {
         return Err(verr(field(".step"), "must be positive"));
     }
@@ -331,6 +309,37 @@ fn range(
         kind,
         values: Values::Range { from, step, count },
         default,
+    })
+}
+
+/// A range's `step`: 1 by default for integers; a duration, required, for durations and times.
+fn range_step(
+    d: &Map<String, Value>,
+    kind: VariantKind,
+    field: &dyn Fn(&str) -> String,
+) -> Result<i64, ScenarioError> {
+    Ok(match d.get("step") {
+        None if kind == VariantKind::Integer => 1,
+        None => {
+            return Err(verr(
+                field(".step"),
+                "missing: a duration between values, like \"1d\"",
+            ))
+        }
+        Some(Value::Number(n)) if kind == VariantKind::Integer => n.as_i64().unwrap_or(0),
+        Some(Value::String(s)) if kind != VariantKind::Integer => {
+            parse_duration(s).map_err(|r| verr(field(".step"), r))?
+        }
+        Some(_) => {
+            return Err(verr(
+                field(".step"),
+                if kind == VariantKind::Integer {
+                    "expected a positive integer"
+                } else {
+                    "expected a duration, like \"1d\""
+                },
+            ))
+        }
     })
 }
 

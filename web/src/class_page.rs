@@ -235,6 +235,62 @@ fn results_view(l: &Lesson, rows: &UseStateHandle<Vec<Graded>>) -> Html {
     }
 }
 
+/// Reads every file picked or dropped and adds its text (or why it is unreadable) as results.
+fn from_files(files: glue::Files, add: Callback<Vec<(String, String)>>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let texts = glue::texts_of(files, MAX_FILE_BYTES).await;
+        add.emit(
+            texts
+                .into_iter()
+                .map(|(name, t)| {
+                    (
+                        name.clone(),
+                        t.unwrap_or_else(|e| format!("unreadable {name}: {e}")),
+                    )
+                })
+                .collect(),
+        );
+    });
+}
+
+/// The callbacks of the file and folder pickers and of a drop on the input section: each adds
+/// the files' texts.
+fn file_callbacks(add: &Callback<Vec<(String, String)>>) -> (Callback<Event>, Callback<DragEvent>) {
+    let on_pick = {
+        let add = add.clone();
+        Callback::from(move |e: Event| {
+            if let Some(t) = e.target() {
+                from_files(glue::files_of_input(&t.into()), add.clone());
+            }
+        })
+    };
+    let on_drop = {
+        let add = add.clone();
+        Callback::from(move |e: DragEvent| {
+            let walk = glue::files_of_drop(&e.clone().into());
+            let add = add.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                from_files(walk.await, add);
+            });
+        })
+    };
+    (on_pick, on_drop)
+}
+
+/// Keeps what is typed or pasted in the codes box.
+fn paste_input(paste: &UseStateHandle<String>) -> Callback<InputEvent> {
+    let paste = paste.clone();
+    Callback::from(move |e: InputEvent| {
+        use wasm_bindgen::JsCast;
+        if let Some(t) = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        {
+            paste.set(t.value());
+        }
+    })
+}
+
 /// The class page.
 #[function_component(ClassPage)]
 pub fn class_page(p: &ClassProps) -> Html {
@@ -266,18 +322,7 @@ pub fn class_page(p: &ClassProps) -> Html {
             }
         });
     }
-    let on_paste_input = {
-        let paste = paste.clone();
-        Callback::from(move |e: InputEvent| {
-            use wasm_bindgen::JsCast;
-            if let Some(t) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-            {
-                paste.set(t.value());
-            }
-        })
-    };
+    let on_paste_input = paste_input(&paste);
     let on_add_paste = {
         let (paste, add) = (paste.clone(), add.clone());
         Callback::from(move |_: MouseEvent| {
@@ -285,40 +330,7 @@ pub fn class_page(p: &ClassProps) -> Html {
             paste.set(String::new());
         })
     };
-    let from_files = |files: glue::Files, add: Callback<Vec<(String, String)>>| {
-        wasm_bindgen_futures::spawn_local(async move {
-            let texts = glue::texts_of(files, MAX_FILE_BYTES).await;
-            add.emit(
-                texts
-                    .into_iter()
-                    .map(|(name, t)| {
-                        (
-                            name.clone(),
-                            t.unwrap_or_else(|e| format!("unreadable {name}: {e}")),
-                        )
-                    })
-                    .collect(),
-            );
-        });
-    };
-    let on_pick = {
-        let add = add.clone();
-        Callback::from(move |e: Event| {
-            if let Some(t) = e.target() {
-                from_files(glue::files_of_input(&t.into()), add.clone());
-            }
-        })
-    };
-    let on_drop = {
-        let add = add.clone();
-        Callback::from(move |e: DragEvent| {
-            let walk = glue::files_of_drop(&e.clone().into());
-            let add = add.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                from_files(walk.await, add);
-            });
-        })
-    };
+    let (on_pick, on_drop) = file_callbacks(&add);
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
     let body = match &*lesson {
         None => html! { <p role="status">{ "Loading the lesson…" }</p> },

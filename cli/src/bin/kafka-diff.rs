@@ -9,7 +9,7 @@
 //! repository. Scenarios are written to `--out DIR` (default `target/kafka-diff/seed-SEED`).
 //! `scripts/kafka-diff.sh` builds and runs this.
 
-use logtime_cli::compare::{compare_outcomes, Outcome};
+use logtime_cli::compare::{compare_outcomes, Difference, Outcome};
 use logtime_cli::oracle::{self, parallel, Oracle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -103,25 +103,12 @@ fn main() -> ExitCode {
         eprintln!("kafka-diff: cannot create {}: {e}", out.display());
         return ExitCode::from(2);
     }
-    let files: Vec<PathBuf> = if args.files.is_empty() {
-        let seeds: Vec<u64> = (0..args.n)
-            .map(|i| args.seed.wrapping_mul(1_000_000).wrapping_add(i))
-            .collect();
-        let written = parallel(&seeds, args.jobs, |&s| {
-            let path = out.join(format!("gen-{s}.json"));
-            std::fs::write(&path, logtime_cli::gen::scenario(s))
-                .map(|()| path.clone())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))
-        });
-        match written.into_iter().collect::<Result<Vec<_>, _>>() {
-            Ok(files) => files,
-            Err(e) => {
-                eprintln!("kafka-diff: {e}");
-                return ExitCode::from(2);
-            }
+    let files = match scenario_files(&args, &out) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("kafka-diff: {e}");
+            return ExitCode::from(2);
         }
-    } else {
-        args.files.clone()
     };
     let started = Instant::now();
     let mut kafka = Oracle::new(dir, Some(out.join("oracle-classes.jsa")));
@@ -133,8 +120,44 @@ fn main() -> ExitCode {
         let k = kafka.run(f);
         (compare_outcomes(&l, &k), k)
     });
+    let agree = report(&files, &results);
+    println!(
+        "agree: {agree}/{} ({:.0} s, {} jobs)",
+        files.len(),
+        started.elapsed().as_secs_f64(),
+        args.jobs
+    );
+    if agree == files.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The scenarios to compare: the files given, or `n` generated from the seed and written to
+/// `out`.
+fn scenario_files(args: &Args, out: &Path) -> Result<Vec<PathBuf>, String> {
+    if args.files.is_empty() {
+        let seeds: Vec<u64> = (0..args.n)
+            .map(|i| args.seed.wrapping_mul(1_000_000).wrapping_add(i))
+            .collect();
+        let written = parallel(&seeds, args.jobs, |&s| {
+            let path = out.join(format!("gen-{s}.json"));
+            std::fs::write(&path, logtime_cli::gen::scenario(s))
+                .map(|()| path.clone())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
+        written.into_iter().collect()
+    } else {
+        Ok(args.files.clone())
+    }
+}
+
+/// Prints each disagreement (the first 20 differences of each) and the refusals both agree
+/// on; the number of files on which they agree.
+fn report(files: &[PathBuf], results: &[(Vec<Difference>, Outcome)]) -> usize {
     let mut agree = 0;
-    for (file, (diffs, k)) in files.iter().zip(&results) {
+    for (file, (diffs, k)) in files.iter().zip(results) {
         if diffs.is_empty() {
             agree += 1;
             if let Outcome::Refused(e) = k {
@@ -153,17 +176,7 @@ fn main() -> ExitCode {
             println!("  ... and {} more", diffs.len() - 20);
         }
     }
-    println!(
-        "agree: {agree}/{} ({:.0} s, {} jobs)",
-        files.len(),
-        started.elapsed().as_secs_f64(),
-        args.jobs
-    );
-    if agree == files.len() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    agree
 }
 
 /// A path as short as it can be said from the current directory.

@@ -3,6 +3,7 @@
 //! that pins retention, whether a config value accepts a batch).
 
 use super::{Answer, Ask, Evidence, Question, Solved};
+use crate::action::Action;
 use crate::goal::{resolve_spec, Probe};
 use crate::stream;
 use logtime_core::scenario::narrate::Sentence;
@@ -99,45 +100,13 @@ impl Question {
                 .map_err(|e| e.to_string())?;
         }
         if let (Ask::Error(a), Some(r)) = (&self.kind, owned.as_mut()) {
-            let mut last = None;
-            for (t, c) in a.commands(r.now())? {
-                last = Some(r.apply(t, c, &mut |_| {}).map_err(|e| e.to_string())?);
-            }
-            let rep = last.ok_or("the action does nothing")?;
-            let code = match &rep.outcome {
-                StepOutcome::Produce(ProduceOutcome::Rejected(e)) => e.error.code(),
-                StepOutcome::DeleteRecords { result: Err(e), .. } => e.error.code(),
-                _ => 0,
-            };
-            return Ok(Solved {
-                answer: Answer::ErrorCode(code),
-                evidence: Evidence::Outcome {
-                    report: rep,
-                    config: r.partition().config().clone(),
-                },
-            });
+            return solve_error(a, r);
         }
         let p = owned.as_ref().unwrap_or(runner).partition();
         let now = p.clock();
         match &self.kind {
             Ask::StrikeSegments | Ask::StrikeRecords => {
-                // The next check is the scheduled one (Kafka has no other trigger): the retention
-                // task's, or on a compacted topic the log cleaner's, every log.cleaner.backoff.ms.
-                let rep = p.preview_retention(p.next_retention_check().max(now));
-                let answer = if self.kind == Ask::StrikeSegments {
-                    Answer::segments(rep.deleted.iter().map(|d| d.base_offset).collect())
-                } else {
-                    Answer::records(
-                        rep.deleted
-                            .iter()
-                            .map(|d| (d.base_offset, Offset(d.next_offset.0 - 1)))
-                            .collect(),
-                    )
-                };
-                Ok(Solved {
-                    answer,
-                    evidence: Evidence::Retention(rep),
-                })
+                Ok(solve_strike(p, now, self.kind == Ask::StrikeSegments))
             }
             Ask::Pinning => {
                 let rep = p.preview_retention(now);
@@ -164,44 +133,7 @@ impl Question {
                 config,
                 accept,
                 reject,
-            } => {
-                let key = ConfigKey::find(config)
-                    .filter(|k| k.exists_in(p.config().version))
-                    .ok_or_else(|| {
-                        format!("{config} does not exist in {}", p.config().version.label())
-                    })?;
-                let (lo, hi) = key.range(p.config().version);
-                let what = |pr: &Probe| label(pr, now).to_string();
-                let min = least_accepting(p, config, lo, hi, accept)
-                    .ok_or_else(|| format!("no value of {config} accepts {}", what(accept)))?;
-                let max = match least_accepting(p, config, lo, hi, reject) {
-                    None => hi,
-                    Some(b) if b > min => b - 1,
-                    Some(_) => {
-                        return Err(format!(
-                            "every value of {config} that accepts {} also accepts {}",
-                            what(accept),
-                            what(reject)
-                        ))
-                    }
-                };
-                let at = |v: i64, pr: &Probe| {
-                    (lo..=hi)
-                        .contains(&v)
-                        .then(|| accepts(p, config, v, pr))
-                        .flatten()
-                };
-                Ok(Solved {
-                    answer: Answer::Values { min, max },
-                    evidence: Evidence::Choose {
-                        config: config.clone(),
-                        accept_below: min.checked_sub(1).and_then(|v| at(v, accept)),
-                        reject_at_max: at(max, reject)
-                            .ok_or("the range's upper value is not valid")?,
-                        reject_above: max.checked_add(1).and_then(|v| at(v, reject)),
-                    },
-                })
-            }
+            } => solve_choose(p, now, config, (accept, reject)),
             Ask::Late(c) => {
                 let report = stream::run(c, p);
                 let answer = Answer::records(report.late().map(|r| (r.offset, r.offset)).collect());
@@ -236,4 +168,91 @@ impl Question {
             Ask::Error(_) => unreachable!("answered above"),
         }
     }
+}
+
+/// An error question: the code the broker answers the action with on a copy (0 when it
+/// succeeds).
+fn solve_error(a: &Action, r: &mut Runner) -> Result<Solved, String> {
+    let mut last = None;
+    for (t, c) in a.commands(r.now())? {
+        last = Some(r.apply(t, c, &mut |_| {}).map_err(|e| e.to_string())?);
+    }
+    let rep = last.ok_or("the action does nothing")?;
+    let code = match &rep.outcome {
+        StepOutcome::Produce(ProduceOutcome::Rejected(e)) => e.error.code(),
+        StepOutcome::DeleteRecords { result: Err(e), .. } => e.error.code(),
+        _ => 0,
+    };
+    Ok(Solved {
+        answer: Answer::ErrorCode(code),
+        evidence: Evidence::Outcome {
+            report: rep,
+            config: r.partition().config().clone(),
+        },
+    })
+}
+
+/// What the next scheduled retention check deletes: its segments, or its records' offset
+/// ranges when not `segments`.
+fn solve_strike(p: &Partition, now: Timestamp, segments: bool) -> Solved {
+    // The next check is the scheduled one (Kafka has no other trigger): the retention
+    // task's, or on a compacted topic the log cleaner's, every log.cleaner.backoff.ms.
+    let rep = p.preview_retention(p.next_retention_check().max(now));
+    let answer = if segments {
+        Answer::segments(rep.deleted.iter().map(|d| d.base_offset).collect())
+    } else {
+        Answer::records(
+            rep.deleted
+                .iter()
+                .map(|d| (d.base_offset, Offset(d.next_offset.0 - 1)))
+                .collect(),
+        )
+    };
+    Solved {
+        answer,
+        evidence: Evidence::Retention(rep),
+    }
+}
+
+/// A choose question: the values of `config` that accept the batch `accept` and reject
+/// `reject`, with what the values around them do.
+fn solve_choose(
+    p: &Partition,
+    now: Timestamp,
+    config: &str,
+    (accept, reject): (&Probe, &Probe),
+) -> Result<Solved, String> {
+    let key = ConfigKey::find(config)
+        .filter(|k| k.exists_in(p.config().version))
+        .ok_or_else(|| format!("{config} does not exist in {}", p.config().version.label()))?;
+    let (lo, hi) = key.range(p.config().version);
+    let what = |pr: &Probe| label(pr, now).to_string();
+    let min = least_accepting(p, config, lo, hi, accept)
+        .ok_or_else(|| format!("no value of {config} accepts {}", what(accept)))?;
+    let max = match least_accepting(p, config, lo, hi, reject) {
+        None => hi,
+        Some(b) if b > min => b - 1,
+        Some(_) => {
+            return Err(format!(
+                "every value of {config} that accepts {} also accepts {}",
+                what(accept),
+                what(reject)
+            ))
+        }
+    };
+    let at = |v: i64, pr: &Probe| {
+        (lo..=hi)
+            .contains(&v)
+            .then(|| accepts(p, config, v, pr))
+            .flatten()
+    };
+    Ok(Solved {
+        answer: Answer::Values { min, max },
+        evidence: Evidence::Choose {
+            config: config.to_string(),
+            accept_below: min.checked_sub(1).and_then(|v| at(v, accept)),
+            reject_at_max: at(max, reject).ok_or("the range's upper value is not valid")?,
+            reject_above: max.checked_add(1).and_then(|v| at(v, reject)),
+        },
+    })
 }

@@ -1,6 +1,6 @@
 use super::*;
 use logtime_model::config::{Config, KafkaVersion};
-use logtime_model::partition::Command;
+use logtime_model::partition::{Command, Partition};
 use logtime_model::Record;
 use proptest::prelude::*;
 

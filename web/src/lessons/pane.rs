@@ -99,10 +99,79 @@ fn item_card(
     let open = item.outcome == Outcome::Open;
     let task = item.takes == Takes::Task;
     let follow = follower(on_lesson);
-    let emit = |a: LessonAction| {
-        let cb = on_lesson.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
-    };
+    let kind = if task { "Task" } else { "Question" };
+    html! {
+        <section ref={node.clone()} tabindex="-1" class={classes!("lt-item", (!open).then_some("settled"))} aria-label={format!("{kind} {} of {}", item.index + 1, item.of)} data-testid="lesson-item">
+            <p class="lt-item-kicker">{ format!("{kind} {} of {} · {} points", item.index + 1, item.of, item.points) }</p>
+            <h3 class="lt-item-title">{ item.title.clone() }</h3>
+            { for item.ask.iter().map(|s| html!{ <p>{ sentence_live(s, &follow) }</p> }) }
+            if let Some(g) = &item.goal {
+                <ul class="lt-goal" aria-label="Goal" data-testid="goal">
+                    { for g.checks.iter().map(|c| html!{
+                        <li class={classes!(c.met.then_some("met"))}>
+                            <span class="lt-goal-mark" aria-hidden="true">{ if c.met { "✓" } else { "○" } }</span>
+                            <span class="lt-visually-hidden">{ if c.met { "met: " } else { "not yet: " } }</span>
+                            <span class="lt-goal-text">{ sentence(&c.sentence) }</span>
+                        </li>
+                    }) }
+                </ul>
+            }
+            if open && !task {
+                { answer_form(item, view, value, form_error, on_lesson) }
+            }
+            if open && task {
+                <p class="lt-muted lt-small">{ "Act in the explorer (producer, config, retention panels): the goal is checked after every action." }</p>
+            }
+            if let Some(e) = form_error.as_ref().or(view.error.as_ref()) {
+                <p class="lt-field-error" role="alert" data-testid="lesson-error">{ e.clone() }</p>
+            }
+            <div role="status" aria-live="polite">
+                if let Some((ok, words)) = &item.feedback {
+                    <div class={classes!("lt-feedback", if *ok {"right"} else {"wrong"})} data-testid="feedback">
+                        <strong>{ if *ok { "✓ Right: " } else { "✗ Not quite: " } }</strong>
+                        { for words.iter().enumerate().map(|(i, s)| {
+                            // each sentence after the first starts one of its own
+                            let mut s = s.clone();
+                            if i > 0 { s.capitalize(); }
+                            html!{ <span>{ sentence(&s) }{ ". " }</span> }
+                        }) }
+                    </div>
+                }
+                { status(item, task) }
+                if !item.explanation.is_empty() {
+                    <div class="lt-explain" data-testid="explanation">
+                        <strong>{ "Why: " }</strong>
+                        { for item.explanation.iter().map(|s| html!{ <span>{ sentence(s) }{ " " }</span> }) }
+                    </div>
+                }
+            </div>
+            if !item.hints.is_empty() {
+                <ol class="lt-hints" aria-label="Hints" data-testid="hints">
+                    { for item.hints.iter().map(|h| html!{ <li>{ for h.iter().map(|s| html!{ <span>{ sentence(s) }{ " " }</span> }) }</li> }) }
+                </ol>
+            }
+            if let Some(r) = &item.revealed {
+                <div class="lt-reveal" data-testid="reveal">
+                    <strong>{ "Answer: " }</strong>
+                    { for r.iter().map(|s| html!{ <p>{ sentence(s) }</p> }) }
+                </div>
+            }
+            if open {
+                { actions(item, task, on_lesson) }
+            }
+        </section>
+    }
+}
+
+/// A question's answer form: the value typed or picked in the partition, checked by core
+/// (an error code by number or by Kafka's name), and "nothing" where −1 is an answer.
+fn answer_form(
+    item: &ItemView,
+    view: &LessonView,
+    value: &UseStateHandle<String>,
+    form_error: &UseStateHandle<Option<String>>,
+    on_lesson: &Callback<LessonAction>,
+) -> Html {
     let check = {
         let cb = on_lesson.clone();
         let value = value.clone();
@@ -147,9 +216,54 @@ fn item_card(
             }
         })
     };
-    let kind = if task { "Task" } else { "Question" };
+    html! {
+        <form class="lt-answer-form" onsubmit={check}>
+            if let Takes::Value(config) = &item.takes {
+                <label class="lt-inline"><span>{ format!("Value of {config}") }</span>
+                    <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
+            } else if item.takes == Takes::ErrorCode {
+                <label class="lt-inline"><span>{ "Error code or name (0 or none: appended)" }</span>
+                    <input autocapitalize="off" spellcheck="false" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
+            } else {
+                <p class="lt-pick" data-testid="answer-pick"><span class="lt-muted">{ "Your answer: " }</span>{ picked(&item.takes, &view.selection) }</p>
+                if matches!(item.takes, Takes::Offset | Takes::Closing | Takes::Segment) {
+                    <label class="lt-inline"><span>{ if item.takes == Takes::Segment { "or type its base offset" } else { "or type the offset" } }</span>
+                        <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
+                }
+            }
+            <button type="submit" class="lt-btn lt-btn-primary" data-testid="answer-check">{ "Check answer" }</button>
+            if item.takes == Takes::Offset {
+                <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "It finds nothing (−1)" }</button>
+            } else if item.takes == Takes::Closing {
+                <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "No record read closes it (−1)" }</button>
+            }
+        </form>
+    }
+}
+
+/// An open item's buttons: a hint (and what it costs) and the answer or solution revealed.
+fn actions(item: &ItemView, task: bool, on_lesson: &Callback<LessonAction>) -> Html {
+    let emit = |a: LessonAction| {
+        let cb = on_lesson.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
+    };
     let (hint_cost, wrong_cost) = item.costs;
-    let status = match item.outcome {
+    html! {
+        <div class="lt-item-actions">
+            <button type="button" class="lt-btn" onclick={emit(LessonAction::Hint)} disabled={item.hints_left == 0} data-testid="hint">
+                { if item.hints_left == 0 { "No more hints".to_string() } else { format!("Hint (−{hint_cost} points, {} left)", item.hints_left) } }
+            </button>
+            <button type="button" class="lt-btn" onclick={emit(LessonAction::Reveal)} data-testid="reveal-button">
+                { if task { "Show me the solution" } else { "Reveal the answer" } }
+            </button>
+            if !task && wrong_cost > 0 { <span class="lt-muted lt-small">{ format!("A wrong answer costs {wrong_cost} points.") }</span> }
+        </div>
+    }
+}
+
+/// Where a settled item stands: done (right, or the goal holds) or revealed.
+fn status(item: &ItemView, task: bool) -> Html {
+    match item.outcome {
         Outcome::Done if task => {
             html! { <p class="lt-done" data-testid="item-done"><span aria-hidden="true">{ "✓ " }</span>{ "Done: the goal holds." }</p> }
         }
@@ -160,95 +274,6 @@ fn item_card(
             html! { <p class="lt-revealed" data-testid="item-revealed">{ "Revealed: no points for this one." }</p> }
         }
         _ => html! {},
-    };
-    html! {
-        <section ref={node.clone()} tabindex="-1" class={classes!("lt-item", (!open).then_some("settled"))} aria-label={format!("{kind} {} of {}", item.index + 1, item.of)} data-testid="lesson-item">
-            <p class="lt-item-kicker">{ format!("{kind} {} of {} · {} points", item.index + 1, item.of, item.points) }</p>
-            <h3 class="lt-item-title">{ item.title.clone() }</h3>
-            { for item.ask.iter().map(|s| html!{ <p>{ sentence_live(s, &follow) }</p> }) }
-            if let Some(g) = &item.goal {
-                <ul class="lt-goal" aria-label="Goal" data-testid="goal">
-                    { for g.checks.iter().map(|c| html!{
-                        <li class={classes!(c.met.then_some("met"))}>
-                            <span class="lt-goal-mark" aria-hidden="true">{ if c.met { "✓" } else { "○" } }</span>
-                            <span class="lt-visually-hidden">{ if c.met { "met: " } else { "not yet: " } }</span>
-                            <span class="lt-goal-text">{ sentence(&c.sentence) }</span>
-                        </li>
-                    }) }
-                </ul>
-            }
-            if open && !task {
-                <form class="lt-answer-form" onsubmit={check}>
-                    if let Takes::Value(config) = &item.takes {
-                        <label class="lt-inline"><span>{ format!("Value of {config}") }</span>
-                            <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
-                    } else if item.takes == Takes::ErrorCode {
-                        <label class="lt-inline"><span>{ "Error code or name (0 or none: appended)" }</span>
-                            <input autocapitalize="off" spellcheck="false" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
-                    } else {
-                        <p class="lt-pick" data-testid="answer-pick"><span class="lt-muted">{ "Your answer: " }</span>{ picked(&item.takes, &view.selection) }</p>
-                        if matches!(item.takes, Takes::Offset | Takes::Closing | Takes::Segment) {
-                            <label class="lt-inline"><span>{ if item.takes == Takes::Segment { "or type its base offset" } else { "or type the offset" } }</span>
-                                <input inputmode="numeric" value={(**value).clone()} oninput={oninput.clone()} data-testid="answer-value" /></label>
-                        }
-                    }
-                    <button type="submit" class="lt-btn lt-btn-primary" data-testid="answer-check">{ "Check answer" }</button>
-                    if item.takes == Takes::Offset {
-                        <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "It finds nothing (−1)" }</button>
-                    } else if item.takes == Takes::Closing {
-                        <button type="button" class="lt-btn" onclick={nothing} data-testid="answer-none">{ "No record read closes it (−1)" }</button>
-                    }
-                </form>
-            }
-            if open && task {
-                <p class="lt-muted lt-small">{ "Act in the explorer (producer, config, retention panels): the goal is checked after every action." }</p>
-            }
-            if let Some(e) = form_error.as_ref().or(view.error.as_ref()) {
-                <p class="lt-field-error" role="alert" data-testid="lesson-error">{ e.clone() }</p>
-            }
-            <div role="status" aria-live="polite">
-                if let Some((ok, words)) = &item.feedback {
-                    <div class={classes!("lt-feedback", if *ok {"right"} else {"wrong"})} data-testid="feedback">
-                        <strong>{ if *ok { "✓ Right: " } else { "✗ Not quite: " } }</strong>
-                        { for words.iter().enumerate().map(|(i, s)| {
-                            // each sentence after the first starts one of its own
-                            let mut s = s.clone();
-                            if i > 0 { s.capitalize(); }
-                            html!{ <span>{ sentence(&s) }{ ". " }</span> }
-                        }) }
-                    </div>
-                }
-                { status }
-                if !item.explanation.is_empty() {
-                    <div class="lt-explain" data-testid="explanation">
-                        <strong>{ "Why: " }</strong>
-                        { for item.explanation.iter().map(|s| html!{ <span>{ sentence(s) }{ " " }</span> }) }
-                    </div>
-                }
-            </div>
-            if !item.hints.is_empty() {
-                <ol class="lt-hints" aria-label="Hints" data-testid="hints">
-                    { for item.hints.iter().map(|h| html!{ <li>{ for h.iter().map(|s| html!{ <span>{ sentence(s) }{ " " }</span> }) }</li> }) }
-                </ol>
-            }
-            if let Some(r) = &item.revealed {
-                <div class="lt-reveal" data-testid="reveal">
-                    <strong>{ "Answer: " }</strong>
-                    { for r.iter().map(|s| html!{ <p>{ sentence(s) }</p> }) }
-                </div>
-            }
-            if open {
-                <div class="lt-item-actions">
-                    <button type="button" class="lt-btn" onclick={emit(LessonAction::Hint)} disabled={item.hints_left == 0} data-testid="hint">
-                        { if item.hints_left == 0 { "No more hints".to_string() } else { format!("Hint (−{hint_cost} points, {} left)", item.hints_left) } }
-                    </button>
-                    <button type="button" class="lt-btn" onclick={emit(LessonAction::Reveal)} data-testid="reveal-button">
-                        { if task { "Show me the solution" } else { "Reveal the answer" } }
-                    </button>
-                    if !task && wrong_cost > 0 { <span class="lt-muted lt-small">{ format!("A wrong answer costs {wrong_cost} points.") }</span> }
-                </div>
-            }
-        </section>
     }
 }
 
@@ -332,38 +357,96 @@ fn score_card(p: &ScoreCardProps) -> Html {
     }
 }
 
-/// The lesson pane.
-#[function_component(LessonPane)]
-pub fn lesson_pane(p: &LessonPaneProps) -> Html {
+/// The answer field and its error, both emptied when a new item (`at`: its index and step)
+/// comes.
+#[hook]
+fn use_fresh_field(
+    at: Option<(usize, usize)>,
+) -> (UseStateHandle<String>, UseStateHandle<Option<String>>) {
     let value = use_state(String::new);
     let form_error = use_state(Option::<String>::default);
-    // A phone embed can fold the narration away (its toggle shows only there: embed.css).
-    let folded = use_state(|| false);
-    let on_fold = {
-        let folded = folded.clone();
-        Callback::from(move |_: MouseEvent| folded.set(!*folded))
-    };
-    // a new item starts with an empty field
     {
         let (value, form_error) = (value.clone(), form_error.clone());
-        let at = p.view.item.as_ref().map(|i| (i.index, i.step));
         use_effect_with(at, move |_| {
             value.set(String::new());
             form_error.set(None);
         });
     }
-    // When Next turns into a disabled "Answer first", the focus would fall to the page body:
-    // it moves to the question instead, unless the reader is elsewhere on purpose.
+    (value, form_error)
+}
+
+/// The open item's card, focused when an item opens (`open_at`): when Next turns into a
+/// disabled "Answer first", the focus would fall to the page body; it moves to the question
+/// instead, unless the reader is elsewhere on purpose.
+#[hook]
+fn use_item_focus(open_at: Option<(usize, usize)>) -> NodeRef {
     let item_node = use_node_ref();
     {
         let node = item_node.clone();
-        let open_at = p.view.open().map(|i| (i.index, i.step));
         use_effect_with(open_at, move |at| {
             if at.is_some() {
                 focus_if_lost(&node);
             }
         });
     }
+    item_node
+}
+
+/// Back, play (not in a drill) and Next, which waits for an open item's answer.
+fn lesson_nav(p: &LessonPaneProps, drill: bool, blocked: bool) -> Html {
+    let v = &*p.view;
+    let emit = |a: LessonAction| {
+        let cb = p.on_lesson.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
+    };
+    let transport = |a: TransportAction| {
+        let cb = p.on_transport.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
+    };
+    html! {
+    <nav class="lt-lesson-nav" aria-label="Lesson steps">
+        <button type="button" class="lt-btn" onclick={transport(TransportAction::Back)} disabled={v.stops.len() < 2} data-testid="lesson-back" aria-keyshortcuts="ArrowLeft">{ "◀ Back" }</button>
+        if !drill {
+            <button type="button" class="lt-btn" onclick={transport(TransportAction::TogglePlay)} disabled={blocked || v.finished} data-testid="lesson-play" aria-keyshortcuts="Space">
+                { if p.playing { "‖ Pause" } else { "▶ Play" } }
+            </button>
+        }
+        <button type="button" class="lt-btn lt-btn-primary" onclick={emit(LessonAction::Next)} disabled={blocked || v.finished} data-testid="lesson-next" aria-keyshortcuts="ArrowRight">
+            { if v.finished { "Finished" } else if blocked { "Answer first" } else { "Next ▶" } }
+        </button>
+    </nav>
+    }
+}
+
+/// The pane's head: the mode, the step, the broker clock, and the toggle that folds the
+/// narration away on a phone embed.
+fn lesson_head(label: &str, v: &LessonView, now: Timestamp, folded: &UseStateHandle<bool>) -> Html {
+    let on_fold = {
+        let folded = folded.clone();
+        Callback::from(move |_: MouseEvent| folded.set(!*folded))
+    };
+    let step = v.at.map_or(0, |a| a + 1);
+    let folded = **folded;
+    html! {
+        <div class="lt-lesson-head">
+            <span class="lt-badge">{ label }</span>
+            <span class="lt-lesson-progress" data-testid="lesson-step">{ format!("Step {step} of {}", v.steps) }</span>
+            <span class="lt-lesson-clock" data-testid="lesson-clock"><span class="lt-muted">{ "Broker clock " }</span>{ human::date(now.0) }</span>
+            <button type="button" class="lt-btn lt-btn-small lt-narration-toggle" aria-expanded={(!folded).to_string()} aria-controls="lt-narration"
+                    onclick={on_fold} data-testid="narration-toggle">
+                <span aria-hidden="true">{ if folded { "▸" } else { "▾" } }</span>{ "Narration" }
+            </button>
+        </div>
+    }
+}
+
+/// The lesson pane.
+#[function_component(LessonPane)]
+pub fn lesson_pane(p: &LessonPaneProps) -> Html {
+    let (value, form_error) = use_fresh_field(p.view.item.as_ref().map(|i| (i.index, i.step)));
+    // A phone embed can fold the narration away (its toggle shows only there: embed.css).
+    let folded = use_state(|| false);
+    let item_node = use_item_focus(p.view.open().map(|i| (i.index, i.step)));
     // The assignment's learner: kept by the pane, as the lesson restarts with their variant.
     let assigned = use_state(|| None::<AttrValue>);
     let on_assign = {
@@ -379,15 +462,10 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
         let cb = p.on_lesson.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
-    let transport = |a: TransportAction| {
-        let cb = p.on_transport.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
-    };
     let follow = follower(&p.on_lesson);
     let blocked = v.open().is_some();
     let presenter = v.mode == Some(Mode::Presenter);
     let drill = v.mode == Some(Mode::Drill);
-    let step = v.at.map_or(0, |a| a + 1);
     let label = match v.mode {
         Some(Mode::Drill) => "Drill",
         Some(Mode::Presenter) => "Presenter",
@@ -395,15 +473,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
     };
     html! {
         <section role="group" class={classes!("lt-panel", "lt-lesson", presenter.then_some("presenter"))} aria-label={format!("{label}: narration and questions")} data-testid="lesson" data-mode={v.mode.map_or("walkthrough", Mode::name)}>
-            <div class="lt-lesson-head">
-                <span class="lt-badge">{ label }</span>
-                <span class="lt-lesson-progress" data-testid="lesson-step">{ format!("Step {step} of {}", v.steps) }</span>
-                <span class="lt-lesson-clock" data-testid="lesson-clock"><span class="lt-muted">{ "Broker clock " }</span>{ human::date(p.now.0) }</span>
-                <button type="button" class="lt-btn lt-btn-small lt-narration-toggle" aria-expanded={(!*folded).to_string()} aria-controls="lt-narration"
-                        onclick={on_fold} data-testid="narration-toggle">
-                    <span aria-hidden="true">{ if *folded { "▸" } else { "▾" } }</span>{ "Narration" }
-                </button>
-            </div>
+            { lesson_head(label, v, p.now, &folded) }
             if let Some(fp) = &p.assign {
                 <Assignment fingerprint={fp.clone()} learner={(*assigned).clone()} on_start={on_assign}
                             loaded={v.results.as_ref().map(|r| AttrValue::from(r.fingerprint.clone()))} />
@@ -435,17 +505,7 @@ pub fn lesson_pane(p: &LessonPaneProps) -> Html {
                     <button type="button" class="lt-btn lt-btn-small" onclick={emit(LessonAction::Return)} data-testid="return-branch">{ "Return to where I was" }</button>
                 </p>
             }
-            <nav class="lt-lesson-nav" aria-label="Lesson steps">
-                <button type="button" class="lt-btn" onclick={transport(TransportAction::Back)} disabled={v.stops.len() < 2} data-testid="lesson-back" aria-keyshortcuts="ArrowLeft">{ "◀ Back" }</button>
-                if !drill {
-                    <button type="button" class="lt-btn" onclick={transport(TransportAction::TogglePlay)} disabled={blocked || v.finished} data-testid="lesson-play" aria-keyshortcuts="Space">
-                        { if p.playing { "‖ Pause" } else { "▶ Play" } }
-                    </button>
-                }
-                <button type="button" class="lt-btn lt-btn-primary" onclick={emit(LessonAction::Next)} disabled={blocked || v.finished} data-testid="lesson-next" aria-keyshortcuts="ArrowRight">
-                    { if v.finished { "Finished" } else if blocked { "Answer first" } else { "Next ▶" } }
-                </button>
-            </nav>
+            { lesson_nav(p, drill, blocked) }
             if v.finished && v.card.as_ref().is_some_and(|c| !c.items.is_empty()) { <ScoreCard view={p.view.clone()} progress_key={p.progress_key.clone()} on_lesson={p.on_lesson.clone()} /> }
             else if v.finished { <p class="lt-done" data-testid="lesson-finished">{ "✓ End of the walkthrough." }</p> }
             if v.card.as_ref().is_some_and(|c| !c.items.is_empty()) {

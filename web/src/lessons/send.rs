@@ -81,55 +81,8 @@ pub fn send_results(p: &SendProps) -> Html {
     };
     let shown = match &*code {
         Some(Ok(c)) => {
-            let copy = {
-                let (c, copied) = (c.clone(), copied.clone());
-                Callback::from(move |_: MouseEvent| {
-                    let (c, copied) = (c.clone(), copied.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        copied.set(Some(glue::copy_text(&c).await));
-                    });
-                })
-            };
-            let file = {
-                let c = c.clone();
-                let typed = fixed.as_deref().unwrap_or(&name).trim().to_string();
-                let who = if typed.is_empty() {
-                    "results".to_string()
-                } else {
-                    typed.replace(|ch: char| !ch.is_alphanumeric(), "-")
-                };
-                Callback::from(move |_: MouseEvent| {
-                    glue::download(&c, &format!("{who}.logtime-results.txt"))
-                })
-            };
-            // A button, not a link: an outside link inside the explorer's shadow root would make
-            // the page's skip link look like ordinary content to checkers.
-            let link = class_link(c);
-            let open_link = {
-                let link = link.clone();
-                Callback::from(move |_: MouseEvent| {
-                    if let Some(w) = web_sys::window() {
-                        let _ =
-                            w.open_with_url_and_target_and_features(&link, "_blank", "noopener");
-                    }
-                })
-            };
-            html! {
-                <>
-                    <label class="lt-send-code"><span>{ "Your results code" }</span>
-                        <textarea readonly=true rows="3" data-testid="results-code" value={c.clone()} /></label>
-                    <label class="lt-send-code"><span>{ "Or send this link" }</span>
-                        <input readonly=true value={link.clone()} data-testid="results-link" /></label>
-                    <div class="lt-item-actions">
-                        <button type="button" class="lt-btn lt-btn-small" onclick={copy} data-testid="results-copy">{ "Copy the code" }</button>
-                        <button type="button" class="lt-btn lt-btn-small" onclick={file} data-testid="results-file">{ "Save as a file" }</button>
-                        <button type="button" class="lt-btn lt-btn-small" onclick={open_link} data-testid="results-open">{ "Open in a class page" }</button>
-                    </div>
-                    if let Some(ok) = *copied {
-                        <p class="lt-muted lt-small" role="status">{ if ok { "Copied to the clipboard." } else { "Copying failed: select the code and copy it." } }</p>
-                    }
-                </>
-            }
+            let typed = fixed.as_deref().unwrap_or(&name).trim().to_string();
+            code_box(c, &typed, copied.clone())
         }
         Some(Err(e)) => {
             html! { <p class="lt-field-error" role="alert">{ format!("The code could not be made: {e}") }</p> }
@@ -150,5 +103,57 @@ pub fn send_results(p: &SendProps) -> Html {
             <button type="button" class="lt-btn lt-btn-primary lt-btn-small" onclick={make} data-testid="results-make">{ "Make my results code" }</button>
             { shown }
         </details>
+    }
+}
+
+/// The code made: as text and as a class-page link, with buttons to copy it, save it as a
+/// file named after `typed` (the learner's name) and open the class page.
+fn code_box(c: &str, typed: &str, copied: UseStateHandle<Option<bool>>) -> Html {
+    let copy = {
+        let (c, copied) = (c.to_string(), copied.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (c, copied) = (c.clone(), copied.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(Some(glue::copy_text(&c).await));
+            });
+        })
+    };
+    let file = {
+        let c = c.to_string();
+        let who = if typed.is_empty() {
+            "results".to_string()
+        } else {
+            typed.replace(|ch: char| !ch.is_alphanumeric(), "-")
+        };
+        Callback::from(move |_: MouseEvent| {
+            glue::download(&c, &format!("{who}.logtime-results.txt"))
+        })
+    };
+    // A button, not a link: an outside link inside the explorer's shadow root would make
+    // the page's skip link look like ordinary content to checkers.
+    let link = class_link(c);
+    let open_link = {
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.open_with_url_and_target_and_features(&link, "_blank", "noopener");
+            }
+        })
+    };
+    html! {
+        <>
+            <label class="lt-send-code"><span>{ "Your results code" }</span>
+                <textarea readonly=true rows="3" data-testid="results-code" value={c.to_string()} /></label>
+            <label class="lt-send-code"><span>{ "Or send this link" }</span>
+                <input readonly=true value={link.clone()} data-testid="results-link" /></label>
+            <div class="lt-item-actions">
+                <button type="button" class="lt-btn lt-btn-small" onclick={copy} data-testid="results-copy">{ "Copy the code" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={file} data-testid="results-file">{ "Save as a file" }</button>
+                <button type="button" class="lt-btn lt-btn-small" onclick={open_link} data-testid="results-open">{ "Open in a class page" }</button>
+            </div>
+            if let Some(ok) = *copied {
+                <p class="lt-muted lt-small" role="status">{ if ok { "Copied to the clipboard." } else { "Copying failed: select the code and copy it." } }</p>
+            }
+        </>
     }
 }

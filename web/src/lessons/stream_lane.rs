@@ -54,25 +54,14 @@ fn key(replay: &ReplayView, config: StreamConfig) -> Option<Key> {
     ))
 }
 
-/// The lane.
-#[function_component(StreamLane)]
-pub fn stream_lane(p: &StreamLaneProps) -> Html {
-    let config = p.replay.stream();
-    let k = config.and_then(|c| key(&p.replay, c));
-    let report: Rc<Option<StreamReport>> = {
-        let replay = p.replay.clone();
-        use_memo(k, move |k| {
-            let c = k.as_ref()?.0;
-            let r = replay.runner()?;
-            Some(stream::run(&c, r.partition()))
-        })
-    };
-    let total = report.as_ref().as_ref().map_or(0, |r| r.reads.len());
+/// How many of the `total` reads the lane shows: it catches up with `total` one read per tick,
+/// or at once when `instant` (reduced motion, verdicts hidden).
+#[hook]
+fn use_read_cursor(total: usize, instant: bool) -> usize {
     // The reads shown: catches up with `total` one read per tick (outside the reducer: a
     // timer handle is no state of the explorer).
     let shown = use_mut_ref(|| None::<usize>);
     let redraw = use_force_update();
-    let instant = p.reduced_motion || p.hidden;
     {
         let (shown, redraw) = (shown.clone(), redraw.clone());
         use_effect_with((total, instant), move |&(total, instant)| {
@@ -104,11 +93,39 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
         });
     }
     // Without motion (or with the verdicts hidden) the lane is always at the partition's end.
-    let cursor = if instant {
+    if instant {
         total
     } else {
         shown.borrow().unwrap_or(total).min(total)
+    }
+}
+
+/// The page's test ids of the lesson crate's figures, in their order.
+const FIGURE_IDS: [&str; 6] = [
+    "lane-read",
+    "lane-stream-time",
+    "lane-watermark",
+    "lane-counted",
+    "lane-late",
+    "lane-closed",
+];
+
+/// The lane.
+#[function_component(StreamLane)]
+pub fn stream_lane(p: &StreamLaneProps) -> Html {
+    let config = p.replay.stream();
+    let k = config.and_then(|c| key(&p.replay, c));
+    let report: Rc<Option<StreamReport>> = {
+        let replay = p.replay.clone();
+        use_memo(k, move |k| {
+            let c = k.as_ref()?.0;
+            let r = replay.runner()?;
+            Some(stream::run(&c, r.partition()))
+        })
     };
+    let total = report.as_ref().as_ref().map_or(0, |r| r.reads.len());
+    let instant = p.reduced_motion || p.hidden;
+    let cursor = use_read_cursor(total, instant);
     let now = p.replay.now();
     let canvas = {
         let (report, dark) = (report.clone(), p.dark);
@@ -136,15 +153,6 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
     let height = stream_lane::height(lane.rows);
     let listed = lane.windows.len().saturating_sub(LISTED);
     let summary = words::summary(&tally);
-    // the lesson crate's figures, with the page's test ids
-    const IDS: [&str; 6] = [
-        "lane-read",
-        "lane-stream-time",
-        "lane-watermark",
-        "lane-counted",
-        "lane-late",
-        "lane-closed",
-    ];
     let figures = words::figures(report, &tally);
     html! {
         <section role="group" class="lt-panel lt-lane" aria-label="Stream processor downstream" data-testid="stream-lane"
@@ -160,7 +168,7 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                 </p>
             } else {
                 <dl class="lt-stats">
-                    { for figures.iter().zip(IDS).map(|((k, v), id)| html! {
+                    { for figures.iter().zip(FIGURE_IDS).map(|((k, v), id)| html! {
                         <div><dt>{ *k }</dt><dd data-testid={id}>{ v.clone() }</dd></div>
                     }) }
                 </dl>
@@ -170,23 +178,39 @@ pub fn stream_lane(p: &StreamLaneProps) -> Html {
                     if let Some(s) = &newest { <span class="lt-muted">{ "Last read: " }</span>{ sentence(s) }{ "." } }
                     else { <span class="lt-muted">{ words::NOTHING_READ }</span> }
                 </p>
-                if !lane.windows.is_empty() {
-                    <ol class="lt-lane-windows lt-small" aria-label="Windows" data-testid="lane-windows">
-                        if listed > 0 { <li class="lt-muted">{ words::earlier(listed) }</li> }
-                        { for lane.windows.iter().skip(listed).map(|w| html!{
-                            <li class={classes!(w.closed.then_some("closed"), (w.late > 0).then_some("dropped"))} data-testid="lane-window">
-                                <span class="lt-lane-key" aria-hidden="true">{ if w.closed { "▮" } else { "▯" } }</span>
-                                { words::window_line(w.window, w.counted, w.late, w.closed_by) }
-                            </li>
-                        }) }
-                    </ol>
-                }
-                <ul class="lt-legend" aria-label="Legend of the stream lane">
-                    <li><span class="lt-swatch lt-lane-counted" aria-hidden="true">{ "✓" }</span>{ words::KEY[0] }</li>
-                    <li><span class="lt-swatch lt-lane-late" aria-hidden="true">{ "✗" }</span>{ words::KEY[1] }</li>
-                    <li><span class="lt-swatch lt-lane-bar" aria-hidden="true">{ "▮" }</span>{ words::KEY[2] }</li>
-                </ul>
+                { windows_list(&lane, listed) }
+                { legend() }
             }
         </section>
+    }
+}
+
+/// The windows that received records, the last `LISTED` of them listed (closed ones marked,
+/// those that dropped records flagged); nothing before any window.
+fn windows_list(lane: &Lane, listed: usize) -> Html {
+    if lane.windows.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ol class="lt-lane-windows lt-small" aria-label="Windows" data-testid="lane-windows">
+            if listed > 0 { <li class="lt-muted">{ words::earlier(listed) }</li> }
+            { for lane.windows.iter().skip(listed).map(|w| html!{
+                <li class={classes!(w.closed.then_some("closed"), (w.late > 0).then_some("dropped"))} data-testid="lane-window">
+                    <span class="lt-lane-key" aria-hidden="true">{ if w.closed { "▮" } else { "▯" } }</span>
+                    { words::window_line(w.window, w.counted, w.late, w.closed_by) }
+                </li>
+            }) }
+        </ol>
+    }
+}
+
+/// The key to the lane's marks.
+fn legend() -> Html {
+    html! {
+        <ul class="lt-legend" aria-label="Legend of the stream lane">
+            <li><span class="lt-swatch lt-lane-counted" aria-hidden="true">{ "✓" }</span>{ words::KEY[0] }</li>
+            <li><span class="lt-swatch lt-lane-late" aria-hidden="true">{ "✗" }</span>{ words::KEY[1] }</li>
+            <li><span class="lt-swatch lt-lane-bar" aria-hidden="true">{ "▮" }</span>{ words::KEY[2] }</li>
+        </ul>
     }
 }

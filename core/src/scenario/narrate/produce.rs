@@ -3,9 +3,9 @@
 
 use super::{count, list, offset_range, Sentence};
 use crate::human::{approx_duration, bytes, duration};
-use crate::scenario::{ProduceOutcome, StepReport};
+use crate::scenario::{ProduceOutcome, StepReport, Traffic};
 use logtime_model::diagnosis::{Diagnosis, Finding};
-use logtime_model::event::Roll;
+use logtime_model::event::{Appended, Roll};
 use logtime_model::segment::RollReason;
 use logtime_model::units::Timestamp;
 use logtime_model::validation::ProduceError;
@@ -206,94 +206,102 @@ pub fn roll_reason(reason: &RollReason) -> Sentence {
 pub(super) fn outcome(p: &ProduceOutcome, r: &StepReport) -> Vec<Sentence> {
     let mut parts = Vec::new();
     match p {
-        ProduceOutcome::Traffic(t) => {
-            let mut s = Sentence::new();
-            let _ = write!(
-                s,
-                "generated traffic: {} of {}, every {}: {} appended ({}",
-                count(t.batches, "batch", "batches"),
-                count(t.records_per_batch, "record", "records"),
-                duration(t.every_ms),
-                t.appended_batches,
-                count(t.records_appended, "record", "records")
-            );
-            if t.appended_batches > 0 {
-                s.text(", ").offsets(
-                    offset_range(t.first_offset, t.last_offset),
-                    t.first_offset,
-                    t.last_offset,
-                );
-            }
-            let _ = write!(s, "), {} rejected", t.rejected_batches);
-            parts.push(s);
-            if let Some(f) = &t.first_rejection {
-                let mut s = Sentence::plain(format!("first rejection at batch {}: ", f.batch));
-                s.append(rejection(&f.error));
-                parts.push(s);
-            }
-            let n = r.rolled_by_appends().count();
-            match (n, r.rolls.first()) {
-                (0, _) | (_, None) => {}
-                (1..=4, _) => parts.push(list(r.rolls.iter().map(roll).collect())),
-                // Only the first is told: a step of tiny segments rolls thousands.
-                (_, Some(first)) => {
-                    let mut s = Sentence::plain(format!("{n} segment rolls, the first: "));
-                    s.append(roll(first));
-                    parts.push(s);
-                }
-            }
-            if let Some(d) = t.first_diagnoses.first() {
-                let mut s = Sentence::plain(format!(
-                    "{} had suspicious stamps, e.g. ",
-                    count(t.diagnosed_batches, "batch", "batches")
-                ));
-                s.append(diagnosis(d));
-                parts.push(s);
-            }
-        }
-        ProduceOutcome::Appended(a) => {
-            let records = a.last_offset.0 - a.base_offset.0 + 1;
-            let mut s = Sentence::plain(format!(
-                "produced a batch of {}: ",
-                count(records, "record", "records")
-            ));
-            s.offsets(
-                offset_range(a.base_offset, a.last_offset),
-                a.base_offset,
-                a.last_offset,
-            )
-            .text(" in segment ")
-            .segment(a.segment);
-            let log_append_time = a.log_append_time.unwrap_or(Timestamp::NONE);
-            if log_append_time.0 >= 0 {
-                s.text(", stamped by the broker (LogAppendTime) at ")
-                    .time(log_append_time);
-            } else if a.max_timestamp.0 >= 0 {
-                s.text(", batch max timestamp ")
-                    .time(a.max_timestamp)
-                    .text(format!(" ({})", a.max_timestamp));
-            } else {
-                s.text(", no record timestamp (NO_TIMESTAMP, -1)");
-            }
-            parts.push(s);
-            if !r.rolls.is_empty() {
-                parts.push(list(r.rolls.iter().map(roll).collect()));
-            }
-            for d in &a.diagnoses {
-                let mut s = Sentence::plain(format!(
-                    "record {} accepted but suspicious: ",
-                    d.batch_index
-                ));
-                s.append(diagnosis(d));
-                parts.push(s);
-            }
-        }
+        ProduceOutcome::Traffic(t) => traffic(&mut parts, t, r),
+        ProduceOutcome::Appended(a) => appended(&mut parts, a, r),
         ProduceOutcome::Rejected(e) => parts.push(rejection(e)),
         ProduceOutcome::Empty => parts.push(Sentence::plain(
             "an empty record set: Kafka returns early and nothing changes",
         )),
     }
     parts
+}
+
+/// Generated traffic: what was appended and rejected, the first rejection, the rolls (only the
+/// first of many) and the first suspicious stamps.
+fn traffic(parts: &mut Vec<Sentence>, t: &Traffic, r: &StepReport) {
+    let mut s = Sentence::new();
+    let _ = write!(
+        s,
+        "generated traffic: {} of {}, every {}: {} appended ({}",
+        count(t.batches, "batch", "batches"),
+        count(t.records_per_batch, "record", "records"),
+        duration(t.every_ms),
+        t.appended_batches,
+        count(t.records_appended, "record", "records")
+    );
+    if t.appended_batches > 0 {
+        s.text(", ").offsets(
+            offset_range(t.first_offset, t.last_offset),
+            t.first_offset,
+            t.last_offset,
+        );
+    }
+    let _ = write!(s, "), {} rejected", t.rejected_batches);
+    parts.push(s);
+    if let Some(f) = &t.first_rejection {
+        let mut s = Sentence::plain(format!("first rejection at batch {}: ", f.batch));
+        s.append(rejection(&f.error));
+        parts.push(s);
+    }
+    let n = r.rolled_by_appends().count();
+    match (n, r.rolls.first()) {
+        (0, _) | (_, None) => {}
+        (1..=4, _) => parts.push(list(r.rolls.iter().map(roll).collect())),
+        // Only the first is told: a step of tiny segments rolls thousands.
+        (_, Some(first)) => {
+            let mut s = Sentence::plain(format!("{n} segment rolls, the first: "));
+            s.append(roll(first));
+            parts.push(s);
+        }
+    }
+    if let Some(d) = t.first_diagnoses.first() {
+        let mut s = Sentence::plain(format!(
+            "{} had suspicious stamps, e.g. ",
+            count(t.diagnosed_batches, "batch", "batches")
+        ));
+        s.append(diagnosis(d));
+        parts.push(s);
+    }
+}
+
+/// One batch appended: its offsets and segment, the timestamp that counts, the rolls it caused
+/// and the records accepted with suspicious stamps.
+fn appended(parts: &mut Vec<Sentence>, a: &Appended, r: &StepReport) {
+    let records = a.last_offset.0 - a.base_offset.0 + 1;
+    let mut s = Sentence::plain(format!(
+        "produced a batch of {}: ",
+        count(records, "record", "records")
+    ));
+    s.offsets(
+        offset_range(a.base_offset, a.last_offset),
+        a.base_offset,
+        a.last_offset,
+    )
+    .text(" in segment ")
+    .segment(a.segment);
+    let log_append_time = a.log_append_time.unwrap_or(Timestamp::NONE);
+    if log_append_time.0 >= 0 {
+        s.text(", stamped by the broker (LogAppendTime) at ")
+            .time(log_append_time);
+    } else if a.max_timestamp.0 >= 0 {
+        s.text(", batch max timestamp ")
+            .time(a.max_timestamp)
+            .text(format!(" ({})", a.max_timestamp));
+    } else {
+        s.text(", no record timestamp (NO_TIMESTAMP, -1)");
+    }
+    parts.push(s);
+    if !r.rolls.is_empty() {
+        parts.push(list(r.rolls.iter().map(roll).collect()));
+    }
+    for d in &a.diagnoses {
+        let mut s = Sentence::plain(format!(
+            "record {} accepted but suspicious: ",
+            d.batch_index
+        ));
+        s.append(diagnosis(d));
+        parts.push(s);
+    }
 }
 
 #[cfg(test)]

@@ -100,30 +100,31 @@ fn basis(s: &mut Sentence, v: &SegmentVerdict) {
 /// Why a segment was or was not deleted by the check `r`, e.g. `deleted by retention.ms 7 d:
 /// largest timestamp 28 Feb 2027 23:58 is 11 d 9 h old` (the report's `reason`).
 pub fn verdict(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
-    let now = r.at;
-    let retention = r.retention_ms;
     let mut s = Sentence::new();
     match v.verdict {
-        Verdict::Deleted {
-            pass: RetentionPass::Time,
-        } => {
+        Verdict::Deleted { pass } => deleted_because(&mut s, pass, v, r),
+        _ => kept_because(&mut s, v, r),
+    }
+    s
+}
+
+/// Why a segment was deleted: the pass that deleted it and, for time, its age.
+fn deleted_because(s: &mut Sentence, pass: RetentionPass, v: &SegmentVerdict, r: &RetentionReport) {
+    match pass {
+        RetentionPass::Time => {
             s.text("deleted by ")
                 .config("retention.ms")
-                .text(format!(" {}: ", duration(retention)));
-            basis(&mut s, v);
+                .text(format!(" {}: ", duration(r.retention_ms)));
+            basis(s, v);
             s.text(format!(
                 " is {} old",
-                duration(now.wrapping_since(v.largest_timestamp))
+                duration(r.at.wrapping_since(v.largest_timestamp))
             ));
         }
-        Verdict::Deleted {
-            pass: RetentionPass::LogStartOffset,
-        } => {
+        RetentionPass::LogStartOffset => {
             s.text("deleted: every offset in it is below the log start offset");
         }
-        Verdict::Deleted {
-            pass: RetentionPass::Size,
-        } => {
+        RetentionPass::Size => {
             s.text("deleted by ")
                 .config("retention.bytes")
                 .text(format!(
@@ -131,13 +132,21 @@ pub fn verdict(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
                     r.retention_bytes
                 ));
         }
+    }
+}
+
+/// Why a segment was kept: not old enough (or stamped in the future), behind another, beyond
+/// the high watermark, the empty active segment, or no time limit or no delete policy.
+fn kept_because(s: &mut Sentence, v: &SegmentVerdict, r: &RetentionReport) {
+    let retention = r.retention_ms;
+    match v.verdict {
         Verdict::NotOldEnough {
             age_ms,
             eligible_at,
             future: true,
         } => {
             s.text("kept: ");
-            basis(&mut s, v);
+            basis(s, v);
             s.text(format!(
                 " is stamped about {} in the future, so it is not old enough until ",
                 approx_duration(-age_ms)
@@ -150,7 +159,7 @@ pub fn verdict(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
             future: false,
         } => {
             s.text("kept: ");
-            basis(&mut s, v);
+            basis(s, v);
             s.text(format!(" is {} old, not more than ", duration(age_ms)))
                 .config("retention.ms")
                 .text(format!(" {}; old enough after ", duration(retention)))
@@ -161,7 +170,7 @@ pub fn verdict(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
             expired: true,
         } => {
             s.text("kept: past retention on its own (");
-            basis(&mut s, v);
+            basis(s, v);
             s.text(") but pinned behind segment ").segment(blocker);
         }
         Verdict::KeptBehind {
@@ -193,8 +202,9 @@ pub fn verdict(v: &SegmentVerdict, r: &RetentionReport) -> Sentence {
                 .config("cleanup.policy")
                 .text(" has no delete, only the log-start-offset pass runs");
         }
+        // Deleted segments are worded by `deleted_because`.
+        Verdict::Deleted { .. } => {}
     }
-    s
 }
 
 /// Appends an instant to the minute (`21 Mar 2030 11:20`), mentioning it.
@@ -279,62 +289,7 @@ pub fn verdict_brief(v: &SegmentVerdict) -> Sentence {
 pub fn retention_story(r: &RetentionReport) -> Sentence {
     let mut parts = Vec::new();
     if !r.deleted.is_empty() {
-        let why: Vec<Sentence> = r
-            .verdicts
-            .iter()
-            .filter(|v| matches!(v.verdict, Verdict::Deleted { .. }))
-            .map(|v| {
-                let mut s = Sentence::new();
-                s.segment(v.base_offset).text(": ");
-                match v.verdict {
-                    Verdict::Deleted {
-                        pass: RetentionPass::Time,
-                    } => {
-                        s.text("largest timestamp ")
-                            .time(v.largest_timestamp)
-                            .text(format!(
-                                " is {} old",
-                                duration(r.at.wrapping_since(v.largest_timestamp))
-                            ));
-                    }
-                    _ => {
-                        s.append(verdict(v, r));
-                    }
-                }
-                s
-            })
-            .collect();
-        let mut s = Sentence::plain(if r.deleted.len() == 1 {
-            "retention deleted segment "
-        } else {
-            "retention deleted segments "
-        });
-        s.append(list(
-            r.deleted
-                .iter()
-                .map(|d| {
-                    let mut one = Sentence::new();
-                    one.segment(d.base_offset);
-                    one
-                })
-                .collect(),
-        ));
-        s.text(" (");
-        let mut passes: Vec<RetentionPass> = r.deleted.iter().map(|d| d.pass).collect();
-        passes.dedup();
-        if passes == [RetentionPass::Time] {
-            s.config("retention.ms")
-                .text(format!(" {}", duration(r.retention_ms)));
-        } else {
-            for (i, p) in passes.into_iter().enumerate() {
-                if i > 0 {
-                    s.text(" and ");
-                }
-                pass(&mut s, p);
-            }
-        }
-        s.text(": ").append(Sentence::join(why, "; ")).text(")");
-        parts.push(s);
+        parts.push(deleted_segments(r));
     }
     for v in &r.verdicts {
         if let Verdict::NotOldEnough {
@@ -343,34 +298,7 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
             future,
         } = v.verdict
         {
-            let pinned: Vec<Sentence> = r
-                .verdicts
-                .iter()
-                .filter(|w| matches!(w.verdict, Verdict::KeptBehind { blocker, .. } if blocker == v.base_offset))
-                .map(|w| {
-                    let mut one = Sentence::new();
-                    one.segment(w.base_offset);
-                    one
-                })
-                .collect();
-            let mut s = Sentence::plain("segment ");
-            s.segment(v.base_offset);
-            if future {
-                s.text(format!(
-                    " is stamped {} in the future",
-                    approx_duration(-age_ms)
-                ));
-            } else {
-                s.text(format!(" is {} old, not past ", duration(age_ms)))
-                    .config("retention.ms")
-                    .text(" yet");
-            }
-            if !pinned.is_empty() {
-                s.text(" and pins ").append(list(pinned));
-            }
-            s.text(" until ")
-                .time(Timestamp(eligible_at.0.saturating_sub(1)));
-            parts.push(s);
+            parts.push(not_old_enough(r, v, age_ms, eligible_at, future));
         }
     }
     parts.extend(future_timestamp_warnings(r));
@@ -382,10 +310,110 @@ pub fn retention_story(r: &RetentionReport) -> Sentence {
     Sentence::join(parts, "; ")
 }
 
+/// The segments the check deleted, the passes that deleted them and why each went.
+fn deleted_segments(r: &RetentionReport) -> Sentence {
+    let why: Vec<Sentence> = r
+        .verdicts
+        .iter()
+        .filter(|v| matches!(v.verdict, Verdict::Deleted { .. }))
+        .map(|v| {
+            let mut s = Sentence::new();
+            s.segment(v.base_offset).text(": ");
+            match v.verdict {
+                Verdict::Deleted {
+                    pass: RetentionPass::Time,
+                } => {
+                    s.text("largest timestamp ")
+                        .time(v.largest_timestamp)
+                        .text(format!(
+                            " is {} old",
+                            duration(r.at.wrapping_since(v.largest_timestamp))
+                        ));
+                }
+                _ => {
+                    s.append(verdict(v, r));
+                }
+            }
+            s
+        })
+        .collect();
+    let mut s = Sentence::plain(if r.deleted.len() == 1 {
+        "retention deleted segment "
+    } else {
+        "retention deleted segments "
+    });
+    s.append(list(
+        r.deleted
+            .iter()
+            .map(|d| {
+                let mut one = Sentence::new();
+                one.segment(d.base_offset);
+                one
+            })
+            .collect(),
+    ));
+    s.text(" (");
+    let mut passes: Vec<RetentionPass> = r.deleted.iter().map(|d| d.pass).collect();
+    passes.dedup();
+    if passes == [RetentionPass::Time] {
+        s.config("retention.ms")
+            .text(format!(" {}", duration(r.retention_ms)));
+    } else {
+        for (i, p) in passes.into_iter().enumerate() {
+            if i > 0 {
+                s.text(" and ");
+            }
+            pass(&mut s, p);
+        }
+    }
+    s.text(": ").append(Sentence::join(why, "; ")).text(")");
+    s
+}
+
+/// A segment not old enough yet (or stamped in the future), the segments it pins behind it, and
+/// until when.
+fn not_old_enough(
+    r: &RetentionReport,
+    v: &SegmentVerdict,
+    age_ms: i64,
+    eligible_at: Timestamp,
+    future: bool,
+) -> Sentence {
+    let pinned: Vec<Sentence> = r
+        .verdicts
+        .iter()
+        .filter(|w| matches!(w.verdict, Verdict::KeptBehind { blocker, .. } if blocker == v.base_offset))
+        .map(|w| {
+            let mut one = Sentence::new();
+            one.segment(w.base_offset);
+            one
+        })
+        .collect();
+    let mut s = Sentence::plain("segment ");
+    s.segment(v.base_offset);
+    if future {
+        s.text(format!(
+            " is stamped {} in the future",
+            approx_duration(-age_ms)
+        ));
+    } else {
+        s.text(format!(" is {} old, not past ", duration(age_ms)))
+            .config("retention.ms")
+            .text(" yet");
+    }
+    if !pinned.is_empty() {
+        s.text(" and pins ").append(list(pinned));
+    }
+    s.text(" until ")
+        .time(Timestamp(eligible_at.0.saturating_sub(1)));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::human::parse_rfc3339;
+    use logtime_model::config::ConfigValue;
     use logtime_model::units::Offset;
 
     fn pinned() -> SegmentVerdict {
@@ -438,5 +466,37 @@ mod tests {
         assert!(verdict_brief(&kept)
             .to_string()
             .starts_with("kept: 11 d 9 h old (deletable from "));
+    }
+
+    /// Wherever the policy includes `compact`, the narration says compaction is not modelled and
+    /// names the log cleaner's passes; without it, nothing is said and the retention task runs.
+    #[test]
+    fn compacted_topics_say_compaction_is_not_modelled() {
+        use logtime_model::config::KafkaVersion;
+        let mut c = Config::defaults(KafkaVersion::V4_0);
+        assert_eq!(compaction_note(&c), None);
+        assert_eq!(next_pass_label(&c), "next retention check");
+        assert_eq!(scheduled_passes(&c, 2), "2 scheduled retention checks");
+        assert_eq!(scheduled_passes(&c, 1), "1 scheduled retention check");
+        c.set(
+            "cleanup.policy",
+            &ConfigValue::Text("compact,delete".into()),
+        )
+        .unwrap();
+        let note = compaction_note(&c).unwrap();
+        assert_eq!(
+            note.to_string(),
+            "cleanup.policy compact,delete: compaction is not modelled (no record is removed for a newer one with the same key); the log cleaner runs this topic's retention passes, every log.cleaner.backoff.ms (15 s) while it has nothing to compact, instead of the retention task"
+        );
+        assert_eq!(
+            note.mentions().collect::<Vec<_>>(),
+            vec![
+                &Mention::Config("cleanup.policy".into()),
+                &Mention::Config("log.cleaner.backoff.ms".into())
+            ]
+        );
+        assert_eq!(next_pass_label(&c), "next log cleaner pass");
+        assert_eq!(scheduled_passes(&c, 0), "0 log cleaner retention passes");
+        assert_eq!(scheduled_passes(&c, 1), "1 log cleaner retention pass");
     }
 }
