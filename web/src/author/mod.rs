@@ -17,6 +17,7 @@
 mod editor;
 mod hook;
 mod pane;
+mod preview;
 mod question;
 mod start;
 mod state;
@@ -24,9 +25,11 @@ mod state;
 mod tests;
 mod tools;
 mod variants;
+mod vary;
 
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
 pub use pane::{AuthorPane, AuthorPaneProps, Tool};
+pub use preview::{preview_options, use_preview, Preview, PreviewBar, PreviewBarProps};
 pub use start::{AuthorStart, AuthorStartProps};
 pub use state::{AuthorAction, AuthorState, Draft, Pointing};
 
