@@ -13,9 +13,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { createRequire } from 'node:module';
 import { ROOT, SCREENSHOTS, appRoot, until, useE2E, waitText, withPage } from './harness.mjs';
 
 const e2e = useE2E();
+const require = createRequire(import.meta.url);
+
+async function axe(page) {
+  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+  return page.evaluate(async () =>
+    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
+  );
+}
 
 async function ready(page) {
   await appRoot(page);
@@ -119,11 +128,12 @@ test("retention.ms made a variable by clicking; two seeds, two answers; logtime 
     // Screenshots of the variable editor (open on the second value) at 1280 and 375 px.
     await page.locator('[data-testid=author-vary-topic-retention-ms]').click();
     await form.waitFor();
-    await page.locator('[data-testid=author-vary]').scrollIntoViewIfNeeded();
-    await page.locator('[data-testid=author]').screenshot({ path: path.join(SCREENSHOTS, 'author-variants-pane-desktop.png') });
+    assert.deepEqual(await axe(page), []);
+    await page.locator('[data-testid=author-vary]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'author-variants-desktop.png') });
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForTimeout(200);
-    await page.locator('[data-testid=author-vary]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=author-vary]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'author-variants-mobile.png') });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 375 px`);
@@ -154,6 +164,7 @@ test("retention.ms made a variable by clicking; two seeds, two answers; logtime 
     await learner.locator(`[data-testid=segment-head-${struck}]`).waitFor();
     assert.equal(await learner.locator('[data-testid^=verdict-]').count(), 0, 'verdicts hidden before answering');
     assert.equal(await learner.locator('.lt-badge-pinned, .lt-badge-chained').count(), 0);
+    assert.deepEqual(await axe(page), []);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForTimeout(200);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'author-preview-mobile.png') });

@@ -108,8 +108,8 @@ pub fn preview_bar(p: &PreviewBarProps) -> Html {
     let onclick = p.on_back.reform(|_: MouseEvent| ());
     html! {
         <div ref={bar} class="lt-preview-bar" role="region" aria-label="Learner's preview" data-testid="author-preview-bar">
-            <p><strong>{ "Learner's preview. " }</strong>
-               { "The lesson plays as a learner gets it: what each question hides until it is answered, the feedback and the score. Nothing here changes the draft." }</p>
+            <p><strong>{ "Learner's preview: " }</strong>
+               { "the lesson as a learner plays it. Your draft is kept as it is." }</p>
             <button type="button" class="lt-btn lt-btn-primary" {onclick} data-testid="author-preview-back">{ "Back to editing" }</button>
         </div>
     }
