@@ -135,6 +135,92 @@ fn field_of(e: &AuthorError, name: &str) -> &'static str {
     }
 }
 
+/// What the form's text fields share: core's refusal (the field it is about and its words),
+/// the id the refusal is shown under, and where a typed value goes.
+struct Fields<'a> {
+    error: Option<&'a (&'static str, String)>,
+    error_id: &'a str,
+    on_input: &'a Callback<(&'static str, String)>,
+}
+
+impl Fields<'_> {
+    fn invalid(&self, f: &str) -> bool {
+        self.error.is_some_and(|(at, _)| *at == f)
+    }
+
+    /// Core's refusal, under the field it is about.
+    fn error_at(&self, f: &str) -> Html {
+        match self.error {
+            Some((at, t)) if *at == f => html! {
+                <p class="lt-field-error" role="alert" id={self.error_id.to_string()} data-testid="author-vary-error">{ t.clone() }</p>
+            },
+            _ => Html::default(),
+        }
+    }
+
+    /// A labelled text field (`f`: `name`, `list`, `from`, `to` or `step`).
+    fn input(
+        &self,
+        id: &str,
+        label: &'static str,
+        f: &'static str,
+        value: &str,
+        hint: &'static str,
+    ) -> Html {
+        let oninput = self
+            .on_input
+            .reform(move |e: InputEvent| (f, input_value(&e)));
+        let invalid = self.invalid(f);
+        html! {
+            <div class="lt-author-vary-field">
+                <label for={id.to_string()}>{ label }</label>
+                <input id={id.to_string()} value={value.to_string()} placeholder={hint} {oninput} autocomplete="off" spellcheck="false"
+                       aria-invalid={invalid.then_some("true")} aria-describedby={invalid.then(|| self.error_id.to_string())}
+                       data-testid={format!("author-vary-{f}")} />
+                { self.error_at(f) }
+            </div>
+        }
+    }
+}
+
+/// `values` with the field `f` typed as `t`.
+fn typed(values: &VaryValues, f: &str, t: String) -> VaryValues {
+    match (values.clone(), f) {
+        (VaryValues::List(_), _) => VaryValues::List(t),
+        (VaryValues::Range { to, step, .. }, "from") => VaryValues::Range { from: t, to, step },
+        (VaryValues::Range { from, step, .. }, "to") => VaryValues::Range { from, to: t, step },
+        (VaryValues::Range { from, to, .. }, _) => VaryValues::Range { from, to, step: t },
+    }
+}
+
+/// Sends the variable to core, or shows core's refusal at its field (core is asked first).
+fn submit(
+    p: &VaryFormProps,
+    (name, values): (UseStateHandle<String>, UseStateHandle<VaryValues>),
+    error: UseStateSetter<Option<(&'static str, String)>>,
+) -> Callback<SubmitEvent> {
+    let (draft, pointer) = (p.draft.clone(), p.of.pointer.clone());
+    let (on_command, on_done) = (p.on_command.clone(), p.on_done.clone());
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let n = name.trim().to_string();
+        let cmd = AuthorCommand::Vary {
+            pointer: pointer.clone(),
+            name: n.clone(),
+            values: (*values).clone(),
+        };
+        let refused = draft.authoring().refusal(&cmd);
+        match refused {
+            Some(e) => error.set(Some((field_of(&e, &n), e.to_string()))),
+            None => {
+                error.set(None);
+                on_command.emit(cmd);
+                on_done.emit(());
+            }
+        }
+    })
+}
+
 /// The form: a name, the values as a list or a range, and core's refusal at its field.
 #[function_component(VaryForm)]
 fn vary_form(p: &VaryFormProps) -> Html {
@@ -155,9 +241,12 @@ fn vary_form(p: &VaryFormProps) -> Html {
         use_uid("lt-au-vstep"),
         use_uid("lt-au-verr"),
     ];
-    let on_name = {
-        let name = name.clone();
-        Callback::from(move |e: InputEvent| name.set(input_value(&e)))
+    let on_input = {
+        let (name, values) = (name.clone(), values.clone());
+        Callback::from(move |(f, t): (&'static str, String)| match f {
+            "name" => name.set(t),
+            _ => values.set(typed(&values, f, t)),
+        })
     };
     let on_kind = {
         let values = values.clone();
@@ -173,82 +262,17 @@ fn vary_form(p: &VaryFormProps) -> Html {
             })
         })
     };
-    // One field of the values changed.
-    let set = |which: &'static str| {
-        let values = values.clone();
-        Callback::from(move |e: InputEvent| {
-            let t = input_value(&e);
-            let next = match ((*values).clone(), which) {
-                (VaryValues::List(_), _) => VaryValues::List(t),
-                (VaryValues::Range { to, step, .. }, "from") => {
-                    VaryValues::Range { from: t, to, step }
-                }
-                (VaryValues::Range { from, step, .. }, "to") => {
-                    VaryValues::Range { from, to: t, step }
-                }
-                (VaryValues::Range { from, to, .. }, _) => VaryValues::Range { from, to, step: t },
-            };
-            values.set(next);
-        })
-    };
-    let submit = {
-        let (name, values, error) = (name.clone(), values.clone(), error.clone());
-        let (draft, pointer) = (p.draft.clone(), v.pointer.clone());
-        let (on_command, on_done) = (p.on_command.clone(), p.on_done.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let n = name.trim().to_string();
-            let cmd = AuthorCommand::Vary {
-                pointer: pointer.clone(),
-                name: n.clone(),
-                values: (*values).clone(),
-            };
-            let refused = draft.authoring().refusal(&cmd);
-            match refused {
-                Some(e) => error.set(Some((field_of(&e, &n), e.to_string()))),
-                None => {
-                    error.set(None);
-                    on_command.emit(cmd);
-                    on_done.emit(());
-                }
-            }
-        })
-    };
+    let submit = submit(p, (name.clone(), values.clone()), error.setter());
     let cancel = p.on_done.reform(|_: MouseEvent| ());
-    let err_at = |f: &'static str| -> Html {
-        match &*error {
-            Some((at, t)) if *at == f => html! {
-                <p class="lt-field-error" role="alert" id={ids[6].clone()} data-testid="author-vary-error">{ t.clone() }</p>
-            },
-            _ => Html::default(),
-        }
-    };
-    let invalid = |f: &'static str| error.as_ref().is_some_and(|(at, _)| *at == f);
-    let described = |f: &'static str| invalid(f).then(|| ids[6].clone());
-    let field = |id: &String,
-                 label: &'static str,
-                 f: &'static str,
-                 value: &str,
-                 hint: &'static str| {
-        html! {
-            <div class="lt-author-vary-field">
-                <label for={id.clone()}>{ label }</label>
-                <input id={id.clone()} value={value.to_string()} placeholder={hint} oninput={set(f)}
-                       aria-invalid={invalid(f).then_some("true")} aria-describedby={described(f)}
-                       data-testid={format!("author-vary-{f}")} />
-                { err_at(f) }
-            </div>
-        }
+    let fields = Fields {
+        error: error.as_ref(),
+        error_id: &ids[6],
+        on_input: &on_input,
     };
     let is_range = matches!(&*values, VaryValues::Range { .. });
     html! {
         <form class="lt-author-vary-form" onsubmit={submit} data-testid="author-vary-form" aria-label={format!("Vary {}", v.what)}>
-            <div class="lt-author-vary-field">
-                <label for={ids[0].clone()}>{ "Variable name" }</label>
-                <input id={ids[0].clone()} value={(*name).clone()} oninput={on_name} autocomplete="off" spellcheck="false"
-                       aria-invalid={invalid("name").then_some("true")} aria-describedby={described("name")} data-testid="author-vary-name" />
-                { err_at("name") }
-            </div>
+            { fields.input(&ids[0], "Variable name", "name", &name, "") }
             <div class="lt-author-vary-field">
                 <label for={ids[1].clone()}>{ "Values as" }</label>
                 <select id={ids[1].clone()} onchange={on_kind} data-testid="author-vary-kind">
@@ -257,11 +281,11 @@ fn vary_form(p: &VaryFormProps) -> Html {
                 </select>
             </div>
             { match &*values {
-                VaryValues::List(l) => field(&ids[2], "Values (commas between; the first is the lesson's own)", "list", l, "1d, 4d"),
+                VaryValues::List(l) => fields.input(&ids[2], "Values (commas between; the first is the lesson's own)", "list", l, "1d, 4d"),
                 VaryValues::Range { from, to, step } => html! { <>
-                    { field(&ids[3], "From", "from", from, "1d") }
-                    { field(&ids[4], "To", "to", to, "4d") }
-                    { field(&ids[5], "Step", "step", step, "1d") }
+                    { fields.input(&ids[3], "From", "from", from, "1d") }
+                    { fields.input(&ids[4], "To", "to", to, "4d") }
+                    { fields.input(&ids[5], "Step", "step", step, "1d") }
                 </> },
             } }
             <div class="lt-author-row">
