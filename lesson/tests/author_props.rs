@@ -1,10 +1,11 @@
 //! Author mode under random command sequences: whatever an author does, nothing panics, a
-//! refused command changes nothing, and undoing everything gives the start document back.
+//! refused command changes nothing (and an edit's dry run, `refusal`, refuses exactly what
+//! `apply` refuses), and undoing everything gives the start document back.
 
 use logtime_core::scenario::Entry;
 use logtime_lesson::author::{
     AskKind, AuthorCommand, Authoring, BoundSpec, GoalSpec, MetaEdit, QuestionEdit, Start,
-    VariableSpec,
+    VariableSpec, VaryValues,
 };
 use logtime_lesson::{LessonKind, Target};
 use logtime_model::batch::Record;
@@ -125,6 +126,36 @@ fn file_command() -> impl Strategy<Value = AuthorCommand> {
             pointer: p.into(),
             value: Some(serde_json::json!("$r"))
         }),
+        (
+            prop_oneof![
+                Just("/topic/retention.ms"),
+                Just("/topic/segment.bytes"),
+                Just("/steps/0/produce/records/0/timestamp"),
+                Just("/steps/9/x"),
+            ],
+            prop_oneof![Just("r"), Just("s"), Just("Bad name")],
+            prop_oneof![
+                Just(VaryValues::List("1d, 2d".into())),
+                Just(VaryValues::List("now-3d, now-1d".into())),
+                Just(VaryValues::List("1d".into())),
+                Just(VaryValues::Range {
+                    from: "1d".into(),
+                    to: "3d".into(),
+                    step: "1d".into()
+                }),
+                Just(VaryValues::Range {
+                    from: "1d".into(),
+                    to: "soon".into(),
+                    step: "".into()
+                }),
+            ]
+        )
+            .prop_map(|(p, name, values)| AuthorCommand::Vary {
+                pointer: p.into(),
+                name: name.into(),
+                values
+            }),
+        prop_oneof![Just("r"), Just("s")].prop_map(|n| AuthorCommand::Unvary { name: n.into() }),
         Just(AuthorCommand::SetMeta(MetaEdit::Kind(LessonKind::Drill))),
         (0u32..700).prop_map(|m| AuthorCommand::SetMeta(MetaEdit::Minutes(Some(m)))),
     ]
@@ -143,8 +174,17 @@ proptest! {
         let start = a.document();
         for c in cmds {
             let before = a.document();
-            if a.apply(T, c).is_err() {
-                prop_assert_eq!(a.document(), before);
+            let refused = a.refusal(&c);
+            match a.apply(T, c) {
+                Err(e) => {
+                    prop_assert_eq!(a.document(), before);
+                    // An edit's dry run gives the same refusal.
+                    if let Some(r) = refused {
+                        prop_assert_eq!(r, e);
+                    }
+                }
+                // What the dry run passes applies.
+                Ok(_) => prop_assert!(refused.is_none()),
             }
             let _ = a.steps();
         }

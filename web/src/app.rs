@@ -41,6 +41,10 @@ use logtime_lesson::{Affordance, Affordances};
 pub struct AppProps {
     /// Everything the page said, checked.
     pub options: Options,
+    /// A learner's preview inside an author's explorer: the page's URL and history stay the
+    /// author's.
+    #[prop_or_default]
+    pub nested: bool,
 }
 
 /// The explorer.
@@ -50,6 +54,11 @@ pub fn app(props: &AppProps) -> Html {
     // Author mode loads what it shows in the explorer's mode (a lesson free to play with).
     let opts = &author::options_in(&props.options, &author);
     let standalone = opts.context == Context::Standalone;
+    let root = use_node_ref();
+    // While the author previews the lesson as a learner, this explorer is hidden, kept as it is.
+    let preview = author::use_preview(author.clone(), root.clone());
+    let previewing = preview.shown.is_some();
+    let page = standalone && !props.nested;
     let state = use_reducer(Explorer::default);
     let d = state.dispatcher();
     let (reduced_motion, system_dark) = hooks::use_media();
@@ -60,8 +69,8 @@ pub fn app(props: &AppProps) -> Html {
     };
     let loads = hooks::use_loads(opts, d.clone());
     let link = hooks::use_moment_link(opts, &state, &loads.source);
-    let last_url = hooks::use_url_sync(standalone, &link, state.playback.playing);
-    hooks::use_history_moments(standalone, &loads, last_url, d.clone());
+    let last_url = hooks::use_url_sync(page, &link, state.playback.playing);
+    hooks::use_history_moments(page, &loads, last_url, d.clone());
     let acted = state
         .replay
         .journal()
@@ -83,7 +92,15 @@ pub fn app(props: &AppProps) -> Html {
     );
     author::use_recording(author.clone(), &state);
     author::use_placing(author.clone(), &state, &loads);
-    let (author_link, on_tool) = author::use_tools(author.clone());
+    let on_preview = {
+        // The explorer left behind stands still until the author is back.
+        let (open, d) = (preview.open.clone(), d.clone());
+        Callback::from(move |()| {
+            d.dispatch(TransportAction::Play(false).into());
+            open.emit(());
+        })
+    };
+    let (author_link, on_tool) = author::use_tools(author.clone(), on_preview);
     let on_save = {
         let replay = state.replay.clone();
         Callback::from(move |()| {
@@ -108,9 +125,8 @@ pub fn app(props: &AppProps) -> Html {
         ),
         None => onkeydown,
     };
-    hooks::use_page_keys(standalone, onkeydown.clone());
+    hooks::use_page_keys(standalone && !previewing, onkeydown.clone());
     let (view, words) = hooks::use_panel_words(&state);
-    let root = use_node_ref();
     let shift = author::use_shift(root.clone());
 
     // Stable callbacks (`use_dispatch`): a panel whose props did not change is not rendered
@@ -282,15 +298,20 @@ pub fn app(props: &AppProps) -> Html {
         "Fix the scenario and reload the page."
     };
     html! {
+        <>
+            if let Some(doc) = &preview.shown {
+                <author::PreviewBar on_back={preview.back.clone()} />
+                <App options={author::preview_options(opts, doc)} nested=true />
+            }
             // One landmark per explorer, named by its scenario (the panels inside are groups, so
             // several explorers on a page do not repeat landmark names).
-            <div ref={root} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"), picking_on.then_some("lt-author-picking"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
+            <div ref={root} hidden={previewing} class={classes!("lt-app", reduced_motion.then_some("reduced-motion"), lesson_on.then_some("lt-lesson-mode"), presenter.then_some("lt-presenter"), picking_on.then_some("lt-author-picking"))} {onkeydown} {ondragover} {ondrop} tabindex="-1"
                  data-panels={panels.names()} role="region" aria-label={format!("Logtime explorer: {title}")}
                  aria-busy={replay.loading.then_some("true")}>
                 <ContextProvider<Option<author::PickContext>> context={picking}>
                 <ScenarioMenu current={current} title={title.clone()} description={AttrValue::from(replay.description.to_string())} {on_pick} menu={opts.menu}
                               describe={standalone} />
-                if standalone && !lesson_on {
+                if standalone && !lesson_on && !props.nested {
                     <div class="lt-author-open">
                         { author::author_button(author_on, on_author.reform(move |_: MouseEvent| if author_on { author::AuthorAction::Stop } else { author::AuthorAction::Open(true) })) }
                     </div>
@@ -406,6 +427,7 @@ pub fn app(props: &AppProps) -> Html {
                 }
                 </ContextProvider<Option<author::PickContext>>>
             </div>
+        </>
         }
 }
 

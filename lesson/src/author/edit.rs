@@ -148,6 +148,12 @@ pub(crate) fn edit(doc: &mut Value, cmd: AuthorCommand) -> Result<Change, Author
         AuthorCommand::SetVariant { name, variable } => variant(doc, name, variable),
         AuthorCommand::SetValue { pointer, value } => set_value(doc, &pointer, value),
         AuthorCommand::SetMeta(m) => meta(doc, m),
+        AuthorCommand::Vary {
+            pointer,
+            name,
+            values,
+        } => super::vary::vary(doc, &pointer, &name, &values),
+        AuthorCommand::Unvary { name } => super::vary::unvary(doc, &name),
         AuthorCommand::Record(_)
         | AuthorCommand::RecordAfter(_)
         | AuthorCommand::AddTask { .. }

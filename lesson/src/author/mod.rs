@@ -26,6 +26,7 @@ mod live;
 mod place;
 mod record;
 mod spec;
+mod vary;
 mod view;
 
 pub use error::AuthorError;
@@ -33,6 +34,7 @@ pub use live::{AnswerView, BiteAt, Checked, Problem, VariantPreview, LIVE_VARIAN
 pub use spec::{
     AskKind, BatchSpec, BoundSpec, GoalSpec, MetaEdit, QuestionEdit, RecordSpec, VariableSpec,
 };
+pub use vary::{VaryValues, Varyable};
 pub use view::StepView;
 
 use crate::{Lesson, Pick, Target};
@@ -186,6 +188,22 @@ pub enum AuthorCommand {
         /// The new value.
         value: Option<Value>,
     },
+    /// A value of the file (one of [`Authoring::varyables`]) made the variable `name`, with
+    /// its values as typed: the variable declared and `"$name"` put in place, one change.
+    Vary {
+        /// Where the value is ([`Varyable::pointer`]).
+        pointer: String,
+        /// The variable's name (`retention`).
+        name: String,
+        /// Its values.
+        values: VaryValues,
+    },
+    /// The variable `name` removed, the value the lesson is written with (a list's first, a
+    /// range's default) put back wherever it was used.
+    Unvary {
+        /// The variable's name.
+        name: String,
+    },
     /// The title or a key of the `lesson` object.
     SetMeta(MetaEdit),
     /// The last change undone.
@@ -320,6 +338,25 @@ impl Authoring {
     /// its bites and its problems; two of them side by side preview the variants.
     pub fn variant_preview(&self, pick: Pick) -> VariantPreview {
         live::variant(&self.doc, pick)
+    }
+
+    /// The values an author may make a variable (topic configs, configs a step sets, recorded
+    /// records' timestamps), each with the variable already in its place, if any.
+    pub fn varyables(&self) -> Vec<Varyable> {
+        vary::varyables(&self.doc)
+    }
+
+    /// Why an edit (not a recording, undo or redo) would be refused, without making it: a form
+    /// shows it at its field before the author sends it. `None`: it would apply.
+    pub fn refusal(&self, cmd: &AuthorCommand) -> Option<AuthorError> {
+        match cmd {
+            AuthorCommand::Record(_)
+            | AuthorCommand::RecordAfter(_)
+            | AuthorCommand::AddTask { .. }
+            | AuthorCommand::Undo
+            | AuthorCommand::Redo => None,
+            other => edit::edit(&mut self.doc.clone(), other.clone()).err(),
+        }
     }
 
     /// Whether there is a change to undo.

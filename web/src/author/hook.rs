@@ -193,11 +193,12 @@ async fn learner_link(draft: &Draft) -> Result<String, String> {
 }
 
 /// The pane's tools: Save downloads the file (core's pretty document), Share makes a link and
-/// copies it, Preview opens that link in a new tab (the learner's eye: the lessons plug-in with
-/// answers hidden), Leave ends author mode.
+/// copies it, Preview is `on_preview` (the learner's eye inside the page: `super::preview`),
+/// Leave ends author mode.
 #[hook]
 pub fn use_tools(
     author: UseReducerHandle<AuthorState>,
+    on_preview: Callback<()>,
 ) -> (Option<(AttrValue, bool)>, Callback<Tool>) {
     let link = use_state(|| None::<(AttrValue, bool)>);
     let rev = author.draft.as_ref().map(|d| d.rev);
@@ -213,6 +214,7 @@ pub fn use_tools(
         };
         match t {
             Tool::Leave => author.dispatch(AuthorAction::Stop),
+            Tool::Preview => on_preview.emit(()),
             Tool::Save => {
                 let title = draft.title();
                 let title = if title.is_empty() {
@@ -224,17 +226,10 @@ pub fn use_tools(
                 crate::glue::download(&draft.document(), &name);
                 author.dispatch(AuthorAction::Say(format!("Saved as {name}."), false));
             }
-            Tool::Share | Tool::Preview => {
+            Tool::Share => {
                 let made = made.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     match learner_link(&draft).await {
-                        Ok(url) if t == Tool::Preview => {
-                            #[cfg(target_arch = "wasm32")]
-                            if let Some(w) = web_sys::window() {
-                                let _ = w.open_with_url_and_target(&url, "_blank");
-                            }
-                            made.set(Some((AttrValue::from(url), true)));
-                        }
                         Ok(url) => {
                             let _ = crate::glue::copy_text(&url).await;
                             made.set(Some((AttrValue::from(url), true)));

@@ -20,6 +20,7 @@ mod hook;
 mod pane;
 mod pick;
 mod place;
+mod preview;
 mod question;
 mod start;
 mod state;
@@ -27,6 +28,7 @@ mod state;
 mod tests;
 mod tools;
 mod variants;
+mod vary;
 
 pub use batch::take;
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
@@ -35,6 +37,7 @@ pub use pick::{
     marked_panels, pick_config, pick_context, pick_keys, use_shift, PickContext, PickPanel,
 };
 pub use place::{place_keys, place_transport, use_placing};
+pub use preview::{preview_options, use_preview, Preview, PreviewBar, PreviewBarProps};
 pub use start::{AuthorStart, AuthorStartProps};
 pub use state::{AuthorAction, AuthorState, Draft, Pointing};
 

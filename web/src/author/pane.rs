@@ -10,6 +10,7 @@ use super::editor::StepEditor;
 use super::state::{AuthorAction, Draft, Pointing};
 use super::tools::{add_bar, step_bar};
 use super::variants::VariantsPreview;
+use super::vary::VaryList;
 use crate::state::ReplayView;
 
 /// What the pane's tool buttons ask of the page (they leave the draft as it is).
@@ -131,6 +132,7 @@ pub fn author_pane(p: &AuthorPaneProps) -> Html {
                             on_command={p.on_command.clone()} on_author={p.on_author.clone()} />
             }
             { general_problems(d) }
+            <VaryList draft={d.clone()} selected={p.selected} on_command={p.on_command.clone()} />
             if d.has_variants() {
                 <VariantsPreview draft={d.clone()} />
             }

@@ -57,6 +57,11 @@ impl Draft {
         }
     }
 
+    /// Core's author, to read (a form asks it whether an edit would be refused).
+    pub(super) fn authoring(&self) -> std::cell::Ref<'_, Authoring> {
+        self.authoring.borrow()
+    }
+
     /// The file as core saves it (pretty, RFC 3339 times, human durations).
     pub fn document(&self) -> String {
         self.authoring.borrow().document()

@@ -47,12 +47,31 @@ fn column(name: &str, seed: u64, v: &VariantPreview) -> Html {
     }
 }
 
-/// The preview: two seed fields and the two variants they pick.
+/// The seed after `a` that picks another variant than `a` does (two learners' lessons that
+/// differ), or `a + 1` when every seed picks the same.
+fn other_seed(draft: &Draft, a: u64) -> u64 {
+    let next = a.wrapping_add(1);
+    let Ok(lesson) = draft.authoring().lesson() else {
+        return next;
+    };
+    let v = lesson.variants();
+    let first = v.pick(Pick::Seed(a)).index;
+    (next..next.saturating_add(64))
+        .find(|s| v.pick(Pick::Seed(*s)).index != first)
+        .unwrap_or(next)
+}
+
+/// The preview: two seed fields and the two variants they pick. Until the author picks seeds,
+/// seed B is the first after seed A that gives another variant.
 #[function_component(VariantsPreview)]
 pub(super) fn variants_preview(p: &VariantsProps) -> Html {
-    let seeds = use_state(|| (1u64, 2u64));
+    let chosen = use_state(|| None::<(u64, u64)>);
     let ids = [use_uid("lt-au-seed-a"), use_uid("lt-au-seed-b")];
-    let (a, b) = *seeds;
+    let fallback = {
+        let draft = p.draft.clone();
+        use_memo(p.draft.rev, move |_| (1, other_seed(&draft, 1)))
+    };
+    let (a, b) = chosen.unwrap_or(*fallback);
     let previews = {
         let draft = p.draft.clone();
         use_memo((p.draft.rev, a, b), move |(_, a, b)| {
@@ -63,14 +82,13 @@ pub(super) fn variants_preview(p: &VariantsProps) -> Html {
         })
     };
     let set = |first: bool| {
-        let seeds = seeds.clone();
+        let chosen = chosen.clone();
         Callback::from(move |e: Event| {
             // A seed that is not a number keeps the one shown.
             let Ok(n) = input_value(&e).trim().parse::<u64>() else {
                 return;
             };
-            let (a, b) = *seeds;
-            seeds.set(if first { (n, b) } else { (a, n) });
+            chosen.set(Some(if first { (n, b) } else { (a, n) }));
         })
     };
     html! {
