@@ -180,6 +180,10 @@ test("retention.ms made a variable by clicking; two seeds, two answers; logtime 
     }
     assert.match(await waitText(learner.locator('[data-testid=score]'), /\d+ \/ \d+/), /^(\d+) \/ \1$/);
 
+    // A preview is not a learner's run: finishing it keeps no progress on this device.
+    const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('logtime.lesson.')));
+    assert.deepEqual(kept, [], 'the preview kept no learner progress');
+    assert.doesNotMatch(await learner.locator('[data-testid=scorecard]').innerText(), /Best score on this device/);
     // Back to editing: the draft, its variable, its undo history and the explorer's moment.
     await page.locator('[data-testid=author-preview-back]').click();
     await bar.waitFor({ state: 'detached' });

@@ -269,9 +269,13 @@ pub fn app(props: &AppProps) -> Html {
         viewport: view.viewport,
         neutral: hidden.contains(Affordance::AgeMarks),
     };
-    let progress_key = AttrValue::from(lessons::progress_key(
-        current.as_deref().unwrap_or(replay.title.as_ref()),
-    ));
+    // The author's preview of a draft is not a learner's run: nothing of it is kept.
+    let progress_key = match props.nested {
+        true => AttrValue::default(),
+        false => AttrValue::from(lessons::progress_key(
+            current.as_deref().unwrap_or(replay.title.as_ref()),
+        )),
+    };
     let presenter = overlay.as_ref().is_some_and(|o| o.presenter);
     hooks::use_pointed_panels(
         root.clone(),

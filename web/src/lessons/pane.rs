@@ -27,7 +27,7 @@ pub struct LessonPaneProps {
     /// Playing from stop to stop.
     pub playing: bool,
     /// Where the learner's progress on this lesson is kept on this device
-    /// ([`progress::key`](super::progress::key)).
+    /// ([`progress::key`](super::progress::key)); empty in an author's preview, which keeps nothing.
     pub progress_key: AttrValue,
     /// The learner's moves: next, an answer, a hint, a reveal, a restart, a return.
     pub on_lesson: Callback<LessonAction>,

@@ -61,7 +61,8 @@ impl Progress {
 
 /// The learner's progress on the lesson stored under `key`, on this device: the best score's
 /// words for the pane, and the callback that forgets it. A `finished` run's `card` is recorded
-/// once (when the lesson's last item settles).
+/// once (when the lesson's last item settles). An empty `key` keeps nothing: an author's
+/// preview of a draft is not a learner's run, and must not count as one.
 #[hook]
 pub fn use_progress(
     key: String,
@@ -72,12 +73,16 @@ pub fn use_progress(
     {
         let best = best.clone();
         use_effect_with(key.clone(), move |k| {
+            if k.is_empty() {
+                return;
+            }
             best.set(crate::glue::progress_get(k).and_then(|t| Progress::parse(&t)));
         });
     }
     {
         let best = best.clone();
-        let finished = finished && card.as_ref().is_some_and(|c| !c.items.is_empty());
+        let finished =
+            finished && !key.is_empty() && card.as_ref().is_some_and(|c| !c.items.is_empty());
         use_effect_with((key.clone(), finished), move |(k, finished)| {
             if let (true, Some(card)) = (*finished, card) {
                 let (got, max) = card.total();
@@ -94,7 +99,9 @@ pub fn use_progress(
     let on_reset = {
         let best = best.clone();
         Callback::from(move |()| {
-            crate::glue::progress_set(&key, None);
+            if !key.is_empty() {
+                crate::glue::progress_set(&key, None);
+            }
             best.set(None);
         })
     };
