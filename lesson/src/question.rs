@@ -30,6 +30,7 @@ use serde_json::Value;
 use std::fmt;
 
 mod solve;
+mod subject;
 pub(crate) use solve::{accepts, label, pinning_segment};
 
 /// What a question asks.

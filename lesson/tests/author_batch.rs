@@ -108,6 +108,26 @@ fn choose_and_error_questions_get_their_answers_from_the_model_and_pass_the_chec
         "{answers:?}"
     );
     assert!(answers[1].contains("INVALID_TIMESTAMP"), "{answers:?}");
+    // The author sees what each question is about: the config and the two batches by their
+    // names, the batch the broker answers to by its stamp.
+    let about: Vec<String> = c
+        .answers
+        .iter()
+        .map(|x| {
+            x.about
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        about[0],
+        "message.timestamp.after.max.ms must accept the 1-minute-ahead batch and reject the 2-hours-ahead batch"
+    );
+    assert!(
+        about[1].starts_with("the broker's answer to a batch of 1 record stamped "),
+        "{about:?}"
+    );
     assert!(c
         .answers
         .iter()

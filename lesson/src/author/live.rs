@@ -70,6 +70,9 @@ pub struct AnswerView {
     pub classes: Vec<Misconception>,
     /// What the learner does not see before answering (the kind's default unless set).
     pub hide: Affordances,
+    /// What the question asks about beyond its kind (a choice's config and batches, an error
+    /// question's action), for the author to see the batches meant are the ones taken.
+    pub about: Option<Sentence>,
 }
 
 /// The live check of a draft.
@@ -223,12 +226,14 @@ fn answer(play: &Play, at: usize) -> AnswerView {
         wrong: None,
         classes: Vec::new(),
         hide: Affordances::NONE,
+        about: None,
     };
     let (Some(q), Some(solved)) = (play.question(), play.solved()) else {
         return view;
     };
     view.classes = crate::grade::classes_of(&q.kind).to_vec();
     view.hide = q.hide;
+    view.about = q.subject(play.partition().clock());
     let solved = match solved {
         Ok(s) => s,
         Err(reason) => {

@@ -105,6 +105,9 @@ fn answer_at(s: &StepView) -> Html {
     };
     html! {
         <div class="lt-author-answer" data-testid="author-answer">
+            if let Some(about) = &a.about {
+                <p class="lt-small" data-testid="author-about"><strong>{ "About: " }</strong>{ sentence(about) }</p>
+            }
             { match &a.answer {
                 Ok(t) => html!{ <p><strong>{ "Answer (computed): " }</strong><span data-testid="author-answer-text">{ t.clone() }</span></p> },
                 Err(e) => html!{ <p class="lt-field-error">{ e.clone() }</p> },
