@@ -96,6 +96,7 @@ test("error and choose questions from batches composed in the Produce panel: ans
     await ask.fill('What does the broker answer to this batch?');
     await ask.press('Tab');
     assert.match(await waitText(page.locator('[data-testid=author-answer-text]'), /\S/), /INVALID_TIMESTAMP/);
+    assert.match(await waitText(page.locator('[data-testid=author-about]'), /stamped/), /^About: the broker's answer to a batch of 1 record stamped \d/);
     assert.match(await page.locator('[data-testid=author-answer]').innerText(), /A learner who answers right reads/);
 
     // A `choose` question: the config, then the batch it must accept and the one it must reject.
@@ -127,6 +128,8 @@ test("error and choose questions from batches composed in the Produce panel: ans
     await ask.fill('Which message.timestamp.after.max.ms accepts the first batch and refuses the second?');
     await ask.press('Tab');
     assert.match(await waitText(page.locator('[data-testid=author-answer-text]'), /any value/), /any value from 60000 to 7199999/);
+    // The author sees what the question is about: the config and both batches by their names.
+    assert.equal(await waitText(page.locator('[data-testid=author-about]'), /reject/), 'About: message.timestamp.after.max.ms must accept the 1-minute-ahead batch and reject the 2-hours-ahead batch');
     await waitText(page.locator('[data-testid=author-summary]'), /2 steps · the check passes/);
 
     // The question editor, grouped: at 1280 px and at 375 px (no sideways scroll), axe clean.
