@@ -4,8 +4,11 @@
 //! `App` takes the checked [`Options`]; `lib.rs` wraps it in
 //! `<div class="logtime-root" data-testid="app-root">`. It composes: its behaviour is in named
 //! hooks ([`crate::hooks`]: loads, the moment link and history, timers, media, the import, the
-//! keyboard), a lesson is the plug-in [`crate::lessons`] known through its [`Overlay`], and
-//! each panel gets the part of the state it shows and a callback of the one thing it does.
+//! keyboard, the panels' and the scenario's callbacks), author mode is wired in by its own hook
+//! ([`author::use_author_wiring`]), a lesson is the plug-in [`crate::lessons`] known through its
+//! [`crate::lessons::Overlay`], what is shown is worked out once ([`seen`]), and the parts
+//! ([`view`]: the bars above the panels; [`columns`]: the wide and side columns) get the part
+//! of the state they show and a callback of the one thing each panel does.
 
 use yew::prelude::*;
 

@@ -24,9 +24,13 @@ pub(super) type Printed = (Option<AttrValue>, Option<String>);
 
 /// Everything the explorer's parts draw from, this render.
 pub(super) struct Frame<'a> {
+    /// The options the explorer loaded with (author mode's, when on).
     pub opts: &'a Options,
+    /// The explorer's state.
     pub st: &'a Explorer,
+    /// Author mode's state.
     pub author: &'a UseReducerHandle<AuthorState>,
+    /// What shows: the title, the panels, the lesson's overlay, the columns.
     pub seen: &'a Seen,
     /// What the panels' words draw from (held still during a rebuild and a fast play).
     pub words: &'a Words,
@@ -34,14 +38,21 @@ pub(super) struct Frame<'a> {
     pub view: &'a PanelState,
     /// The scenario shown is fetched from a URL.
     pub from_url: bool,
+    /// The standalone page (not an embed).
     pub standalone: bool,
     /// A learner's preview inside an author's explorer.
     pub nested: bool,
+    /// The reader asked for less motion.
     pub reduced_motion: bool,
+    /// The dark theme draws.
     pub dark: bool,
+    /// The panels' callbacks.
     pub panel: &'a PanelCallbacks,
+    /// The scenario's callbacks (pick, cancel, confirm, save).
     pub scenario: &'a ScenarioActions,
+    /// Author mode's callbacks, and the explorer's as it leaves them.
     pub wired: &'a Wired,
+    /// The import panel's requests, to the import worker.
     pub on_import: Callback<ImportRequest>,
     /// The link made by "Copy link" (and whether it was copied), and what makes it.
     pub copy: (Option<(AttrValue, bool)>, Callback<()>),
