@@ -29,6 +29,7 @@ mod tests;
 mod tools;
 mod variants;
 mod vary;
+mod wire;
 
 pub use batch::take;
 pub use hook::{options_in, use_author_start, use_begin, use_recording, use_tools, Begin};
@@ -40,6 +41,7 @@ pub use place::{place_keys, place_transport, use_placing};
 pub use preview::{preview_options, use_preview, Preview, PreviewBar, PreviewBarProps};
 pub use start::{AuthorStart, AuthorStartProps};
 pub use state::{AuthorAction, AuthorState, Draft, Pointing};
+pub use wire::{use_author_wiring, Around, Wired};
 
 use logtime_lesson::author::AuthorCommand;
 use logtime_lesson::Target;

@@ -73,3 +73,14 @@ pub fn use_warm_up(loaded: bool) {
         }
     });
 }
+
+/// The explorer's timers, of its state now: the idle warm-up once a scenario is loaded, a
+/// play's frames, a long rebuild's chunks and a walk's steps.
+#[hook]
+pub fn use_timers(d: UseReducerDispatcher<Explorer>, st: &Explorer, reduced_motion: bool) {
+    use_warm_up(st.replay.is_loaded());
+    use_playback_frames(d.clone(), st.playback.playing, st.playback.speed);
+    use_rebuild_chunks(d.clone(), st.rebuild.as_ref().map(|r| r.chunks));
+    let revs = (st.lookup.rev, st.retention.rev);
+    use_walk_timer(d, revs, st.playback.speed, reduced_motion);
+}
