@@ -8,24 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createRequire } from 'node:module';
-import { SCREENSHOTS, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { SCREENSHOTS, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { drop, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
-  );
-}
-
-async function ready(page) {
-  await appRoot(page);
-  await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
-  await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
-}
 
 /** A draft from an empty Kafka 4.0 partition with one day of retention and 1 MiB segments. */
 async function emptyDraft(page) {
@@ -48,16 +34,6 @@ async function send(page, ago) {
 const steps = (page) => page.locator('[data-testid=author-steps] > li');
 const summary = (page, i) => page.locator(`[data-testid=author-step-${i}] .lt-author-summary`).innerText();
 const records = (page) => page.locator('[data-testid=partition] [data-testid^=record-]').count();
-
-/** Drops one file on the import panel. */
-async function drop(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.locator('[data-testid=import-drop]').dispatchEvent('drop', { dataTransfer: dt });
-}
 
 test('config rows and panels picked as highlights by mouse and by keyboard, saved, reopened and outlined when played', async () => {
   let saved;

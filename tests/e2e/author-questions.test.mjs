@@ -6,54 +6,14 @@
 // grouped question editor at 1280 and 375 px (screenshots, axe, no sideways scroll).
 // Run after `trunk build --release --offline`:  node --test tests/e2e/author-questions.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createRequire } from 'node:module';
-import { ROOT, SCREENSHOTS, appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { SCREENSHOTS, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { drop, logtime, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
-
-async function ready(page) {
-  await appRoot(page);
-  await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
-  await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
-}
-
-/** The `logtime` CLI (debug build; cargo run as a fallback). */
-function logtime(...args) {
-  const bin = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target'), 'debug', 'logtime');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '-q', '--bin', 'logtime', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
-}
-
-async function drop(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.locator('[data-testid=import-drop]').dispatchEvent('drop', { dataTransfer: dt });
-}
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
-  );
-}
-
-async function until(fn, { timeout = 15_000 } = {}) {
-  const end = Date.now() + timeout;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met');
-}
 
 /** The question kinds' values in the pane's list (the index of each in `tools.rs` KINDS). */
 async function kindValue(page, words) {

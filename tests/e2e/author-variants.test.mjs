@@ -8,36 +8,14 @@
 // as they were. Screenshots of the variable editor and the preview bar at 1280 and 375 px.
 // Run after `trunk build --release --offline`:  node --test tests/e2e/author-variants.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createRequire } from 'node:module';
-import { ROOT, SCREENSHOTS, appRoot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { SCREENSHOTS, axe, until, useE2E, waitText, withPage } from './harness.mjs';
+import { logtime, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
-  );
-}
-
-async function ready(page) {
-  await appRoot(page);
-  await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
-  await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
-}
-
-/** The `logtime` CLI (debug build; cargo run as a fallback). */
-function logtime(...args) {
-  const bin = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target'), 'debug', 'logtime');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '-q', '--bin', 'logtime', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
-}
 
 /** Sends one batch from the producer panel: `ago` before the broker clock (empty: now). */
 async function send(page, ago, valueBytes) {

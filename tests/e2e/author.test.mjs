@@ -6,22 +6,14 @@
 // undo/redo, axe on author mode, and screenshots at 1280 and 375 px.
 // Run after `trunk build --release --offline`:  node --test tests/e2e/author.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createRequire } from 'node:module';
-import { ROOT, SCREENSHOTS, appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { ROOT, SCREENSHOTS, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { drop, logtime, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
-
-async function ready(page) {
-  await appRoot(page);
-  await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
-  await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
-}
 
 /** Counts what a person does: a click, a choice in a list (two clicks), text typed (a key per character). */
 function counter() {
@@ -48,31 +40,7 @@ function counter() {
   };
 }
 
-/** The `logtime` CLI (debug build; cargo run as a fallback). */
-function logtime(...args) {
-  const bin = path.join(process.env.CARGO_TARGET_DIR ?? path.join(ROOT, 'target'), 'debug', 'logtime');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '-q', '--bin', 'logtime', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
-}
-
-/** Drops one file on the import panel (a person drags it from their files: one action). */
-async function drop(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.locator('[data-testid=import-drop]').dispatchEvent('drop', { dataTransfer: dt });
-}
-
 const steps = (page) => page.locator('[data-testid=author-steps] > li');
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
-  );
-}
 
 /** Sends one batch from the producer panel: `ago` before the broker clock (empty: now). */
 async function send(page, c, ago, valueBytes) {
@@ -313,11 +281,3 @@ test("a question's settings: hidden-until-answered as core resolves it, hints ed
   });
 });
 
-async function until(fn, { timeout = 15_000 } = {}) {
-  const end = Date.now() + timeout;
-  while (Date.now() < end) {
-    if (await fn()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met');
-}

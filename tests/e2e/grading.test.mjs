@@ -8,11 +8,10 @@
 // The right answers come from `logtime explain` (core's answer key), never from the page.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { ROOT, appRoot, screenshot, until, waitText, useE2E, withPage } from './harness.mjs';
+import { ROOT, appRoot, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 import { answerKey, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
@@ -23,17 +22,7 @@ async function shotOf(locator, name) {
   fs.mkdirSync(dir, { recursive: true });
   await locator.screenshot({ path: path.join(dir, `${name}.png`) });
 }
-const require = createRequire(import.meta.url);
 const FILE = path.join(ROOT, 'static', 'lessons', 'future-drill.json');
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' > ')).slice(0, 3).join(' | ')})`,
-    ),
-  );
-}
 
 /** Gives `a` (parsed from the key) in the open item. */
 async function give(page, a) {

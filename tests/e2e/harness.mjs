@@ -13,12 +13,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(HERE, '..', '..');
 export const DIST = path.resolve(process.env.LOGTIME_DIST || path.join(ROOT, 'dist'));
 export const SCREENSHOTS = path.join(HERE, 'screenshots');
@@ -247,6 +249,15 @@ export async function until(fn, { timeout = 15_000, what = 'condition' } = {}) {
     if (Date.now() > end) throw new Error(`${what} not reached within ${timeout} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+
+/** axe-core's violations on the whole page, one line each (`id: help (targets)`); none is []. */
+export async function axe(page) {
+  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
+  return page.evaluate(async () =>
+    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).join('; ')})`),
+  );
 }
 
 /** The explorers of docs-example.html, top to bottom. */

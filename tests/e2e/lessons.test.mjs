@@ -7,14 +7,12 @@
 // never from the page: the page must not give them away.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { ROOT, appRoot, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 import { answerKey as keyOf, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
 
 const LESSONS = ['future-walkthrough', 'future-drill', 'two-kinds-walkthrough', 'two-kinds-drill', 'kip937-drill'];
 
@@ -293,15 +291,6 @@ test('modes: URL parameter and embed attribute; a lesson in the explorer; a scen
     assert.equal(await page.locator('#w [data-testid=lesson-step]').innerText(), w);
   });
 });
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' > ')).slice(0, 3).join(' | ')})`,
-    ),
-  );
-}
 
 const MODES = [
   { mode: 'walkthrough', scenario: 'future-walkthrough', steps: 2 },

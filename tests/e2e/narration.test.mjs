@@ -6,25 +6,13 @@
 //   back once the drill's questions that hide it are settled.
 // Screenshots of the lesson pane with a question open at 375 and 1280 px.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, appRoot, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
+import { ROOT, appRoot, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
 import { answerKey, next, parseAnswer, toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
-const require = createRequire(import.meta.url);
 const DRILL = path.join(ROOT, 'static', 'lessons', 'future-drill.json');
-
-async function axe(page) {
-  await page.addScriptTag({ content: fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
-  return page.evaluate(async () =>
-    (await globalThis.axe.run(document, { resultTypes: ['violations'] })).violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' > ')).slice(0, 3).join(' | ')})`,
-    ),
-  );
-}
 
 /** The focused element's data-testid and data-mention, through shadow roots. */
 const focused = (page) =>
