@@ -9,19 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { SCREENSHOTS, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
-import { drop, ready } from './author-kit.mjs';
+import { drop, emptyDraft, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
-
-/** A draft from an empty Kafka 4.0 partition with one day of retention and 1 MiB segments. */
-async function emptyDraft(page) {
-  await page.locator('[data-testid=author-button]').click();
-  await page.locator('[data-testid=author-kafka]').selectOption('4.0');
-  await page.locator('[data-testid=author-config-value-0]').fill('1d');
-  await page.locator('[data-testid=author-config-value-1]').fill('1MiB');
-  await page.locator('[data-testid=author-from-empty]').click();
-  await page.locator('[data-testid=author]').waitFor();
-}
 
 /** Sends one batch of one record stamped `ago` before the broker clock (empty: now). */
 async function send(page, ago) {

@@ -1,5 +1,6 @@
-// Helpers the author-mode end-to-end tests share: waiting for the standalone page, running the
-// `logtime` CLI on a saved file, and dropping a file on the import panel.
+// Helpers the author-mode end-to-end tests share (files.test.mjs drops files too): waiting for the
+// standalone page, opening a draft on an empty partition, running the `logtime` CLI on a saved
+// file, and dropping a file on the import panel.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,4 +28,15 @@ export async function drop(page, name, text) {
     return d;
   }, [name, text]);
   await page.locator('[data-testid=import-drop]').dispatchEvent('drop', { dataTransfer: dt });
+}
+
+/** Opens author mode on an empty Kafka 4.0 partition with one day of retention and 1 MiB
+ * segments, and waits for the author pane. */
+export async function emptyDraft(page) {
+  await page.locator('[data-testid=author-button]').click();
+  await page.locator('[data-testid=author-kafka]').selectOption('4.0');
+  await page.locator('[data-testid=author-config-value-0]').fill('1d');
+  await page.locator('[data-testid=author-config-value-1]').fill('1MiB');
+  await page.locator('[data-testid=author-from-empty]').click();
+  await page.locator('[data-testid=author]').waitFor();
 }

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { SCREENSHOTS, axe, screenshot, until, useE2E, waitText, withPage } from './harness.mjs';
-import { drop, logtime, ready } from './author-kit.mjs';
+import { drop, emptyDraft, logtime, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
 
@@ -32,13 +32,8 @@ test("error and choose questions from batches composed in the Produce panel: ans
   let saved;
   await withPage(e2e, { path: '/index.html', reducedMotion: 'reduce' }, async (page) => {
     await ready(page);
-    await page.locator('[data-testid=author-button]').click();
     // An empty Kafka 4.0 partition (message.timestamp.after.max.ms is 1 hour by default).
-    await page.locator('[data-testid=author-kafka]').selectOption('4.0');
-    await page.locator('[data-testid=author-config-value-0]').fill('1d');
-    await page.locator('[data-testid=author-config-value-1]').fill('1MiB');
-    await page.locator('[data-testid=author-from-empty]').click();
-    await page.locator('[data-testid=author]').waitFor();
+    await emptyDraft(page);
     const title = page.locator('[data-testid=author-title]');
     await title.fill('Stamps a broker refuses');
     await title.press('Tab');

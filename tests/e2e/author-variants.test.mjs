@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { SCREENSHOTS, axe, until, useE2E, waitText, withPage } from './harness.mjs';
-import { logtime, ready } from './author-kit.mjs';
+import { emptyDraft, logtime, ready } from './author-kit.mjs';
 
 const e2e = useE2E();
 
@@ -30,12 +30,7 @@ async function send(page, ago, valueBytes) {
  * retention check run after the first replayed batch (it deletes it): its verdicts are what the
  * question hides until it is answered. */
 async function buildDrill(page) {
-  await page.locator('[data-testid=author-button]').click();
-  await page.locator('[data-testid=author-kafka]').selectOption('4.0');
-  await page.locator('[data-testid=author-config-value-0]').fill('1d');
-  await page.locator('[data-testid=author-config-value-1]').fill('1MiB');
-  await page.locator('[data-testid=author-from-empty]').click();
-  await page.locator('[data-testid=author]').waitFor();
+  await emptyDraft(page);
   const title = page.locator('[data-testid=author-title]');
   await title.fill('Two retentions, two answers');
   await title.press('Tab');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
 import { DIST, ROOT, SCREENSHOTS, appRoot, screenshot, useE2E, waitText, withPage } from './harness.mjs';
+import { drop } from './author-kit.mjs';
 import { toItem } from './lesson-key.mjs';
 
 const e2e = useE2E();
@@ -21,16 +22,6 @@ async function ready(page) {
   await appRoot(page);
   await page.locator('[data-testid=import-panel]').waitFor({ timeout: 20_000 });
   await waitText(page.locator('[data-testid=scenario-title]'), /^(?!Loading)\S/, { timeout: 20_000 });
-}
-
-/** Drops one file named `name` holding `text` on the import panel's drop zone. */
-async function drop(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.locator('[data-testid=import-drop]').dispatchEvent('drop', { dataTransfer: dt });
 }
 
 async function title(page) {
